@@ -1,0 +1,81 @@
+/* Native runtime glue, written once in CUDA dialect through pp/gpu_native.h:
+ * nvcc builds it as the cuda model, hipcc (with PP_NATIVE_HIP) as hip. */
+#include <stdio.h>
+#include "pp/gpu_native.h"
+#include "pp/mpi.h"
+
+static gpuEvent_t ev_start, ev_stop;
+
+static void native_init(int index, pp_device_info *info) {
+  int n = 0;
+  gpuError_t e = gpuGetDeviceCount(&n);
+  if (e != gpuSuccess || n == 0)
+    pp_device_fail(PP_NATIVE_MODEL, "init",
+                   e != gpuSuccess ? gpuGetErrorString(e) : "no GPU device found");
+  int dev = index >= 0 ? index : pp_mpi_local_rank() % n;
+  if (dev >= n) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "device %d requested, %d present", dev, n);
+    pp_device_fail(PP_NATIVE_MODEL, "init", msg);
+  }
+  PP_GPU_CHECK(gpuSetDevice(dev));
+  gpuDeviceProp p;
+  PP_GPU_CHECK(gpuGetDeviceProperties(&p, dev));
+  size_t fr = 0, tot = 0;
+  PP_GPU_CHECK(gpuMemGetInfo(&fr, &tot));
+  snprintf(info->name, sizeof info->name, "%s", p.name);
+#ifdef PP_NATIVE_HIP
+  snprintf(info->arch, sizeof info->arch, "%s", p.gcnArchName);
+#else
+  snprintf(info->arch, sizeof info->arch, "sm_%d%d", p.major, p.minor);
+#endif
+  info->total_mem = tot;
+  info->free_mem = fr;
+  info->count = n;
+  info->index = dev;
+  info->is_gpu = 1;
+  PP_GPU_CHECK(gpuEventCreate(&ev_start));
+  PP_GPU_CHECK(gpuEventCreate(&ev_stop));
+}
+
+static void *native_alloc(size_t bytes) {
+  void *p = NULL;
+  gpuError_t e = gpuMalloc(&p, bytes ? bytes : 64);
+  if (e != gpuSuccess) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "cannot allocate %zu bytes: %s", bytes, gpuGetErrorString(e));
+    pp_device_fail(PP_NATIVE_MODEL, "alloc", msg);
+  }
+  return p;
+}
+
+static void native_free(void *p) {
+  if (p) PP_GPU_CHECK(gpuFree(p));
+}
+static void native_to_device(void *d, const void *s, size_t b) {
+  PP_GPU_CHECK(gpuMemcpy(d, s, b, gpuMemcpyHostToDevice));
+}
+static void native_to_host(void *d, const void *s, size_t b) {
+  PP_GPU_CHECK(gpuMemcpy(d, s, b, gpuMemcpyDeviceToHost));
+}
+static void native_copy(void *d, const void *s, size_t b) {
+  PP_GPU_CHECK(gpuMemcpy(d, s, b, gpuMemcpyDeviceToDevice));
+}
+static void native_sync(void) { PP_GPU_CHECK(gpuDeviceSynchronize()); }
+static void native_timer_start(void) { PP_GPU_CHECK(gpuEventRecord(ev_start, 0)); }
+static double native_timer_stop(void) {
+  PP_GPU_CHECK(gpuEventRecord(ev_stop, 0));
+  PP_GPU_CHECK(gpuEventSynchronize(ev_stop));
+  float ms = 0;
+  PP_GPU_CHECK(gpuEventElapsedTime(&ms, ev_start, ev_stop));
+  return 1e-3 * ms;
+}
+
+#ifdef PP_NATIVE_HIP
+extern "C" const pp_device_ops pp_ops_hip = {
+#else
+extern "C" const pp_device_ops pp_ops_cuda = {
+#endif
+    PP_NATIVE_MODEL, native_init, native_alloc, native_free, native_to_device, native_to_host,
+    native_copy, native_sync, native_timer_start, native_timer_stop,
+};

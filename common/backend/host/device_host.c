@@ -1,0 +1,65 @@
+/* The host model: plain memory, OpenMP threads for the bulk copy. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "pp/device.h"
+#include "pp/timer.h"
+
+static void host_init(int index, pp_device_info *info) {
+  (void)index;
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  snprintf(info->name, sizeof info->name, "host CPU (%d OpenMP thread%s)", threads, threads > 1 ? "s" : "");
+#if defined(__x86_64__)
+  snprintf(info->arch, sizeof info->arch, "x86_64");
+#elif defined(__aarch64__)
+  snprintf(info->arch, sizeof info->arch, "aarch64");
+#else
+  snprintf(info->arch, sizeof info->arch, "cpu");
+#endif
+  info->total_mem = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+  info->free_mem = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+  info->count = 1;
+  info->index = 0;
+  info->is_gpu = 0;
+}
+
+static void *host_alloc(size_t bytes) {
+  void *p = NULL;
+  if (posix_memalign(&p, 64, bytes ? bytes : 64) != 0) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "cannot allocate %zu bytes", bytes);
+    pp_device_fail(PP_HOST, "alloc", msg);
+  }
+  return p;
+}
+
+static void host_free(void *p) { free(p); }
+
+/* Parallel memcpy, so the host ceiling reflects all memory channels. */
+static void host_copy(void *dst, const void *src, size_t bytes) {
+  const size_t chunk = 1 << 20;
+  long long nchunks = (long long)((bytes + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static)
+  for (long long c = 0; c < nchunks; c++) {
+    size_t off = (size_t)c * chunk, len = bytes - off < chunk ? bytes - off : chunk;
+    memcpy((char *)dst + off, (const char *)src + off, len);
+  }
+}
+
+static void host_sync(void) {}
+static double t0;
+static void host_timer_start(void) { t0 = pp_wtime(); }
+static double host_timer_stop(void) { return pp_wtime() - t0; }
+
+const pp_device_ops pp_ops_host = {
+    PP_HOST, host_init, host_alloc, host_free, host_copy, host_copy,
+    host_copy, host_sync, host_timer_start, host_timer_stop,
+};

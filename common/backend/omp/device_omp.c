@@ -1,0 +1,101 @@
+/* OpenMP offload runtime glue, shared by the omp and ompx models. */
+#include <stdio.h>
+#include <string.h>
+#include <omp.h>
+#include "pp/device.h"
+#include "pp/mpi.h"
+#include "pp/omp_device.h"
+
+#ifndef PP_OFFLOAD_ARCH
+#define PP_OFFLOAD_ARCH "unknown"
+#endif
+
+int pp_omp_device = 0;
+static pp_model current = PP_OMP;
+
+static void fail(const char *what, const char *detail) { pp_device_fail(current, what, detail); }
+
+static void omp_init_model(pp_model m, int index, pp_device_info *info) {
+  current = m;
+  int n = omp_get_num_devices();
+  if (n <= 0)
+    fail("init", "no OpenMP offload device found (omp_get_num_devices() = 0); refusing to fall "
+                 "back to the host");
+  int dev = index >= 0 ? index : pp_mpi_local_rank() % n;
+  if (dev >= n) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "device %d requested, %d present", dev, n);
+    fail("init", msg);
+  }
+  /* A region that ran on the initial device would mean a silent host fallback. */
+  int on_host = 1;
+#pragma omp target device(dev) map(from : on_host)
+  on_host = omp_is_initial_device();
+  if (on_host) fail("init", "target region ran on the host (offload fallback); check OMP_TARGET_OFFLOAD and the device runtime");
+  pp_omp_device = dev;
+  snprintf(info->name, sizeof info->name, "OpenMP offload device %d of %d", dev, n);
+  snprintf(info->arch, sizeof info->arch, "%s", PP_OFFLOAD_ARCH);
+  info->count = n;
+  info->index = dev;
+  info->is_gpu = strcmp(PP_OFFLOAD_ARCH, "x86_64") != 0;
+}
+
+
+static void *offload_alloc(size_t bytes) {
+  void *p = omp_target_alloc(bytes ? bytes : 64, pp_omp_device);
+  if (!p) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "omp_target_alloc of %zu bytes failed", bytes);
+    fail("alloc", msg);
+  }
+  return p;
+}
+
+static void offload_free(void *p) {
+  if (p) omp_target_free(p, pp_omp_device);
+}
+
+static void omp_copy_dir(void *dst, const void *src, size_t bytes, int dst_dev, int src_dev) {
+  if (bytes && omp_target_memcpy(dst, src, bytes, 0, 0, dst_dev, src_dev) != 0)
+    fail("copy", "omp_target_memcpy failed");
+}
+
+static void omp_to_device(void *dst, const void *src, size_t bytes) {
+  omp_copy_dir(dst, src, bytes, pp_omp_device, omp_get_initial_device());
+}
+static void omp_to_host(void *dst, const void *src, size_t bytes) {
+  omp_copy_dir(dst, src, bytes, omp_get_initial_device(), pp_omp_device);
+}
+static void omp_d2d(void *dst, const void *src, size_t bytes) {
+  omp_copy_dir(dst, src, bytes, pp_omp_device, pp_omp_device);
+}
+
+/* Target regions without nowait are synchronous; this also drains nowait tasks. */
+static void omp_sync(void) {
+#pragma omp taskwait
+}
+
+static double t0;
+static void omp_timer_start(void) {
+  omp_sync();
+  t0 = omp_get_wtime();
+}
+static double omp_timer_stop(void) {
+  omp_sync();
+  return omp_get_wtime() - t0;
+}
+
+#ifdef PP_HAVE_OMP
+static void omp_init(int index, pp_device_info *info) { omp_init_model(PP_OMP, index, info); }
+const pp_device_ops pp_ops_omp = {
+    PP_OMP, omp_init, offload_alloc, offload_free, omp_to_device, omp_to_host,
+    omp_d2d, omp_sync, omp_timer_start, omp_timer_stop,
+};
+#endif
+#ifdef PP_HAVE_OMPX
+static void ompx_init(int index, pp_device_info *info) { omp_init_model(PP_OMPX, index, info); }
+const pp_device_ops pp_ops_ompx = {
+    PP_OMPX, ompx_init, offload_alloc, offload_free, omp_to_device, omp_to_host,
+    omp_d2d, omp_sync, omp_timer_start, omp_timer_stop,
+};
+#endif

@@ -1,0 +1,43 @@
+/* The part of every driver that is the same: parse the command line, open
+ * the asked models' devices, measure the copy ceiling, time kernels, finish
+ * the report. */
+#ifndef PP_BENCH_H
+#define PP_BENCH_H
+#include <stddef.h>
+#include "pp/cli.h"
+#include "pp/device.h"
+#include "pp/report.h"
+PP_EXTERN_C_BEGIN
+
+typedef struct pp_session {
+  const pp_app *app;
+  pp_options opt;
+  pp_report *report;
+  /* Opened models (NULL: not asked or not built). */
+  const pp_device_ops *ops[PP_MODEL_COUNT];
+  pp_device_info info[PP_MODEL_COUNT];
+  double copy_gbs[PP_MODEL_COUNT]; /* ceiling each model is measured against */
+} pp_session;
+
+/* MPI init, command line, devices, ceilings, report header. */
+void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app);
+/* Exits 2 with the bytes needed and available when `device_bytes` cannot fit
+ * in the free memory of an opened device, or `host_bytes` in host memory. */
+void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
+                           double host_bytes);
+/* Finishes the report, finalizes MPI; returns the exit code (0 or 1). */
+int pp_session_finish(pp_session *s);
+/* Progress line on stderr (rank 0, unless --quiet). */
+void pp_progress(const pp_session *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+typedef void (*pp_run_fn)(void *ctx);
+/* Runs fn opt.warmup times, then opt.samples times, each timed by the
+ * model's device-synchronized timer; seconds go to out[0..samples-1]. */
+void pp_bench(const pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out);
+
+PP_EXTERN_C_END
+#endif

@@ -1,0 +1,74 @@
+/* The command line every app shares, plus app-specific options.
+ * Errors print one line "<app>: <problem>" and exit 2 before any large
+ * allocation. */
+#ifndef PP_CLI_H
+#define PP_CLI_H
+#include <stddef.h>
+#include <stdint.h>
+#include "pp/model.h"
+#include "pp/stats.h"
+PP_EXTERN_C_BEGIN
+
+#define PP_MAX_LIST 32
+
+typedef struct pp_list {
+  int n;
+  long long v[PP_MAX_LIST];
+} pp_list;
+
+typedef struct pp_options {
+  pp_model_set backends;  /* models asked for (only built ones) */
+  pp_list sizes;          /* the app's problem sizes */
+  int warmup;             /* untimed runs before sampling */
+  int samples;            /* timed runs */
+  pp_bootstrap bootstrap;
+  const char *json_path;  /* NULL: no JSON */
+  const char *csv_path;   /* NULL: no CSV */
+  int device;             /* -1: by node-local MPI rank */
+  int quiet;
+  int progress;           /* progress lines on stderr */
+  long long ceiling_mib;  /* buffer size of the copy-bandwidth measurement */
+  uint64_t seed;
+  char command[1024];     /* the command line, for reports */
+} pp_options;
+
+/* An app-specific option. `parse` returns NULL on success or a message. */
+typedef struct pp_app_option {
+  const char *name;       /* "--tpb" */
+  const char *arg;        /* "LIST", or NULL for a flag */
+  const char *help;
+  const char *(*parse)(const char *value, void *ctx);
+} pp_app_option;
+
+typedef struct pp_app {
+  const char *name;          /* "microbench" */
+  const char *summary;       /* one line */
+  const char *size_help;     /* what --size means, with its defaults */
+  const char *default_sizes; /* e.g. "2^12,2^18,2^24" */
+  long long max_size;        /* larger sizes are refused */
+  const pp_app_option *options; /* terminated by {NULL} */
+  void *ctx;                 /* handed to every parse() */
+  const char *epilog;        /* extra --help text (kernels, output), may be NULL */
+} pp_app;
+
+/* Parses argv; exits 0 after --help, 2 on bad usage. */
+void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt);
+
+/* Parses "2^24", "16M", "1<<10", "4096" (K/M/G are powers of 1024).
+ * Returns 0 and sets *out, or -1. */
+int pp_parse_size(const char *s, long long *out);
+/* Comma-separated list of sizes, each in [lo, hi]. Returns NULL or a message
+ * (static storage). */
+const char *pp_parse_list(const char *s, long long lo, long long hi, pp_list *out);
+/* Parses a non-negative integer in [lo, hi]; NULL or a message. */
+const char *pp_parse_int(const char *s, long long lo, long long hi, long long *out);
+
+/* Prints "<app>: <message>" to stderr and exits 2 (bad usage or input). */
+void pp_usage_error(const char *app, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+PP_EXTERN_C_END
+#endif

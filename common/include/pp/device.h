@@ -1,0 +1,52 @@
+/* Per-model device runtime glue: allocation, copies, synchronization, timers
+ * and device information. Every call either succeeds or prints one line
+ * naming the model and the failed operation and exits with code 3 (device
+ * error): apps never run on after a device failure and never fall back to
+ * the host silently. */
+#ifndef PP_DEVICE_H
+#define PP_DEVICE_H
+#include <stddef.h>
+#include "pp/model.h"
+PP_EXTERN_C_BEGIN
+
+typedef struct pp_device_info {
+  char name[128];     /* e.g. "NVIDIA H100 80GB HBM3" or "host CPU (16 threads)" */
+  char arch[32];      /* e.g. "sm_90", "gfx90a", "x86_64" */
+  size_t total_mem;   /* bytes, 0 when the model cannot tell */
+  size_t free_mem;    /* bytes, 0 when the model cannot tell */
+  int count;          /* devices of this model visible to the process */
+  int index;          /* the device in use */
+  int is_gpu;
+} pp_device_info;
+
+typedef struct pp_device_ops {
+  pp_model model;
+  /* Selects device `index`; exits 3 if the model has no usable device. */
+  void (*init)(int index, pp_device_info *info);
+  void *(*alloc)(size_t bytes);                 /* exits 3 on failure */
+  void (*free)(void *p);
+  void (*to_device)(void *dst, const void *src, size_t bytes);
+  void (*to_host)(void *dst, const void *src, size_t bytes);
+  void (*copy)(void *dst, const void *src, size_t bytes); /* device to device */
+  void (*sync)(void);
+  /* Device-synchronized timing: events for CUDA/HIP, synchronized wall clock
+   * otherwise. timer_stop returns seconds since timer_start. */
+  void (*timer_start)(void);
+  double (*timer_stop)(void);
+} pp_device_ops;
+
+/* The ops of model m, or NULL when m is not in this build. */
+const pp_device_ops *pp_device_ops_for(pp_model m);
+
+/* Initializes model m on device `index` once per process and returns its
+ * ops; later calls return the same ops. `info` may be NULL. */
+const pp_device_ops *pp_device_open(pp_model m, int index, pp_device_info *info);
+
+/* Allocates and uploads `bytes` from host memory `src`. */
+void *pp_device_upload(const pp_device_ops *ops, const void *src, size_t bytes);
+
+/* Prints "<model>: <what>: <detail>" to stderr and exits 3. */
+void pp_device_fail(pp_model m, const char *what, const char *detail);
+
+PP_EXTERN_C_END
+#endif

@@ -1,0 +1,74 @@
+/* One spelling for the CUDA and HIP runtime calls and warp intrinsics that
+ * ProxyPort uses, so a native kernel or glue file is written once (in CUDA
+ * dialect) and compiled by nvcc as CUDA or by hipcc as HIP. */
+#ifndef PP_GPU_NATIVE_H
+#define PP_GPU_NATIVE_H
+
+#ifdef PP_NATIVE_HIP
+#include <hip/hip_runtime.h>
+#define PP_NATIVE_MODEL PP_HIP
+#define gpuError_t hipError_t
+#define gpuSuccess hipSuccess
+#define gpuGetErrorString hipGetErrorString
+#define gpuGetLastError hipGetLastError
+#define gpuGetDeviceCount hipGetDeviceCount
+#define gpuSetDevice hipSetDevice
+#define gpuDeviceProp hipDeviceProp_t
+#define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuMemGetInfo hipMemGetInfo
+#define gpuMalloc hipMalloc
+#define gpuFree hipFree
+#define gpuMemcpy hipMemcpy
+#define gpuMemset hipMemset
+#define gpuMemcpyHostToDevice hipMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice hipMemcpyDeviceToDevice
+#define gpuDeviceSynchronize hipDeviceSynchronize
+#define gpuEvent_t hipEvent_t
+#define gpuEventCreate hipEventCreate
+#define gpuEventRecord hipEventRecord
+#define gpuEventSynchronize hipEventSynchronize
+#define gpuEventElapsedTime hipEventElapsedTime
+#define PP_WARP 64 /* AMD CDNA wavefront */
+#define pp_shfl_down(v, off) __shfl_down((v), (off), PP_WARP)
+#else
+#include <cuda_runtime.h>
+#define PP_NATIVE_MODEL PP_CUDA
+#define gpuError_t cudaError_t
+#define gpuSuccess cudaSuccess
+#define gpuGetErrorString cudaGetErrorString
+#define gpuGetLastError cudaGetLastError
+#define gpuGetDeviceCount cudaGetDeviceCount
+#define gpuSetDevice cudaSetDevice
+#define gpuDeviceProp cudaDeviceProp
+#define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuMemGetInfo cudaMemGetInfo
+#define gpuMalloc cudaMalloc
+#define gpuFree cudaFree
+#define gpuMemcpy cudaMemcpy
+#define gpuMemset cudaMemset
+#define gpuMemcpyHostToDevice cudaMemcpyHostToDevice
+#define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define gpuMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define gpuDeviceSynchronize cudaDeviceSynchronize
+#define gpuEvent_t cudaEvent_t
+#define gpuEventCreate cudaEventCreate
+#define gpuEventRecord cudaEventRecord
+#define gpuEventSynchronize cudaEventSynchronize
+#define gpuEventElapsedTime cudaEventElapsedTime
+#define PP_WARP 32
+#define pp_shfl_down(v, off) __shfl_down_sync(0xffffffffu, (v), (off), PP_WARP)
+#endif
+
+#include "pp/device.h"
+
+/* Checks a runtime call; on failure names the call and exits 3. */
+#define PP_GPU_CHECK(call)                                                   \
+  do {                                                                       \
+    gpuError_t e_ = (call);                                                  \
+    if (e_ != gpuSuccess) pp_device_fail(PP_NATIVE_MODEL, #call, gpuGetErrorString(e_)); \
+  } while (0)
+/* After a kernel launch: launch errors are reported, not ignored. */
+#define PP_GPU_CHECK_LAUNCH(what) PP_GPU_CHECK(gpuGetLastError())
+
+#endif

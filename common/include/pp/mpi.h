@@ -1,0 +1,26 @@
+/* Optional MPI layer. Without MPI in the build (or without mpirun) the
+ * process is rank 0 of 1 and every reduction is the identity. */
+#ifndef PP_MPI_H
+#define PP_MPI_H
+#include "pp/portable.h"
+PP_EXTERN_C_BEGIN
+
+void pp_mpi_init(int *argc, char ***argv);
+void pp_mpi_finalize(void);
+int pp_mpi_rank(void);
+int pp_mpi_size(void);
+/* Rank among the ranks on this node; binds rank -> device local_rank % ndev. */
+int pp_mpi_local_rank(void);
+int pp_mpi_local_size(void);
+void pp_mpi_sum(double *v, int n);      /* in place, over all ranks */
+void pp_mpi_max(double *v, int n);
+void pp_mpi_min(double *v, int n);
+void pp_mpi_sum_ll(long long *v, int n);
+int pp_mpi_all(int ok);                 /* logical AND over ranks */
+void pp_mpi_barrier(void);
+/* Ends every rank with `code` (MPI_Abort under MPI, exit otherwise). */
+void pp_mpi_exit(int code);
+int pp_mpi_built(void);
+
+PP_EXTERN_C_END
+#endif

@@ -1,0 +1,16 @@
+/* Everything an app driver needs. */
+#ifndef PP_PP_H
+#define PP_PP_H
+#include "pp/buildinfo.h"
+#include "pp/ceiling.h"
+#include "pp/cli.h"
+#include "pp/device.h"
+#include "pp/model.h"
+#include "pp/mpi.h"
+#include "pp/report.h"
+#include "pp/rng.h"
+#include "pp/stats.h"
+#include "pp/timer.h"
+#include "pp/validate.h"
+#include "pp/bench.h"
+#endif

@@ -1,0 +1,113 @@
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "pp/bench.h"
+#include "pp/ceiling.h"
+#include "pp/mpi.h"
+
+void pp_progress(const pp_session *s, const char *fmt, ...) {
+  if (!s->opt.progress || pp_mpi_rank() != 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "[%s] ", s->app->name);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static void check_writable(const char *app, const char *opt, const char *path) {
+  if (!path || pp_mpi_rank() != 0) return;
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) pp_usage_error(app, "%s: cannot write '%s'", opt, path);
+  fclose(f);
+  remove(tmp);
+}
+
+static size_t ceiling_bytes(const pp_session *s, pp_model m) {
+  size_t mib = s->opt.ceiling_mib ? (size_t)s->opt.ceiling_mib : (s->info[m].is_gpu ? 1024 : 256);
+  size_t bytes = mib << 20;
+  size_t free_mem = s->info[m].free_mem;
+  if (free_mem && bytes > free_mem / 4) bytes = free_mem / 4;
+  return bytes;
+}
+
+static double measure(pp_session *s, pp_model m) {
+  size_t bytes = ceiling_bytes(s, m);
+  pp_progress(s, "measuring the copy ceiling with %s (%.0f MiB buffers)", pp_model_name(m),
+              bytes / 1048576.0);
+  return pp_measure_copy_gbs(s->ops[m], bytes, 10);
+}
+
+void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
+  memset(s, 0, sizeof *s);
+  s->app = app;
+  pp_mpi_init(&argc, &argv);
+  pp_cli_parse(argc, argv, app, &s->opt);
+  check_writable(app->name, "--json", s->opt.json_path);
+  check_writable(app->name, "--csv", s->opt.csv_path);
+  s->report = pp_report_new(app->name, &s->opt);
+  for (int m = 0; m < PP_MODEL_COUNT; m++) s->copy_gbs[m] = NAN;
+
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!(s->opt.backends & (1u << m))) continue;
+    pp_progress(s, "opening %s", pp_model_name((pp_model)m));
+    s->ops[m] = pp_device_open((pp_model)m, s->opt.device, &s->info[m]);
+  }
+  /* One streaming ceiling per device: GPU models are all measured against the
+   * native model's copy (cuda/hip) when it is built, so they share a yardstick. */
+  static const pp_model gpu_order[] = {PP_CUDA, PP_HIP, PP_OMPX, PP_OMP};
+  int any_gpu = (s->opt.backends & ~(1u << PP_HOST)) != 0;
+  double gpu = NAN;
+  for (int k = 0; k < 4 && any_gpu && isnan(gpu); k++) {
+    pp_model g = gpu_order[k];
+    if (!(pp_models_built() & (1u << g))) continue;
+    if (!s->ops[g]) s->ops[g] = pp_device_open(g, s->opt.device, &s->info[g]);
+    gpu = measure(s, g);
+    if (!(s->opt.backends & (1u << g))) s->ops[g] = NULL; /* opened only to measure */
+  }
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!(s->opt.backends & (1u << m))) continue;
+    s->copy_gbs[m] = m == PP_HOST ? measure(s, PP_HOST) : gpu;
+    pp_report_device(s->report, (pp_model)m, &s->info[m], s->copy_gbs[m]);
+  }
+}
+
+void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
+                           double host_bytes) {
+  const double gib = 1073741824.0;
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!s->ops[m] || m == PP_HOST || !s->info[m].free_mem) continue;
+    if (device_bytes > (double)s->info[m].free_mem)
+      pp_usage_error(s->app->name, "%s needs %.2f GiB of device memory; %s device %d has %.2f GiB free",
+                     what, device_bytes / gib, pp_model_name((pp_model)m), s->info[m].index,
+                     s->info[m].free_mem / gib);
+  }
+  double host_mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  if (host_bytes > host_mem)
+    pp_usage_error(s->app->name, "%s needs %.2f GiB of host memory; this node has %.2f GiB", what,
+                   host_bytes / gib, host_mem / gib);
+}
+
+int pp_session_finish(pp_session *s) {
+  int rc = pp_report_finish(s->report);
+  pp_report_free(s->report);
+  s->report = NULL;
+  pp_mpi_finalize();
+  return rc;
+}
+
+void pp_bench(const pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out) {
+  const pp_device_ops *ops = s->ops[m];
+  for (int w = 0; w < s->opt.warmup; w++) fn(ctx);
+  ops->sync();
+  for (int i = 0; i < s->opt.samples; i++) {
+    ops->timer_start();
+    fn(ctx);
+    out[i] = ops->timer_stop();
+  }
+}

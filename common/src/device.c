@@ -1,0 +1,63 @@
+#include <stdio.h>
+#include <string.h>
+#include "pp/device.h"
+#include "pp/mpi.h"
+
+extern const pp_device_ops pp_ops_host;
+#ifdef PP_HAVE_OMP
+extern const pp_device_ops pp_ops_omp;
+#endif
+#ifdef PP_HAVE_OMPX
+extern const pp_device_ops pp_ops_ompx;
+#endif
+#ifdef PP_HAVE_CUDA
+extern const pp_device_ops pp_ops_cuda;
+#endif
+#ifdef PP_HAVE_HIP
+extern const pp_device_ops pp_ops_hip;
+#endif
+
+const pp_device_ops *pp_device_ops_for(pp_model m) {
+  switch (m) {
+  case PP_HOST: return &pp_ops_host;
+#ifdef PP_HAVE_OMP
+  case PP_OMP: return &pp_ops_omp;
+#endif
+#ifdef PP_HAVE_OMPX
+  case PP_OMPX: return &pp_ops_ompx;
+#endif
+#ifdef PP_HAVE_CUDA
+  case PP_CUDA: return &pp_ops_cuda;
+#endif
+#ifdef PP_HAVE_HIP
+  case PP_HIP: return &pp_ops_hip;
+#endif
+  default: return NULL;
+  }
+}
+
+const pp_device_ops *pp_device_open(pp_model m, int index, pp_device_info *info) {
+  static int opened[PP_MODEL_COUNT];
+  static pp_device_info infos[PP_MODEL_COUNT];
+  const pp_device_ops *ops = pp_device_ops_for(m);
+  if (!ops) pp_device_fail(m, "open", "model not in this build");
+  if (!opened[m]) {
+    memset(&infos[m], 0, sizeof infos[m]);
+    ops->init(index, &infos[m]);
+    opened[m] = 1;
+  }
+  if (info) *info = infos[m];
+  return ops;
+}
+
+void *pp_device_upload(const pp_device_ops *ops, const void *src, size_t bytes) {
+  void *d = ops->alloc(bytes);
+  ops->to_device(d, src, bytes);
+  return d;
+}
+
+void pp_device_fail(pp_model m, const char *what, const char *detail) {
+  fprintf(stderr, "%s: %s: %s\n", pp_model_name(m), what, detail);
+  fflush(stderr);
+  pp_mpi_exit(3);
+}

@@ -1,0 +1,73 @@
+#include <stdlib.h>
+#include "pp/mpi.h"
+#ifdef PP_HAVE_MPI
+#include <mpi.h>
+
+static int rank_, size_ = 1, local_rank_, local_size_ = 1, inited_;
+
+void pp_mpi_init(int *argc, char ***argv) {
+  int already;
+  MPI_Initialized(&already);
+  if (!already) MPI_Init(argc, argv);
+  inited_ = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  /* Ranks sharing a node: their order there picks the GPU. */
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_size(node, &local_size_);
+  MPI_Comm_free(&node);
+}
+
+void pp_mpi_finalize(void) {
+  if (inited_) MPI_Finalize();
+  inited_ = 0;
+}
+int pp_mpi_rank(void) { return rank_; }
+int pp_mpi_size(void) { return size_; }
+int pp_mpi_local_rank(void) { return local_rank_; }
+int pp_mpi_local_size(void) { return local_size_; }
+void pp_mpi_sum(double *v, int n) {
+  if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+}
+void pp_mpi_max(double *v, int n) {
+  if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+}
+void pp_mpi_min(double *v, int n) {
+  if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+}
+void pp_mpi_sum_ll(long long *v, int n) {
+  if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+}
+int pp_mpi_all(int ok) {
+  if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return ok;
+}
+void pp_mpi_barrier(void) {
+  if (inited_ && size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
+}
+void pp_mpi_exit(int code) {
+  if (inited_ && size_ > 1 && code != 0) MPI_Abort(MPI_COMM_WORLD, code);
+  if (inited_) MPI_Finalize();
+  exit(code);
+}
+int pp_mpi_built(void) { return 1; }
+
+#else /* no MPI: one rank */
+
+void pp_mpi_init(int *argc, char ***argv) { (void)argc; (void)argv; }
+void pp_mpi_finalize(void) {}
+int pp_mpi_rank(void) { return 0; }
+int pp_mpi_size(void) { return 1; }
+int pp_mpi_local_rank(void) { return 0; }
+int pp_mpi_local_size(void) { return 1; }
+void pp_mpi_sum(double *v, int n) { (void)v; (void)n; }
+void pp_mpi_max(double *v, int n) { (void)v; (void)n; }
+void pp_mpi_min(double *v, int n) { (void)v; (void)n; }
+void pp_mpi_sum_ll(long long *v, int n) { (void)v; (void)n; }
+int pp_mpi_all(int ok) { return ok; }
+void pp_mpi_barrier(void) {}
+void pp_mpi_exit(int code) { exit(code); }
+int pp_mpi_built(void) { return 0; }
+#endif

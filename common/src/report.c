@@ -1,0 +1,363 @@
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "pp/buildinfo.h"
+#include "pp/json.h"
+#include "pp/mpi.h"
+#include "pp/report.h"
+
+typedef struct kv { char key[48]; char val[208]; } kv;
+
+struct pp_report {
+  char app[32];
+  const pp_options *opt;
+  kv params[48];
+  int nparams;
+  int have_device[PP_MODEL_COUNT];
+  pp_device_info device[PP_MODEL_COUNT];
+  double copy_gbs[PP_MODEL_COUNT];
+  char skipped[PP_MODEL_COUNT][160];
+  pp_row *rows;
+  int nrows, cap;
+  char started[32];
+};
+
+pp_report *pp_report_new(const char *app, const pp_options *opt) {
+  pp_report *r = calloc(1, sizeof *r);
+  snprintf(r->app, sizeof r->app, "%s", app);
+  r->opt = opt;
+  time_t now = time(NULL);
+  strftime(r->started, sizeof r->started, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  for (int m = 0; m < PP_MODEL_COUNT; m++) r->copy_gbs[m] = NAN;
+  return r;
+}
+
+void pp_report_free(pp_report *r) {
+  if (!r) return;
+  free(r->rows);
+  free(r);
+}
+
+void pp_report_param(pp_report *r, const char *key, const char *fmt, ...) {
+  kv *p = NULL;
+  for (int i = 0; i < r->nparams; i++)
+    if (!strcmp(r->params[i].key, key)) p = &r->params[i];
+  if (!p) {
+    if (r->nparams == (int)(sizeof r->params / sizeof r->params[0])) return;
+    p = &r->params[r->nparams++];
+  }
+  snprintf(p->key, sizeof p->key, "%s", key);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(p->val, sizeof p->val, fmt, ap);
+  va_end(ap);
+}
+
+void pp_report_device(pp_report *r, pp_model m, const pp_device_info *info, double copy_gbs) {
+  r->have_device[m] = 1;
+  r->device[m] = *info;
+  r->copy_gbs[m] = copy_gbs;
+}
+
+void pp_report_skip(pp_report *r, pp_model m, const char *why) {
+  snprintf(r->skipped[m], sizeof r->skipped[m], "%s", why);
+}
+
+void pp_row_init(pp_row *row, const char *kernel, pp_model m, long long size) {
+  memset(row, 0, sizeof *row);
+  snprintf(row->kernel, sizeof row->kernel, "%s", kernel);
+  row->model = m;
+  row->size = size;
+  row->higher_is_better = 1;
+  row->frac_ceiling = NAN;
+  row->ratio_native = NAN;
+  row->ranks = 1;
+}
+
+void pp_row_metric(pp_row *row, const char *name, const char *unit, double value) {
+  if (row->nmetrics == PP_MAX_METRICS) return;
+  pp_metric *mt = &row->metrics[row->nmetrics++];
+  snprintf(mt->name, sizeof mt->name, "%s", name);
+  snprintf(mt->unit, sizeof mt->unit, "%s", unit);
+  mt->value = value;
+}
+
+void pp_row_time(pp_row *row, const double *samples, int n, const pp_bootstrap *bs,
+                 double work_per_run, const char *unit) {
+  pp_stats_compute(samples, n, bs, &row->time);
+  snprintf(row->fom_unit, sizeof row->fom_unit, "%s", unit);
+  if (work_per_run > 0) {
+    row->fom = work_per_run / row->time.median;
+    row->higher_is_better = 1;
+  } else {
+    row->fom = row->time.median * 1e6;
+    row->higher_is_better = 0;
+  }
+}
+
+void pp_row_combine_ranks(pp_row *row) {
+  int n = pp_mpi_size();
+  if (n == 1) return;
+  row->valid = pp_mpi_all(row->valid);
+  if (row->higher_is_better) pp_mpi_sum(&row->fom, 1);
+  else pp_mpi_max(&row->fom, 1);
+  pp_mpi_max(&row->time.median, 1);
+  row->bytes *= n;
+  row->flops *= n;
+  row->ranks = n;
+}
+
+pp_row *pp_report_add(pp_report *r, const pp_row *row) {
+  if (r->nrows == r->cap) {
+    r->cap = r->cap ? 2 * r->cap : 64;
+    r->rows = realloc(r->rows, sizeof *r->rows * (size_t)r->cap);
+  }
+  pp_row *dst = &r->rows[r->nrows++];
+  *dst = *row;
+  if (isnan(dst->frac_ceiling) && !strcmp(dst->fom_unit, "GB/s") && isfinite(r->copy_gbs[dst->model]))
+    dst->frac_ceiling = dst->fom / (r->copy_gbs[dst->model] * dst->ranks);
+  return dst;
+}
+
+int pp_report_failures(const pp_report *r) {
+  int bad = 0;
+  for (int i = 0; i < r->nrows; i++) bad += !r->rows[i].valid;
+  return bad;
+}
+
+/* The native model of the GPU the rows ran on: CUDA on NVIDIA, HIP on AMD. */
+static int native_model(const pp_report *r) {
+  for (int i = 0; i < r->nrows; i++) if (r->rows[i].model == PP_CUDA) return PP_CUDA;
+  for (int i = 0; i < r->nrows; i++) if (r->rows[i].model == PP_HIP) return PP_HIP;
+  return -1;
+}
+
+static void compute_ratios(pp_report *r) {
+  int nat = native_model(r);
+  if (nat < 0) return;
+  for (int i = 0; i < r->nrows; i++) {
+    pp_row *a = &r->rows[i];
+    if (a->model == PP_HOST) continue; /* host vs GPU is not a model comparison */
+    for (int j = 0; j < r->nrows; j++) {
+      const pp_row *b = &r->rows[j];
+      if ((int)b->model != nat || b->size != a->size || strcmp(b->kernel, a->kernel) ||
+          strcmp(b->variant, a->variant))
+        continue;
+      a->ratio_native = a->higher_is_better ? a->fom / b->fom : b->fom / a->fom;
+      break;
+    }
+  }
+}
+
+static void fmt_time(char *buf, size_t n, double s) {
+  if (s < 1e-3) snprintf(buf, n, "%.2f us", s * 1e6);
+  else if (s < 1) snprintf(buf, n, "%.3f ms", s * 1e3);
+  else snprintf(buf, n, "%.3f s", s);
+}
+
+static void print_table(const pp_report *r, FILE *f) {
+  const pp_buildinfo *b = pp_build_info();
+  fprintf(f, "\n== %s  (ProxyPort %s, git %s, %d rank%s)\n", r->app, b->version, b->git_revision,
+          pp_mpi_size(), pp_mpi_size() > 1 ? "s" : "");
+  for (int i = 0; i < r->nparams; i++) fprintf(f, "   %-22s %s\n", r->params[i].key, r->params[i].val);
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (r->have_device[m]) {
+      const pp_device_info *d = &r->device[m];
+      fprintf(f, "   %-5s device %d: %s [%s]", pp_model_name((pp_model)m), d->index, d->name, d->arch);
+      if (d->total_mem) fprintf(f, ", %.1f GiB", d->total_mem / 1073741824.0);
+      if (isfinite(r->copy_gbs[m])) fprintf(f, ", copy ceiling %.1f GB/s", r->copy_gbs[m]);
+      fprintf(f, "\n");
+    } else if (r->skipped[m][0]) {
+      fprintf(f, "   %-5s NOT RUN: %s\n", pp_model_name((pp_model)m), r->skipped[m]);
+    }
+  }
+  fprintf(f, "\n%-16s %-5s %11s %-18s %11s %12s %-10s %6s %7s  %s\n", "kernel", "model", "size",
+          "variant", "median", "FOM", "unit", "%copy", "vs-nat", "check");
+  for (int i = 0; i < r->nrows; i++) {
+    const pp_row *w = &r->rows[i];
+    char t[32], frac[16] = "-", ratio[16] = "-";
+    fmt_time(t, sizeof t, w->time.median);
+    if (isfinite(w->frac_ceiling)) snprintf(frac, sizeof frac, "%.1f%%", 100 * w->frac_ceiling);
+    if (isfinite(w->ratio_native)) snprintf(ratio, sizeof ratio, "%.3f", w->ratio_native);
+    fprintf(f, "%-16s %-5s %11lld %-18s %11s %12.5g %-10s %6s %7s  %s %s\n", w->kernel,
+            pp_model_name(w->model), w->size, w->variant[0] ? w->variant : "-", t, w->fom,
+            w->fom_unit, frac, ratio, w->valid ? "PASS" : "FAIL", w->check);
+  }
+  int bad = pp_report_failures(r);
+  fprintf(f, "\n%d result%s, %d passed, %d failed. FOM is of the median time; vs-nat is performance\n"
+             "relative to the native model (cuda/hip) on the same kernel, size and variant.\n",
+          r->nrows, r->nrows == 1 ? "" : "s", r->nrows - bad, bad);
+}
+
+static void json_stats(pp_json *j, const pp_stats *s) {
+  pp_json_obj(j, "time_s");
+  pp_json_int(j, "samples", s->n);
+  pp_json_num(j, "min", s->min);
+  pp_json_num(j, "median", s->median);
+  pp_json_num(j, "mean", s->mean);
+  pp_json_num(j, "max", s->max);
+  pp_json_num(j, "stddev", s->stddev);
+  pp_json_num(j, "ci_low", s->ci_lo);
+  pp_json_num(j, "ci_high", s->ci_hi);
+  pp_json_num(j, "confidence", s->confidence);
+  pp_json_obj_end(j);
+}
+
+static void json_build(pp_json *j) {
+  const pp_buildinfo *b = pp_build_info();
+  pp_json_obj(j, "build");
+  pp_json_str(j, "version", b->version);
+  pp_json_str(j, "git_revision", b->git_revision);
+  pp_json_str(j, "build_type", b->build_type);
+  pp_json_str(j, "c_compiler", b->c_compiler);
+  pp_json_str(j, "c_flags", b->c_flags);
+  pp_json_str(j, "offload", b->offload);
+  pp_json_str(j, "offload_flags", b->offload_flags);
+  pp_json_str(j, "cuda_compiler", b->cuda_compiler);
+  pp_json_str(j, "cuda_flags", b->cuda_flags);
+  pp_json_str(j, "hip_compiler", b->hip_compiler);
+  pp_json_str(j, "hip_flags", b->hip_flags);
+  pp_json_str(j, "mpi", b->mpi);
+  pp_json_obj_end(j);
+}
+
+static int write_json(const pp_report *r, const char *path) {
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return -1;
+  pp_json j;
+  pp_json_begin(&j, f);
+  pp_json_str(&j, "schema", "proxyport-result-1");
+  pp_json_str(&j, "app", r->app);
+  pp_json_str(&j, "command", r->opt->command);
+  pp_json_str(&j, "started_utc", r->started);
+  pp_json_int(&j, "mpi_ranks", pp_mpi_size());
+  json_build(&j);
+  pp_json_obj(&j, "problem");
+  for (int i = 0; i < r->nparams; i++) pp_json_str(&j, r->params[i].key, r->params[i].val);
+  pp_json_obj_end(&j);
+  pp_json_obj(&j, "timing");
+  pp_json_int(&j, "warmup", r->opt->warmup);
+  pp_json_int(&j, "samples", r->opt->samples);
+  pp_json_int(&j, "bootstrap_resamples", r->opt->bootstrap.resamples);
+  pp_json_num(&j, "confidence", r->opt->bootstrap.confidence);
+  pp_json_int(&j, "seed", (long long)r->opt->seed);
+  pp_json_obj_end(&j);
+  pp_json_arr(&j, "devices");
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!r->have_device[m] && !r->skipped[m][0]) continue;
+    pp_json_obj(&j, NULL);
+    pp_json_str(&j, "model", pp_model_name((pp_model)m));
+    pp_json_bool(&j, "ran", r->have_device[m]);
+    if (r->have_device[m]) {
+      const pp_device_info *d = &r->device[m];
+      pp_json_str(&j, "name", d->name);
+      pp_json_str(&j, "arch", d->arch);
+      pp_json_int(&j, "index", d->index);
+      pp_json_int(&j, "count", d->count);
+      pp_json_int(&j, "total_mem_bytes", (long long)d->total_mem);
+      pp_json_num(&j, "copy_ceiling_gbs", r->copy_gbs[m]);
+    } else {
+      pp_json_str(&j, "reason", r->skipped[m]);
+    }
+    pp_json_obj_end(&j);
+  }
+  pp_json_arr_end(&j);
+  pp_json_arr(&j, "results");
+  for (int i = 0; i < r->nrows; i++) {
+    const pp_row *w = &r->rows[i];
+    pp_json_obj(&j, NULL);
+    pp_json_str(&j, "kernel", w->kernel);
+    pp_json_str(&j, "model", pp_model_name(w->model));
+    pp_json_int(&j, "size", w->size);
+    pp_json_str(&j, "variant", w->variant);
+    pp_json_int(&j, "ranks", w->ranks);
+    json_stats(&j, &w->time);
+    pp_json_num(&j, "fom", w->fom);
+    pp_json_str(&j, "fom_unit", w->fom_unit);
+    pp_json_bool(&j, "fom_higher_is_better", w->higher_is_better);
+    pp_json_num(&j, "bytes_per_run", w->bytes);
+    pp_json_num(&j, "flops_per_run", w->flops);
+    pp_json_num(&j, "fraction_of_copy_ceiling", w->frac_ceiling);
+    pp_json_num(&j, "ratio_to_native", w->ratio_native);
+    pp_json_obj(&j, "metrics");
+    for (int k = 0; k < w->nmetrics; k++) {
+      char key[56];
+      snprintf(key, sizeof key, "%s_%s", w->metrics[k].name, w->metrics[k].unit);
+      for (char *p = key; *p; p++) if (*p == '/') *p = 'p';
+      pp_json_num(&j, key, w->metrics[k].value);
+    }
+    pp_json_obj_end(&j);
+    pp_json_bool(&j, "valid", w->valid);
+    pp_json_str(&j, "check", w->check);
+    pp_json_obj_end(&j);
+  }
+  pp_json_arr_end(&j);
+  pp_json_int(&j, "failures", pp_report_failures(r));
+  pp_json_bool(&j, "validated", pp_report_failures(r) == 0 && r->nrows > 0);
+  pp_json_end(&j);
+  if (fclose(f) != 0) return -1;
+  return rename(tmp, path); /* atomic: a crash never leaves a half file */
+}
+
+static void csv_field(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static int write_csv(const pp_report *r, const char *path) {
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return -1;
+  const pp_buildinfo *b = pp_build_info();
+  fprintf(f, "app,kernel,model,size,variant,ranks,samples,time_min_s,time_median_s,time_mean_s,"
+             "time_stddev_s,time_ci_low_s,time_ci_high_s,fom,fom_unit,bytes_per_run,flops_per_run,"
+             "fraction_of_copy_ceiling,ratio_to_native,valid,check,device,git_revision,c_compiler\n");
+  for (int i = 0; i < r->nrows; i++) {
+    const pp_row *w = &r->rows[i];
+    fprintf(f, "%s,%s,%s,%lld,", r->app, w->kernel, pp_model_name(w->model), w->size);
+    csv_field(f, w->variant);
+    fprintf(f, ",%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%.9g,%.9g,%.6g,%.6g,%s,", w->ranks,
+            w->time.n, w->time.min, w->time.median, w->time.mean, w->time.stddev, w->time.ci_lo,
+            w->time.ci_hi, w->fom, w->fom_unit, w->bytes, w->flops, w->frac_ceiling,
+            w->ratio_native, w->valid ? "PASS" : "FAIL");
+    csv_field(f, w->check);
+    fputc(',', f);
+    csv_field(f, r->have_device[w->model] ? r->device[w->model].name : "");
+    fputc(',', f);
+    csv_field(f, b->git_revision);
+    fputc(',', f);
+    csv_field(f, b->c_compiler);
+    fputc('\n', f);
+  }
+  if (fclose(f) != 0) return -1;
+  return rename(tmp, path);
+}
+
+int pp_report_finish(pp_report *r) {
+  compute_ratios(r);
+  if (pp_mpi_rank() != 0) return pp_report_failures(r) ? 1 : 0;
+  print_table(r, stdout);
+  fflush(stdout);
+  int io = 0;
+  if (r->opt->json_path && write_json(r, r->opt->json_path) != 0) {
+    fprintf(stderr, "%s: cannot write JSON file '%s'\n", r->app, r->opt->json_path);
+    io = 1;
+  }
+  if (r->opt->csv_path && write_csv(r, r->opt->csv_path) != 0) {
+    fprintf(stderr, "%s: cannot write CSV file '%s'\n", r->app, r->opt->csv_path);
+    io = 1;
+  }
+  if (io) return 3;
+  return pp_report_failures(r) || r->nrows == 0 ? 1 : 0;
+}

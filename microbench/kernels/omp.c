@@ -1,0 +1,119 @@
+/* microbench, omp model: standard OpenMP 5 target offload only. Each loop is
+ * one combined `target teams distribute parallel for` with one iteration per
+ * thread (num_teams = n / tpb): the best plain form measured on H100. */
+#include <omp.h>
+#include "microbench.h"
+#include "pp/omp_device.h"
+
+static int teams_for(size_t n, int tpb) {
+  size_t t = (n + (size_t)tpb - 1) / (size_t)tpb;
+  return t > 0x7fffffff ? 0x7fffffff : (int)t;
+}
+
+/* The combined construct, with the launch shape and the device. */
+#define OMP_FOR(n, tpb, ...)                                                              \
+  PP_PRAGMA(omp target teams distribute parallel for num_teams(teams_for(n, tpb))        \
+            thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
+
+static void fill_zero(double *a, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(a))
+  for (size_t i = 0; i < n; i++) a[i] = 0.0;
+}
+static void axpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(z, x, y))
+  for (size_t i = 0; i < n; i++) z[i] = mb_axpy_d(a, x[i], y[i]);
+}
+static void axpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(z, x, y))
+  for (size_t i = 0; i < n; i++) z[i] = mb_axpy_f(a, x[i], y[i]);
+}
+static void axpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(z, x, y))
+  for (size_t i = 0; i < n; i++) z[i] = mb_axpy_i(a, x[i], y[i]);
+}
+static void copy(double *c, const double *a, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(c, a))
+  for (size_t i = 0; i < n; i++) c[i] = a[i];
+}
+static void mul(double *b, const double *c, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(b, c))
+  for (size_t i = 0; i < n; i++) b[i] = mb_mul(c[i]);
+}
+static void add(double *c, const double *a, const double *b, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(c, a, b))
+  for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
+}
+static void triad(double *a, const double *b, const double *c, size_t n, int tpb) {
+  OMP_FOR(n, tpb, is_device_ptr(a, b, c))
+  for (size_t i = 0; i < n; i++) a[i] = mb_triad(b[i], c[i]);
+}
+static double dot(const double *a, const double *b, size_t n, int tpb, double *scratch) {
+  (void)scratch;
+  double s = 0;
+  OMP_FOR(n, tpb, is_device_ptr(a, b) reduction(+ : s))
+  for (size_t i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+static double atomic_sum(const double *x, size_t n, int tpb, double *acc) {
+  double r = 0;
+#pragma omp target device(pp_omp_device) is_device_ptr(acc)
+  acc[0] = 0;
+  OMP_FOR(n, tpb, is_device_ptr(x, acc))
+  for (size_t i = 0; i < n; i++) {
+#pragma omp atomic update
+    acc[0] += x[i];
+  }
+#pragma omp target device(pp_omp_device) is_device_ptr(acc) map(from : r)
+  r = acc[0];
+  return r;
+}
+static long long atomic_compact(const double *x, size_t n, int tpb, double *out,
+                                unsigned long long *count) {
+  unsigned long long r = 0;
+#pragma omp target device(pp_omp_device) is_device_ptr(count)
+  count[0] = 0;
+  OMP_FOR(n, tpb, is_device_ptr(x, out, count))
+  for (size_t i = 0; i < n; i++) {
+    if (x[i] > 0) {
+      unsigned long long k;
+#pragma omp atomic capture
+      k = count[0]++;
+      out[k] = x[i];
+    }
+  }
+#pragma omp target device(pp_omp_device) is_device_ptr(count) map(from : r)
+  r = count[0];
+  return (long long)r;
+}
+static double reduce_sum(const double *x, size_t n, int tpb, double *scratch) {
+  (void)scratch;
+  double s = 0;
+  OMP_FOR(n, tpb, is_device_ptr(x) reduction(+ : s))
+  for (size_t i = 0; i < n; i++) s += x[i];
+  return s;
+}
+static void empty(int *flag, int value, int tpb) {
+#pragma omp target teams distribute parallel for num_teams(1) thread_limit(tpb) \
+    device(pp_omp_device) is_device_ptr(flag)
+  for (int i = 0; i < 1; i++) flag[0] = value;
+}
+static void chain(double *a, int async, int tpb) {
+  int teams = teams_for(MB_CHAIN_LEN, tpb);
+  for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
+    if (async) {
+      /* deferred target tasks, ordered by their dependence on a */
+#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(tpb) \
+    device(pp_omp_device) is_device_ptr(a) nowait depend(inout : a[0])
+      for (int i = 0; i < MB_CHAIN_LEN; i++) a[i] += 1.0;
+    } else {
+#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(tpb) \
+    device(pp_omp_device) is_device_ptr(a)
+      for (int i = 0; i < MB_CHAIN_LEN; i++) a[i] += 1.0;
+    }
+  }
+#pragma omp taskwait
+}
+
+static const mb_kernels table = {fill_zero, axpy_d, axpy_f, axpy_i, copy, mul, add, triad,
+                                 dot, atomic_sum, atomic_compact, reduce_sum, empty, chain};
+const mb_kernels *mb_kernels_omp(void) { return &table; }

@@ -1,0 +1,184 @@
+/* microbench, ompx model: LLVM OpenMP kernel mode. The launch shape and the
+ * algorithms are the native kernels' (kernels/cuda.cu): one element per
+ * thread, and block reductions through warp shuffles and team-shared memory. */
+#include <omp.h>
+#include <ompx.h>
+#include "microbench.h"
+#include "pp/omp_device.h"
+
+#define WARP 32 /* NVIDIA; the AMDGPU build uses 64 */
+#if defined(__AMDGPU__) || defined(__AMDGCN__)
+#undef WARP
+#define WARP 64
+#endif
+
+static int blocks_for(size_t n, int tpb) {
+  size_t b = (n + (size_t)tpb - 1) / (size_t)tpb;
+  return b > 0x7fffffff ? 0x7fffffff : (int)b;
+}
+
+/* A bare kernel launch: nb blocks of tpb threads, extra clauses after. */
+#define OMPX_LAUNCH(nb, tpb, ...)                                                     \
+  PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(tpb)                 \
+            device(pp_omp_device) __VA_ARGS__)
+
+/* Grid-stride loop over [0, n) from this thread. */
+#define OMPX_FOR(i, n)                                                                \
+  for (size_t i = (size_t)ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x(), \
+              stride_ = (size_t)ompx_grid_dim_x() * ompx_block_dim_x();                \
+       i < (n); i += stride_)
+
+static void fill_zero(double *a, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(a))
+  OMPX_FOR(i, n) a[i] = 0.0;
+}
+static void axpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(z, x, y))
+  OMPX_FOR(i, n) z[i] = mb_axpy_d(a, x[i], y[i]);
+}
+static void axpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(z, x, y))
+  OMPX_FOR(i, n) z[i] = mb_axpy_f(a, x[i], y[i]);
+}
+static void axpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(z, x, y))
+  OMPX_FOR(i, n) z[i] = mb_axpy_i(a, x[i], y[i]);
+}
+static void copy(double *c, const double *a, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(c, a))
+  OMPX_FOR(i, n) c[i] = a[i];
+}
+static void mul(double *b, const double *c, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(b, c))
+  OMPX_FOR(i, n) b[i] = mb_mul(c[i]);
+}
+static void add(double *c, const double *a, const double *b, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(c, a, b))
+  OMPX_FOR(i, n) c[i] = a[i] + b[i];
+}
+static void triad(double *a, const double *b, const double *c, size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(a, b, c))
+  OMPX_FOR(i, n) a[i] = mb_triad(b[i], c[i]);
+}
+
+#pragma omp begin declare target
+/* Sum of v over the block: shuffles within each warp, then warp 0 adds the
+ * warps' sums from team-shared memory. Valid in thread 0. */
+static double block_sum(double v, double *shared) {
+  int tid = ompx_thread_id_x(), nwarps = (ompx_block_dim_x() + WARP - 1) / WARP;
+  for (int off = WARP / 2; off > 0; off /= 2) v += ompx_shfl_down_sync_d(~0ull, v, off, WARP);
+  if (tid % WARP == 0) shared[tid / WARP] = v;
+  ompx_sync_block_acq_rel();
+  if (tid < WARP) {
+    v = tid < nwarps ? shared[tid] : 0.0;
+    for (int off = WARP / 2; off > 0; off /= 2) v += ompx_shfl_down_sync_d(~0ull, v, off, WARP);
+  }
+  return v;
+}
+#pragma omp end declare target
+
+/* Final pass: one block sums the nb partials into part[nb]; returns it. */
+static double finish_sum(double *part, int nb, int tpb) {
+  double r = 0;
+  int shbytes = (tpb / WARP + 1) * (int)sizeof(double);
+  OMPX_LAUNCH(1, tpb, is_device_ptr(part) ompx_dyn_cgroup_mem(shbytes)) {
+    double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
+    double v = 0;
+    for (int i = ompx_thread_id_x(); i < nb; i += ompx_block_dim_x()) v += part[i];
+    v = block_sum(v, sh);
+    if (ompx_thread_id_x() == 0) part[nb] = v;
+  }
+#pragma omp target device(pp_omp_device) is_device_ptr(part) map(from : r)
+  r = part[nb];
+  return r;
+}
+
+static int reduce_blocks(size_t n, int tpb) {
+  int nb = blocks_for(n, tpb);
+  return nb < MB_REDUCE_MAX_BLOCKS ? nb : MB_REDUCE_MAX_BLOCKS;
+}
+
+static double dot(const double *a, const double *b, size_t n, int tpb, double *part) {
+  int nb = reduce_blocks(n, tpb), shbytes = (tpb / WARP + 1) * (int)sizeof(double);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(a, b, part) ompx_dyn_cgroup_mem(shbytes)) {
+    double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
+    double v = 0;
+    OMPX_FOR(i, n) v += a[i] * b[i];
+    v = block_sum(v, sh);
+    if (ompx_thread_id_x() == 0) part[ompx_block_id_x()] = v;
+  }
+  return finish_sum(part, nb, tpb);
+}
+static double reduce_sum(const double *x, size_t n, int tpb, double *part) {
+  int nb = reduce_blocks(n, tpb), shbytes = (tpb / WARP + 1) * (int)sizeof(double);
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(x, part) ompx_dyn_cgroup_mem(shbytes)) {
+    double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
+    double v = 0;
+    OMPX_FOR(i, n) v += x[i];
+    v = block_sum(v, sh);
+    if (ompx_thread_id_x() == 0) part[ompx_block_id_x()] = v;
+  }
+  return finish_sum(part, nb, tpb);
+}
+static double atomic_sum(const double *x, size_t n, int tpb, double *acc) {
+  double r = 0;
+  int nb = blocks_for(n, tpb);
+#pragma omp target device(pp_omp_device) is_device_ptr(acc)
+  acc[0] = 0;
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(x, acc))
+  OMPX_FOR(i, n) {
+#pragma omp atomic update
+    acc[0] += x[i];
+  }
+#pragma omp target device(pp_omp_device) is_device_ptr(acc) map(from : r)
+  r = acc[0];
+  return r;
+}
+static long long atomic_compact(const double *x, size_t n, int tpb, double *out,
+                                unsigned long long *count) {
+  unsigned long long r = 0;
+  int nb = blocks_for(n, tpb);
+#pragma omp target device(pp_omp_device) is_device_ptr(count)
+  count[0] = 0;
+  OMPX_LAUNCH(nb, tpb, is_device_ptr(x, out, count))
+  OMPX_FOR(i, n) {
+    if (x[i] > 0) {
+      unsigned long long k;
+#pragma omp atomic capture
+      k = count[0]++;
+      out[k] = x[i];
+    }
+  }
+#pragma omp target device(pp_omp_device) is_device_ptr(count) map(from : r)
+  r = count[0];
+  return (long long)r;
+}
+static void empty(int *flag, int value, int tpb) {
+  OMPX_LAUNCH(1, tpb, is_device_ptr(flag))
+  if (ompx_thread_id_x() == 0) flag[0] = value;
+}
+static void chain(double *a, int async, int tpb) {
+  int nb = blocks_for(MB_CHAIN_LEN, tpb);
+  for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
+    if (async) {
+      OMPX_LAUNCH(nb, tpb, is_device_ptr(a) nowait depend(inout : a[0]))
+      OMPX_FOR(i, MB_CHAIN_LEN) a[i] += 1.0;
+    } else {
+      OMPX_LAUNCH(nb, tpb, is_device_ptr(a))
+      OMPX_FOR(i, MB_CHAIN_LEN) a[i] += 1.0;
+    }
+  }
+#pragma omp taskwait
+}
+
+static const mb_kernels table = {fill_zero, axpy_d, axpy_f, axpy_i, copy, mul, add, triad,
+                                 dot, atomic_sum, atomic_compact, reduce_sum, empty, chain};
+const mb_kernels *mb_kernels_ompx(void) { return &table; }
