@@ -1,5 +1,7 @@
 # pp_add_app(NAME app SOURCES driver.c ... HOST kernels/host.c OMP kernels/omp.c
-#            OMPX kernels/ompx.c CUDA kernels/cuda.cu HIP kernels/hip.hip)
+#            OMPX kernels/ompx.c CUDA kernels/cuda.cu HIP kernels/hip.hip
+#            [CUDA_LIBS CUDA::cusparse] [HIP_LIBS hipsparse])
+# Each model keyword takes a list (an app may add another app's kernel files).
 # One executable per app; each model's kernel file is compiled only when the
 # model is in the build, with that model's compiler and flags.
 
@@ -42,7 +44,7 @@ function(pp_link_common target)
 endfunction()
 
 function(pp_add_app)
-  cmake_parse_arguments(A "" "NAME" "SOURCES;HOST;OMP;OMPX;CUDA;HIP" ${ARGN})
+  cmake_parse_arguments(A "" "NAME" "SOURCES;HOST;OMP;OMPX;CUDA;HIP;CUDA_LIBS;HIP_LIBS" ${ARGN})
   add_executable(${A_NAME} ${A_SOURCES} ${A_HOST})
   target_include_directories(${A_NAME} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   pp_link_common(${A_NAME})
@@ -56,9 +58,11 @@ function(pp_add_app)
   endif()
   if(PP_HAVE_CUDA AND A_CUDA)
     target_sources(${A_NAME} PRIVATE ${A_CUDA})
+    target_link_libraries(${A_NAME} PRIVATE ${A_CUDA_LIBS})
   endif()
   if(PP_HAVE_HIP AND A_HIP)
     pp_hip_objects(hip_objs ${A_HIP})
     target_sources(${A_NAME} PRIVATE ${hip_objs})
+    target_link_libraries(${A_NAME} PRIVATE ${A_HIP_LIBS})
   endif()
 endfunction()
