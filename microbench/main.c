@@ -17,6 +17,8 @@ static const char *const kernel_names[K_COUNT] = {
 /* Timed launches of launch_empty per sample (one launch is a few microseconds). */
 #define LAUNCH_REPS 100
 
+int mb_blocks = 0;
+
 typedef struct config {
   pp_list tpb;
   unsigned kernels; /* bit k: kernel k selected */
@@ -29,6 +31,14 @@ static const char *parse_tpb(const char *v, void *ctx) {
   for (int i = 0; i < c->tpb.n; i++)
     if (c->tpb.v[i] % 32) return "threads per block must be multiples of 32";
   return NULL;
+}
+
+static const char *parse_blocks(const char *v, void *ctx) {
+  long long b;
+  (void)ctx;
+  const char *err = pp_parse_int(v, 0, 0x7fffffff, &b);
+  if (!err) mb_blocks = (int)b;
+  return err;
 }
 
 static const char *parse_kernels(const char *v, void *ctx) {
@@ -434,6 +444,8 @@ int main(int argc, char **argv) {
   static config cfg = {{4, {128, 256, 512, 1024}}, (1u << K_COUNT) - 1};
   static const pp_app_option options[] = {
       {"--tpb", "LIST", "threads per block/team, multiples of 32 (default 128,256,512,1024)", parse_tpb},
+      {"--blocks", "N", "blocks/teams of the streaming and atomic kernels, threads striding over the "
+       "array (default 0: one per tpb elements)", parse_blocks},
       {"--kernels", "LIST",
        "kernels to run (default all): init zaxpy_d zaxpy_f zaxpy_i copy mul add triad dot "
        "atomic_update atomic_capture reduce launch_empty launch_sync launch_async", parse_kernels},
@@ -471,6 +483,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < cfg.tpb.n; i++)
     snprintf(tpbs + strlen(tpbs), sizeof tpbs - strlen(tpbs), "%s%lld", i ? "," : "", cfg.tpb.v[i]);
   pp_report_param(s.report, "threads per block", "%s", tpbs);
+  if (mb_blocks) pp_report_param(s.report, "blocks (streaming, atomics)", "%d", mb_blocks);
+  else pp_report_param(s.report, "blocks (streaming, atomics)", "one per tpb elements");
 
   for (int si = 0; si < s.opt.sizes.n; si++) {
     host_data h;

@@ -45,6 +45,10 @@ typedef struct mb_kernels {
   void (*chain)(double *a, int async, int tpb);
 } mb_kernels;
 
+/* Blocks/teams of the streaming and atomic kernels (each thread strides over
+ * the array); 0 = one block per tpb elements. Set from --blocks. */
+extern int mb_blocks;
+
 /* Reductions in kernel mode and the native models launch at most this many
  * blocks (each thread strides over the array), so all three share one shape. */
 #define MB_REDUCE_MAX_BLOCKS 2048

@@ -51,6 +51,9 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   check_writable(app->name, "--json", s->opt.json_path);
   check_writable(app->name, "--csv", s->opt.csv_path);
   s->report = pp_report_new(app->name, &s->opt);
+  pp_report_param(s->report, "timer", "%s", pp_timer_wall
+                  ? "synchronized host wall clock for every model"
+                  : "CUDA/HIP: events; host and OpenMP: synchronized host wall clock");
   for (int m = 0; m < PP_MODEL_COUNT; m++) s->copy_gbs[m] = NAN;
 
   for (int m = 0; m < PP_MODEL_COUNT; m++) {

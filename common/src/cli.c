@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pp/cli.h"
+#include "pp/device.h"
 #include "pp/mpi.h"
 
 void pp_usage_error(const char *app, const char *fmt, ...) {
@@ -108,6 +109,8 @@ static void print_help(const pp_app *app) {
   printf("  --size LIST        %s (default %s)\n", app->size_help, app->default_sizes);
   printf("  --warmup N         untimed runs before timing (default 2)\n");
   printf("  --samples N        timed runs per measurement (default 10)\n");
+  printf("  --timer events|wall  CUDA/HIP timing: device events (default) or a synchronized host wall\n"
+         "                     clock, the way OpenMP models are always timed (compares like with like)\n");
   printf("  --bootstrap N      bootstrap resamples for the confidence interval (default 1000, 0 = off)\n");
   printf("  --confidence X     confidence level of that interval (default 0.95)\n");
   printf("  --seed N           seed of data generation and bootstrap (default 42)\n");
@@ -181,6 +184,11 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
       opt->warmup = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, 1000000);
     } else if (!strcmp(a, "--samples")) {
       opt->samples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 1, 1000000);
+    } else if (!strcmp(a, "--timer")) {
+      const char *v = need_arg(app, argc, argv, &i);
+      if (strcmp(v, "events") && strcmp(v, "wall"))
+        pp_usage_error(app->name, "--timer: '%s' is neither 'events' nor 'wall'", v);
+      pp_timer_wall = !strcmp(v, "wall");
     } else if (!strcmp(a, "--bootstrap")) {
       opt->bootstrap.resamples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, 1000000);
     } else if (!strcmp(a, "--confidence")) {

@@ -17,6 +17,8 @@ extern const pp_device_ops pp_ops_cuda;
 extern const pp_device_ops pp_ops_hip;
 #endif
 
+int pp_timer_wall = 0;
+
 const pp_device_ops *pp_device_ops_for(pp_model m) {
   switch (m) {
   case PP_HOST: return &pp_ops_host;

@@ -11,6 +11,7 @@
 #endif
 
 static unsigned blocks_for(size_t n, int tpb) {
+  if (mb_blocks > 0) return mb_blocks;
   size_t b = (n + (size_t)tpb - 1) / (size_t)tpb;
   return b > 0x7fffffff ? 0x7fffffffu : (unsigned)b;
 }

@@ -6,6 +6,7 @@
 #include "pp/omp_device.h"
 
 static int teams_for(size_t n, int tpb) {
+  if (mb_blocks > 0) return mb_blocks;
   size_t t = (n + (size_t)tpb - 1) / (size_t)tpb;
   return t > 0x7fffffff ? 0x7fffffff : (int)t;
 }

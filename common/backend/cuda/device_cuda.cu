@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include "pp/gpu_native.h"
 #include "pp/mpi.h"
+#include "pp/timer.h"
 
 static gpuEvent_t ev_start, ev_stop;
 
@@ -62,8 +63,20 @@ static void native_copy(void *d, const void *s, size_t b) {
   PP_GPU_CHECK(gpuMemcpy(d, s, b, gpuMemcpyDeviceToDevice));
 }
 static void native_sync(void) { PP_GPU_CHECK(gpuDeviceSynchronize()); }
-static void native_timer_start(void) { PP_GPU_CHECK(gpuEventRecord(ev_start, 0)); }
+static double wall_t0;
+static void native_timer_start(void) {
+  if (pp_timer_wall) {
+    native_sync();
+    wall_t0 = pp_wtime();
+    return;
+  }
+  PP_GPU_CHECK(gpuEventRecord(ev_start, 0));
+}
 static double native_timer_stop(void) {
+  if (pp_timer_wall) {
+    native_sync();
+    return pp_wtime() - wall_t0;
+  }
   PP_GPU_CHECK(gpuEventRecord(ev_stop, 0));
   PP_GPU_CHECK(gpuEventSynchronize(ev_stop));
   float ms = 0;

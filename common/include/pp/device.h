@@ -35,6 +35,10 @@ typedef struct pp_device_ops {
   double (*timer_stop)(void);
 } pp_device_ops;
 
+/* 1: CUDA/HIP time with a synchronized host wall clock, like OpenMP, instead
+ * of events (--timer wall), so every model is timed the same way. */
+extern int pp_timer_wall;
+
 /* The ops of model m, or NULL when m is not in this build. */
 const pp_device_ops *pp_device_ops_for(pp_model m);
 
