@@ -1,4 +1,7 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "pp/mpi.h"
 #ifdef PP_HAVE_MPI
 #include <mpi.h>
@@ -48,7 +51,13 @@ void pp_mpi_barrier(void) {
   if (inited_ && size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
 void pp_mpi_exit(int code) {
-  if (inited_ && size_ > 1 && code != 0) MPI_Abort(MPI_COMM_WORLD, code);
+  fflush(stdout);
+  fflush(stderr);
+  if (inited_ && size_ > 1 && code != 0) {
+    /* Rank 0 prints the message: let it, before another rank's abort kills it. */
+    if (rank_ != 0) sleep(1);
+    MPI_Abort(MPI_COMM_WORLD, code);
+  }
   if (inited_) MPI_Finalize();
   exit(code);
 }

@@ -84,6 +84,9 @@ static double native_timer_stop(void) {
   return 1e-3 * ms;
 }
 
+/* Host only: clang's HIP would otherwise also emit this const table for the
+ * device, where the host functions it points to do not exist. */
+#if !defined(__HIP_DEVICE_COMPILE__)
 #ifdef PP_NATIVE_HIP
 extern "C" const pp_device_ops pp_ops_hip = {
 #else
@@ -92,3 +95,4 @@ extern "C" const pp_device_ops pp_ops_cuda = {
     PP_NATIVE_MODEL, native_init, native_alloc, native_free, native_to_device, native_to_host,
     native_copy, native_sync, native_timer_start, native_timer_stop,
 };
+#endif

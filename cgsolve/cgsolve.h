@@ -1,0 +1,87 @@
+/* cgsolve: unpreconditioned conjugate gradients on the miniFE matrix. The
+ * SpMV is the spmv app's (spmv/spmv.h); this header holds the two vector
+ * kernels every model adds for CG, their per-element math, and the halo
+ * exchange of a slab-decomposed vector. */
+#ifndef CGSOLVE_H
+#define CGSOLVE_H
+#include <stdint.h>
+#include "pp/device.h"
+#include "pp/model.h"
+#include "pp/portable.h"
+#include "../spmv/spmv.h"
+PP_EXTERN_C_BEGIN
+
+/* Threads per block/team of the vector kernels (ompx, cuda, hip, and the
+ * omp thread_limit): one element per thread, as microbench measured best. */
+#define CG_TPB 256
+/* Dot products on the GPU models launch at most this many blocks (threads
+ * stride over the vector), then one block sums the partials. */
+#define CG_DOT_MAX_BLOCKS 2048
+/* Doubles of device scratch a dot may use: the partials and the result. */
+#define CG_SCRATCH_LEN (CG_DOT_MAX_BLOCKS + 1)
+
+/* Every pointer is device memory of the model, n local entries.
+ * dot returns sum_i x[i]*y[i] on the host (this rank's part; the driver
+ * sums over ranks). axpby computes w = alpha*x + beta*y elementwise; w may
+ * be x or y (CG updates in place), so no pointer is restrict. */
+typedef struct cg_kernels {
+  double (*dot)(const double *x, const double *y, int64_t n, double *scratch);
+  void (*axpby)(double *w, double alpha, const double *x, double beta, const double *y,
+                int64_t n);
+} cg_kernels;
+
+const cg_kernels *cg_kernels_host(void);
+const cg_kernels *cg_kernels_omp(void);
+const cg_kernels *cg_kernels_ompx(void);
+const cg_kernels *cg_kernels_cuda(void);
+const cg_kernels *cg_kernels_hip(void);
+
+PP_BEGIN_DEVICE
+PP_HD static inline double cg_dot_item(double x, double y) { return x * y; }
+PP_HD static inline double cg_axpby_item(double alpha, double x, double beta, double y) {
+  return alpha * x + beta * y;
+}
+PP_END_DEVICE
+
+/* ---- slab decomposition and halo exchange (halo.c) ------------------------
+ * Rank r owns the contiguous global rows [row_begin, row_end): whole z-planes
+ * of nodes, so the 27-point stencil reaches only the adjacent ranks' planes.
+ * Local numbering: owned rows first (global - row_begin), then the ghosts
+ * received from the lower neighbour, then those from the upper one, each in
+ * global order. */
+typedef struct cg_halo {
+  int nbr[2];              /* lower and upper neighbour rank, -1 if none */
+  int64_t nsend[2];        /* entries sent to each neighbour */
+  int32_t *send_idx[2];    /* their local indices, ascending (host) */
+  int64_t nrecv[2];        /* ghosts received from each neighbour */
+  int64_t recv_at[2];      /* local index of the first of them */
+  double *stage[2];        /* host staging: the span send_idx[0..n-1] covers */
+  double *sendbuf[2], *recvbuf[2]; /* host */
+  int64_t nghost;
+  int64_t *ghost;          /* global index of local column nrows + i (host) */
+} cg_halo;
+
+/* Renumbers A's GLOBAL column indices (rows [row_begin, row_end) of a
+ * matrix with nglobal rows) to the local numbering, sets A->ncols, and
+ * agrees with the neighbours on what to exchange. Collective. Returns 0, or
+ * -1 if a column lies beyond the adjacent ranks (message printed). */
+int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
+                  const int64_t *rank_begin);
+/* Fills the ghost entries of the device vector x (local numbering) from the
+ * neighbours: owned entries staged to the host (ops->to_host of the span of
+ * the send list), packed, exchanged by MPI, ghosts uploaded (ops->to_device).
+ * No-op on one rank. */
+void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x);
+/* For validation, independent of the exchange lists and of
+ * cg_halo_exchange: the value of host vector x (owned entries, nrows) at
+ * every ghost column, into ghost_x[0..nghost), looked up by global index in
+ * the whole boundary planes (plane entries each) the neighbours send.
+ * Collective. Returns 0, or -1 if a ghost lies outside those planes. */
+int cg_halo_ghost_values(const cg_halo *h, const double *x, int64_t nrows, int64_t plane,
+                         int64_t row_begin, double *ghost_x);
+void cg_halo_free(cg_halo *h);
+/* Bytes one exchange moves (sent by this rank). */
+double cg_halo_bytes(const cg_halo *h);
+
+PP_EXTERN_C_END
+#endif

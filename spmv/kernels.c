@@ -1,0 +1,56 @@
+/* The SpMV kernel tables of the built models, and the launch parameters'
+ * defaults. Kept apart from main.c so cgsolve links the same kernels. */
+#include <stddef.h>
+#include "spmv.h"
+
+const spmv_kernels *spmv_kernels_for(pp_model m) {
+  switch (m) {
+  case PP_HOST: return spmv_kernels_host();
+#ifdef PP_HAVE_OMP
+  case PP_OMP: return spmv_kernels_omp();
+#endif
+#ifdef PP_HAVE_OMPX
+  case PP_OMPX: return spmv_kernels_ompx();
+#endif
+#ifdef PP_HAVE_CUDA
+  case PP_CUDA: return spmv_kernels_cuda();
+#endif
+#ifdef PP_HAVE_HIP
+  case PP_HIP: return spmv_kernels_hip();
+#endif
+  default: return NULL;
+  }
+}
+
+/* The omp form used when none is asked (kernels/omp.c explains the forms). */
+#define SPMV_OMP_FASTEST SPMV_OMP_LANES
+
+spmv_params spmv_params_default(void) {
+  spmv_params p = {SPMV_DEFAULT_ROWS_PER_TEAM, SPMV_DEFAULT_VECTOR_LEN, SPMV_DEFAULT_SHUFFLE,
+                   SPMV_DEFAULT_GRID_LOOP, SPMV_GRID_TEAMS, SPMV_OMP_FASTEST, 0};
+  return p;
+}
+
+static int pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+spmv_params spmv_params_resolve(const spmv_params *in) {
+  spmv_params d = spmv_params_default(), p = in ? *in : d;
+  if (!pow2(p.vector_len) || p.vector_len > 64) p.vector_len = d.vector_len;
+  if (p.rows_per_team < 1) p.rows_per_team = d.rows_per_team;
+  if (p.rows_per_team * p.vector_len > SPMV_MAX_TEAM) p.rows_per_team = SPMV_MAX_TEAM / p.vector_len;
+  p.shuffle = p.shuffle != 0;
+  p.grid_loop = p.grid_loop != 0;
+  if (p.teams < 1) p.teams = d.teams;
+  p.plain_loads = p.plain_loads != 0;
+  if (p.omp_form < SPMV_OMP_ROWS || p.omp_form > SPMV_OMP_TEAMS) p.omp_form = d.omp_form;
+  return p;
+}
+
+const char *spmv_omp_form_name(int form) {
+  switch (form) {
+  case SPMV_OMP_ROWS: return "rows";
+  case SPMV_OMP_LANES: return "lanes";
+  case SPMV_OMP_TEAMS: return "teams";
+  default: return spmv_omp_form_name(SPMV_OMP_FASTEST);
+  }
+}

@@ -1,0 +1,95 @@
+/* spmv, native model, written once in CUDA dialect (pp/gpu_native.h): nvcc
+ * builds it as cuda, hipcc as hip (kernels/hip.hip). The algorithm and index
+ * arithmetic of the ompx kernel: a block of rows_per_team x vector_len
+ * threads, thread t on row t / vector_len of the block's row group as lane
+ * t % vector_len (one dimension, since kernel mode in clang 19 has only
+ * that); lanes stride over a row's entries, then reduce by shuffles or
+ * through shared memory; one block per row group, or a fixed grid that loops. */
+#include <limits.h>
+#include <stdlib.h>
+#include "pp/gpu_native.h"
+#include "spmv.h"
+
+#ifdef PP_NATIVE_HIP
+#define SPMV_TABLE_GETTER spmv_kernels_hip
+#define SHFL_DOWN(mask, v, off, w) __shfl_down((v), (off), (w))
+#else
+#define SPMV_TABLE_GETTER spmv_kernels_cuda
+#define SHFL_DOWN(mask, v, off, w) __shfl_down_sync((mask), (v), (off), (w))
+#endif
+
+__device__ __forceinline__ double lane_partial(int64_t row, int lane, int vl, int64_t nrows,
+                                               const int64_t *__restrict__ rowptr,
+                                               const int32_t *__restrict__ col,
+                                               const double *__restrict__ val,
+                                               const double *__restrict__ x) {
+  return row < nrows ? spmv_row_partial(col, val, x, rowptr[row], rowptr[row + 1], lane, vl) : 0.0;
+}
+
+/* LOOP: grid-stride loop over row groups (else one group per block);
+ * SHFL: lane reduction by shuffles (else shared memory with block barriers). */
+template <bool LOOP, bool SHFL>
+__global__ void k_spmv(int rpt, int vl, int lg, int64_t ngroups, int64_t nrows,
+                       const int64_t *__restrict__ rowptr, const int32_t *__restrict__ col,
+                       const double *__restrict__ val, const double *__restrict__ x,
+                       double *__restrict__ y) {
+  extern __shared__ double sh[];
+  const int t = threadIdx.x, lane = t & (vl - 1);
+  /* the threads of this warp (the block's last warp may be partial) */
+  const int in_warp = (int)blockDim.x - (t & ~(PP_WARP - 1));
+  const unsigned mask = in_warp >= 32 ? 0xffffffffu : (1u << in_warp) - 1;
+  (void)mask; /* HIP's shuffles take no mask */
+  for (int64_t g = blockIdx.x; g < ngroups; g += gridDim.x) {
+    const int64_t row = g * rpt + (t >> lg);
+    double s = lane_partial(row, lane, vl, nrows, rowptr, col, val, x);
+    if (SHFL) {
+      for (int off = vl >> 1; off > 0; off >>= 1) s += SHFL_DOWN(mask, s, off, vl);
+    } else {
+      sh[t] = s;
+      __syncthreads();
+      for (int off = vl >> 1; off > 0; off >>= 1) {
+        if (lane < off) sh[t] += sh[t + off];
+        __syncthreads();
+      }
+      s = sh[t];
+    }
+    if (lane == 0 && row < nrows) y[row] = s;
+    if (!LOOP) break; /* loop elimination: the compiler drops the loop */
+  }
+}
+
+typedef struct plan {
+  spmv_params p;
+} plan;
+
+static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *rowptr,
+                     const int32_t *col, const double *val, const spmv_params *p) {
+  (void)nrows, (void)ncols, (void)nnz, (void)rowptr, (void)col, (void)val;
+  plan *pl = (plan *)malloc(sizeof *pl);
+  pl->p = spmv_params_resolve(p);
+  return pl;
+}
+
+static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
+                 const double *val, const double *x, double *y) {
+  const spmv_params p = vplan ? ((const plan *)vplan)->p : spmv_params_resolve(NULL);
+  const int rpt = p.rows_per_team, vl = p.vector_len, tpb = rpt * vl;
+  int lg = 0;
+  while ((1 << lg) < vl) lg++;
+  const int64_t ngroups = (nrows + rpt - 1) / rpt;
+  if (nrows == 0) return;
+  const bool loop = p.grid_loop || ngroups > INT_MAX;
+  const unsigned nb = loop ? (unsigned)(ngroups < p.teams ? ngroups : p.teams) : (unsigned)ngroups;
+  const bool shfl = p.shuffle && vl <= PP_WARP;
+  const size_t shbytes = shfl ? 0 : (size_t)rpt * vl * sizeof(double);
+  if (shfl && !loop) k_spmv<false, true><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
+  else if (shfl) k_spmv<true, true><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
+  else if (!loop) k_spmv<false, false><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
+  else k_spmv<true, false><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
+  PP_GPU_CHECK_LAUNCH("spmv");
+}
+
+static void release(void *plan) { free(plan); }
+
+static const spmv_kernels table = {prepare, spmv, release};
+extern "C" const spmv_kernels *SPMV_TABLE_GETTER(void) { return &table; }

@@ -1,0 +1,356 @@
+/* spmv driver: for each size N, generate the miniFE matrix once on the host,
+ * run y = A x on every selected model (and the vendor library next to the
+ * native model), check y against a host reference and report bandwidth by
+ * two byte counts and GFLOP/s. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pp/deck.h"
+#include "pp/pp.h"
+#include "spmv.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Relative L2 error of y allowed. Summation orders differ between models
+ * (lanes, shuffle trees), so y differs in the last bits: ~1e-16 relative. */
+#define SPMV_TOL 1e-12
+
+typedef struct config {
+  spmv_params p;
+  int vendor;       /* run cuSPARSE / hipSPARSE next to the native model */
+  long long deck_n; /* N from --deck, 0 if none */
+  const char *deck;
+} config;
+
+static const char *parse_rpt(const char *v, void *ctx) {
+  long long x;
+  const char *err = pp_parse_int(v, 1, SPMV_MAX_TEAM, &x);
+  if (!err) ((config *)ctx)->p.rows_per_team = (int)x;
+  return err;
+}
+static const char *parse_vl(const char *v, void *ctx) {
+  long long x;
+  const char *err = pp_parse_int(v, 1, 64, &x);
+  if (err) return err;
+  if (x & (x - 1)) return "vector length must be a power of two (1..64)";
+  ((config *)ctx)->p.vector_len = (int)x;
+  return NULL;
+}
+static const char *parse_reduce(const char *v, void *ctx) {
+  if (!strcmp(v, "shuffle")) ((config *)ctx)->p.shuffle = 1;
+  else if (!strcmp(v, "shared")) ((config *)ctx)->p.shuffle = 0;
+  else return "expected 'shuffle' or 'shared'";
+  return NULL;
+}
+static const char *parse_grid(const char *v, void *ctx) {
+  if (!strcmp(v, "loop")) ((config *)ctx)->p.grid_loop = 1;
+  else if (!strcmp(v, "blocks")) ((config *)ctx)->p.grid_loop = 0;
+  else return "expected 'loop' or 'blocks'";
+  return NULL;
+}
+static const char *parse_teams(const char *v, void *ctx) {
+  long long x;
+  const char *err = pp_parse_int(v, 1, 1 << 30, &x);
+  if (!err) ((config *)ctx)->p.teams = (int)x;
+  return err;
+}
+static const char *parse_form(const char *v, void *ctx) {
+  for (int f = SPMV_OMP_ROWS; f <= SPMV_OMP_TEAMS; f++)
+    if (!strcmp(v, spmv_omp_form_name(f))) {
+      ((config *)ctx)->p.omp_form = f;
+      return NULL;
+    }
+  return "expected 'rows', 'lanes' or 'teams'";
+}
+static const char *parse_loads(const char *v, void *ctx) {
+  if (!strcmp(v, "ro")) ((config *)ctx)->p.plain_loads = 0;
+  else if (!strcmp(v, "plain")) ((config *)ctx)->p.plain_loads = 1;
+  else return "expected 'ro' or 'plain'";
+  return NULL;
+}
+static const char *parse_no_vendor(const char *v, void *ctx) {
+  (void)v;
+  ((config *)ctx)->vendor = 0;
+  return NULL;
+}
+static const char *parse_deck(const char *v, void *ctx) {
+  config *c = ctx;
+  pp_deck *d = pp_deck_read("spmv", v); /* exits 2 naming file/line/value on bad input */
+  c->deck_n = pp_deck_int(d, "N", 1, MINIFE_MAX_N);
+  c->deck = v;
+  pp_deck_free(d);
+  return NULL;
+}
+
+/* ---- one backend ---------------------------------------------------------- */
+
+typedef struct problem {
+  int N;
+  csr_matrix A;     /* host */
+  double *x, *yref; /* host */
+  double bytes_paper, bytes_min, flops;
+} problem;
+
+typedef struct run {
+  const spmv_kernels *k;
+  void *plan;
+  int64_t nrows;
+  const int64_t *rowptr;
+  const int32_t *col;
+  const double *val, *x;
+  double *y;
+} run;
+
+static void call(void *ctx) {
+  run *r = ctx;
+  r->k->spmv(r->plan, r->nrows, r->rowptr, r->col, r->val, r->x, r->y);
+}
+
+/* Times kernels k on model m's copies of the problem; fills `row`. */
+static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *name,
+                  const problem *pb, const run *arrays, const spmv_params *p, pp_row *row,
+                  const char *(*describe)(const void *), char *note, size_t note_len) {
+  const pp_device_ops *o = s->ops[m];
+  const csr_matrix *A = &pb->A;
+  run r = *arrays;
+  r.k = k;
+  r.plan = k->prepare(A->nrows, A->ncols, A->nnz, r.rowptr, r.col, r.val, p);
+  size_t ybytes = (size_t)A->nrows * sizeof(double);
+  double *y = malloc(ybytes);
+  pp_poison_d(y, (size_t)A->nrows); /* a row a kernel never writes stays NaN */
+  if (m == PP_HOST) memcpy(r.y, y, ybytes);
+  else o->to_device(r.y, y, ybytes);
+
+  double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
+  pp_bench(s, m, call, &r, samples);
+  if (m == PP_HOST) memcpy(y, r.y, ybytes);
+  else o->to_host(y, r.y, ybytes);
+  /* described after the runs: a vendor plan may change its format on the first call */
+  if (describe && note) snprintf(note, note_len, "%s", describe(r.plan));
+  k->release(r.plan);
+
+  double err = pp_rel_err_l2(y, pb->yref, (size_t)A->nrows);
+  pp_row_init(row, name, m, pb->N);
+  pp_row_time(row, samples, s->opt.samples, &s->opt.bootstrap, pb->bytes_paper / 1e9, "GB/s");
+  row->bytes = pb->bytes_paper;
+  row->flops = pb->flops;
+  double min_gbs = pb->bytes_min / row->time.median / 1e9;
+  pp_row_metric(row, "min_traffic", "GB/s", min_gbs);
+  if (isfinite(s->copy_gbs[m]) && s->copy_gbs[m] > 0) {
+    row->frac_ceiling = min_gbs / s->copy_gbs[m];
+    pp_row_metric(row, "min_traffic_of_copy", "fraction", row->frac_ceiling);
+  }
+  pp_row_metric(row, "compute", "GFLOP/s", pb->flops / row->time.median / 1e9);
+  row->valid = pp_within(err, SPMV_TOL);
+  snprintf(row->check, sizeof row->check, "rel L2 err %.2e <= %.0e", err, SPMV_TOL);
+  free(samples);
+  free(y);
+}
+
+/* Runs model m (and its vendor library) on the problem; appends rows. */
+static int run_model(pp_session *s, pp_model m, const problem *pb, const config *cfg,
+                     pp_row *rows, int nrows_out, char *vendor_note, size_t note_len) {
+  const spmv_kernels *k = spmv_kernels_for(m);
+  const pp_device_ops *o = s->ops[m];
+  const csr_matrix *A = &pb->A;
+  run arr = {NULL, NULL, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL};
+  size_t ybytes = (size_t)A->nrows * sizeof(double);
+  if (m == PP_HOST) {
+    arr.y = malloc(ybytes); /* the host runs on the generated arrays themselves */
+  } else {
+    arr.rowptr = pp_device_upload(o, A->rowptr, (size_t)(A->nrows + 1) * sizeof(int64_t));
+    arr.col = pp_device_upload(o, A->col, (size_t)A->nnz * sizeof(int32_t));
+    arr.val = pp_device_upload(o, A->val, (size_t)A->nnz * sizeof(double));
+    arr.x = pp_device_upload(o, pb->x, (size_t)A->ncols * sizeof(double));
+    arr.y = o->alloc(ybytes);
+  }
+  int n = 0;
+  bench(s, m, k, "spmv", pb, &arr, &cfg->p, &rows[nrows_out + n++], NULL, NULL, 0);
+  (void)vendor_note, (void)note_len;
+#ifdef PP_HAVE_CUDA
+  if (m == PP_CUDA && cfg->vendor)
+    bench(s, m, spmv_kernels_cusparse(), "spmv_cusparse", pb, &arr, &cfg->p,
+          &rows[nrows_out + n++], spmv_cusparse_describe, vendor_note, note_len);
+#endif
+#ifdef PP_HAVE_HIP
+  if (m == PP_HIP && cfg->vendor)
+    bench(s, m, spmv_kernels_hipsparse(), "spmv_hipsparse", pb, &arr, &cfg->p,
+          &rows[nrows_out + n++], spmv_hipsparse_describe, vendor_note, note_len);
+#endif
+  if (m == PP_HOST) {
+    free(arr.y);
+  } else {
+    o->free((void *)arr.rowptr), o->free((void *)arr.col), o->free((void *)arr.val);
+    o->free((void *)arr.x), o->free(arr.y);
+  }
+  return n;
+}
+
+/* ---- sizes and problem ------------------------------------------------------ */
+
+static double device_bytes(int N, int vendor) {
+  const int64_t n = minife_rows(N), nnz = minife_nnz(N, 0, n);
+  double b = csr_bytes(n, nnz) + 2.0 * 8 * (double)n; /* matrix, x, y */
+  if (vendor) b += 4.0 * (double)(n + 1);               /* a possible int32 copy of the offsets */
+  return b;
+}
+static double host_bytes(int N) {
+  const int64_t n = minife_rows(N);
+  return csr_bytes(n, minife_nnz(N, 0, n)) + 3.0 * 8 * (double)n; /* matrix, x, yref, y */
+}
+
+static void make_problem(pp_session *s, int N, problem *pb) {
+  memset(pb, 0, sizeof *pb);
+  pb->N = N;
+  const int64_t n = minife_rows(N), nnz = minife_nnz(N, 0, n);
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  pp_progress(s, "N=%d: generating the matrix (%lld rows, %lld entries, %.2f GB) on %d threads", N,
+              (long long)n, (long long)nnz, csr_bytes(n, nnz) / 1e9, threads);
+  double t0 = pp_wtime();
+  if (minife_matrix(N, 0, n, &pb->A) != 0) {
+    fprintf(stderr, "spmv: out of host memory generating the N=%d matrix (%.2f GB)\n", N,
+            csr_bytes(n, nnz) / 1e9);
+    pp_mpi_exit(3);
+  }
+  double tgen = pp_wtime() - t0;
+  pb->x = malloc((size_t)n * sizeof(double));
+  pb->yref = malloc((size_t)n * sizeof(double));
+  if (!pb->x || !pb->yref) {
+    fprintf(stderr, "spmv: out of host memory for the vectors\n");
+    pp_mpi_exit(3);
+  }
+  const uint64_t seed = s->opt.seed;
+  double *x = pb->x, *yref = pb->yref;
+  const csr_matrix *A = &pb->A;
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i++) x[i] = pp_hash_uniform(seed, (uint64_t)i);
+  /* The reference: each row summed in storage order, written out here rather
+   * than through kernels/host.c so that a broken host kernel is caught. */
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < n; i++) {
+    double sum = 0;
+    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) sum += A->val[k] * x[A->col[k]];
+    yref[i] = sum;
+  }
+  pp_progress(s, "N=%d: matrix generated in %.2f s, reference in %.2f s", N, tgen,
+              pp_wtime() - t0 - tgen);
+  /* papers' count: offsets + columns + values + one x read per entry + y */
+  pb->bytes_paper = 8.0 * (n + 1) + 20.0 * nnz + 8.0 * n;
+  /* minimum DRAM traffic: every array once */
+  pb->bytes_min = csr_bytes(n, nnz) + 8.0 * n + 8.0 * n;
+  pb->flops = 2.0 * nnz;
+  char key[32];
+  snprintf(key, sizeof key, "N=%d", N);
+  pp_report_param(s->report, key, "%lld rows, %lld entries, matrix %.4g GB, bytes/run %.4g (papers') "
+                  "%.4g (min); generated in %.2f s",
+                  (long long)n, (long long)nnz, csr_bytes(n, nnz) / 1e9, pb->bytes_paper,
+                  pb->bytes_min, tgen);
+}
+
+static void free_problem(problem *pb) {
+  csr_free(&pb->A);
+  free(pb->x), free(pb->yref);
+}
+
+int main(int argc, char **argv) {
+  static config cfg;
+  cfg.p = spmv_params_default();
+  cfg.vendor = 1;
+  static const pp_app_option options[] = {
+      {"--deck", "FILE", "input deck with 'N = ...' (e.g. inputs/minife/n150.deck); replaces --size", parse_deck},
+      {"--rows-per-team", "N", "rows per team/block, threads y (default 32)", parse_rpt},
+      {"--vector-len", "N", "lanes per row, threads x: 1..32 on NVIDIA, ..64 on AMD, power of two (default 8)", parse_vl},
+      {"--reduce", "KIND", "lane reduction: shuffle | shared (team-shared memory) (default shuffle;\n"
+                           "                     rows wider than a warp always use shared)", parse_reduce},
+      {"--grid", "KIND", "blocks: one team per row group | loop: fixed grid looping over groups (default blocks)", parse_grid},
+      {"--teams", "N", "teams/blocks of the grid loop (default 2048)", parse_teams},
+      {"--omp-form", "FORM", "omp kernel: rows | lanes | teams (default lanes; kernels/omp.c)", parse_form},
+      {"--ompx-loads", "KIND", "ompx loads: ro (read-only data cache, as nvcc does for the cuda\n"
+                               "                     kernel; NVIDIA only) | plain (default ro)", parse_loads},
+      {"--no-vendor", NULL, "do not run cuSPARSE/hipSPARSE next to cuda/hip", parse_no_vendor},
+      {NULL, NULL, NULL, NULL}};
+  static const pp_app app = {
+      "spmv", "sparse matrix-vector product y = A x on the miniFE matrix",
+      "N, hexahedral elements per cube side: (N+1)^3 rows (decks: inputs/minife/*.deck)", "50",
+      MINIFE_MAX_N, options, &cfg,
+      "The matrix: miniFE's trilinear (Q1) finite-element Laplacian on an N^3 cube of unit\n"
+      "hexahedra, one row per node, the 27-point stencil clipped at the faces, surface nodes\n"
+      "Dirichlet (identity rows and columns, zeros kept stored). CSR: int64 row offsets,\n"
+      "int32 columns, double values. Decks: tiny (tests), N=150/255/325 (matrix 1.1/5.5/11.4 GB).\n"
+      "Kernels: host rows in parallel; omp standard OpenMP (--omp-form); ompx, cuda and hip\n"
+      "the same hierarchical algorithm (--rows-per-team x --vector-len threads per team,\n"
+      "--reduce, --grid); spmv_cusparse/spmv_hipsparse the vendor library on the same data.\n"
+      "Figures: GB/s (FOM) counts the papers' bytes: row offsets + columns + values + one x\n"
+      "read per entry + y written. min_traffic counts every array once; its fraction of the\n"
+      "measured copy bandwidth is the %copy column. GFLOP/s counts 2 flops per entry.\n"
+      "Validation: relative L2 error of y against a host reference on x_i in [0,1), <= 1e-12.\n"};
+
+  int size_given = 0;
+  for (int i = 1; i < argc; i++) size_given |= !strcmp(argv[i], "--size");
+  pp_session s;
+  pp_session_start(&s, argc, argv, &app);
+  if (cfg.deck && size_given) pp_usage_error("spmv", "give --deck or --size, not both");
+  if (cfg.deck) s.opt.sizes.n = 1, s.opt.sizes.v[0] = cfg.deck_n;
+  if (cfg.p.rows_per_team * cfg.p.vector_len > SPMV_MAX_TEAM)
+    pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
+                   cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
+  const int vendor = cfg.vendor && (s.ops[PP_CUDA] || s.ops[PP_HIP]);
+
+  int maxn = 0;
+  for (int i = 0; i < s.opt.sizes.n; i++) maxn = s.opt.sizes.v[i] > maxn ? (int)s.opt.sizes.v[i] : maxn;
+  char what[64];
+  snprintf(what, sizeof what, "the N=%d matrix with x and y", maxn);
+  pp_session_check_fits(&s, what, device_bytes(maxn, vendor), host_bytes(maxn));
+
+  const spmv_params p = spmv_params_resolve(&cfg.p);
+  if (cfg.deck) pp_report_param(s.report, "deck", "%s (N = %lld)", cfg.deck, cfg.deck_n);
+  pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, unit hex elements, 27-point stencil, "
+                  "Dirichlet surface (identity rows/cols, zeros stored); CSR int64/int32/double");
+  pp_report_param(s.report, "x", "x_i = uniform hash of (seed %llu, i) in [0,1); y poisoned (NaN) "
+                  "before the runs", (unsigned long long)s.opt.seed);
+  pp_report_param(s.report, "validation", "relative L2 error of y vs a host reference <= %.0e", SPMV_TOL);
+  pp_report_param(s.report, "GB/s (FOM)", "papers' bytes: 8(n+1) offsets + 12 nnz (col+val) + 8 nnz "
+                  "(x per entry) + 8 n (y)");
+  pp_report_param(s.report, "min_traffic", "8(n+1) + 12 nnz + 8 n (x once) + 8 n (y); "
+                  "%%copy = min_traffic / copy ceiling");
+  pp_report_param(s.report, "GFLOP/s", "2 nnz per run");
+  pp_report_param(s.report, "launch", "ompx/cuda/hip: rows_per_team=%d x vector_len=%d (%d threads), "
+                  "reduce=%s, grid=%s; ompx loads %s", p.rows_per_team, p.vector_len,
+                  p.rows_per_team * p.vector_len, p.shuffle ? "shuffle" : "shared",
+                  p.grid_loop ? "loop" : "blocks (one team per row group)",
+                  p.plain_loads ? "plain" : "read-only cache");
+  if (p.grid_loop) pp_report_param(s.report, "grid-loop teams", "%d", p.teams);
+  pp_report_param(s.report, "omp form", "%s (same rows_per_team x vector_len)", spmv_omp_form_name(p.omp_form));
+
+  for (int si = 0; si < s.opt.sizes.n; si++) {
+    problem pb;
+    make_problem(&s, (int)s.opt.sizes.v[si], &pb);
+    pp_row rows[2 * PP_MODEL_COUNT];
+    int nr = 0;
+    char note[256] = "";
+    for (int m = 0; m < PP_MODEL_COUNT; m++) {
+      if (!s.ops[m]) continue;
+      pp_progress(&s, "N=%d: %s", pb.N, pp_model_name((pp_model)m));
+      nr += run_model(&s, (pp_model)m, &pb, &cfg, rows, nr, note, sizeof note);
+    }
+    if (note[0]) pp_report_param(s.report, "vendor", "%s", note);
+    /* every GPU row relative to the vendor library, when it ran */
+    double vendor_fom = NAN;
+    for (int i = 0; i < nr; i++)
+      if (strcmp(rows[i].kernel, "spmv")) vendor_fom = rows[i].fom;
+    for (int i = 0; i < nr; i++) {
+      if (isfinite(vendor_fom) && rows[i].model != PP_HOST && !strcmp(rows[i].kernel, "spmv"))
+        pp_row_metric(&rows[i], "vs_vendor", "ratio", rows[i].fom / vendor_fom);
+      pp_row_combine_ranks(&rows[i]);
+      pp_report_add(s.report, &rows[i]);
+    }
+    free_problem(&pb);
+  }
+  return pp_session_finish(&s);
+}

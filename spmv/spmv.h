@@ -1,0 +1,150 @@
+/* The miniFE-style sparse matrix (shared by spmv and cgsolve) and the SpMV
+ * kernel interface every model implements. */
+#ifndef SPMV_H
+#define SPMV_H
+#include <stddef.h>
+#include <stdint.h>
+#include "pp/portable.h"
+#include "pp/model.h"
+PP_EXTERN_C_BEGIN
+
+/* CSR, exact stored entries (no padding): 64-bit row offsets, 32-bit column
+ * indices, double values. Host memory unless said otherwise. */
+typedef struct csr_matrix {
+  int64_t nrows;   /* rows stored here (a rank's slab, or all rows) */
+  int64_t ncols;   /* columns referenced: local numbering, nrows + ghosts */
+  int64_t nnz;
+  int64_t *rowptr; /* nrows + 1 */
+  int32_t *col;    /* nnz */
+  double *val;     /* nnz */
+} csr_matrix;
+
+/* The miniFE matrix of an N x N x N hexahedral element cube: (N+1)^3 rows,
+ * one per node (x fastest), the 27-point stencil clipped at the faces,
+ * trilinear (Q1) Laplacian values, Dirichlet boundary nodes as identity rows
+ * and columns (off-diagonals stored as zeros). Generates global rows
+ * [row_begin, row_end) with GLOBAL column indices (ncols = (N+1)^3).
+ * Parallel on host threads. Returns 0, or -1 if memory ran out. */
+int minife_matrix(int N, int64_t row_begin, int64_t row_end, csr_matrix *A);
+void csr_free(csr_matrix *A);
+/* Bytes of a matrix with nrows rows and nnz entries, for memory checks. */
+double csr_bytes(int64_t nrows, int64_t nnz);
+/* Upper bound of the stored entries of rows [b, e) of the N-cube (it returns
+ * the exact count, minife_nnz). */
+int64_t minife_nnz_bound(int N, int64_t b, int64_t e);
+/* Largest N whose (N+1)^3 column indices fit in int32 (the col type). */
+#define MINIFE_MAX_N 1289
+/* (N+1)^3: rows (and columns) of the whole matrix. */
+int64_t minife_rows(int N);
+/* Exact stored entries before global row r (r in [0, (N+1)^3]): the closed
+ * form of the row offsets, so any slab is generated without a global scan.
+ * The whole matrix has minife_row_offset(N, (N+1)^3) = (3N+1)^3 entries. */
+int64_t minife_row_offset(int N, int64_t r);
+/* Exact stored entries of rows [b, e). */
+int64_t minife_nnz(int N, int64_t b, int64_t e);
+/* 1 if global row (node) r lies on the cube's surface (a Dirichlet node). */
+int minife_is_boundary(int N, int64_t r);
+/* Value of the assembled interior stencil between nodes whose coordinates
+ * differ in `d` directions (d = 0..3), for unit elements: 8/3, 0, -1/6, -1/12. */
+double minife_stencil_value(int d);
+
+/* Launch shape and algorithm variants of the hierarchical kernels
+ * (ompx, cuda, hip); omp and host take what they can use. */
+typedef struct spmv_params {
+  int rows_per_team;   /* rows per team/block (threads y) */
+  int vector_len;      /* lanes per row (threads x): 1..32 (64 on AMD), power of two */
+  int shuffle;         /* 1: lane reduction by shuffles, 0: through team-shared memory */
+  int grid_loop;       /* 1: grid sized to the device, loop over row groups;
+                          0: one team per row group (loop elimination) */
+  /* Added after the four above (zero means "default" for both): */
+  int teams;           /* grid_loop: teams/blocks launched; 0 = SPMV_GRID_TEAMS */
+  int omp_form;        /* omp model's loop form, SPMV_OMP_*; 0 = SPMV_OMP_DEFAULT */
+  int plain_loads;     /* ompx: 1 = plain loads; 0 = read-only cache loads (NVIDIA) */
+} spmv_params;
+
+/* The fastest-measured defaults (see main.c --help). */
+#define SPMV_DEFAULT_ROWS_PER_TEAM 32
+#define SPMV_DEFAULT_VECTOR_LEN 8
+#define SPMV_DEFAULT_SHUFFLE 1
+#define SPMV_DEFAULT_GRID_LOOP 0
+/* Teams of a grid loop when params.teams is 0: one fixed count for every
+ * model, so ompx and the native kernels launch the same grid (about two
+ * waves of 256-thread blocks on a 132-SM H100/H200). */
+#define SPMV_GRID_TEAMS 2048
+/* Largest team: rows_per_team * vector_len threads. */
+#define SPMV_MAX_TEAM 1024
+/* Forms of the standard-OpenMP kernel (kernels/omp.c says what each is). */
+enum { SPMV_OMP_DEFAULT = 0, SPMV_OMP_ROWS = 1, SPMV_OMP_LANES = 2, SPMV_OMP_TEAMS = 3 };
+/* The defaults, with SPMV_OMP_DEFAULT resolved. */
+spmv_params spmv_params_default(void);
+/* p with every zero/invalid field replaced by its default. */
+spmv_params spmv_params_resolve(const spmv_params *p);
+const char *spmv_omp_form_name(int form);
+
+/* A model's SpMV: y = A x with device arrays (model memory). `plan` comes from
+ * prepare (may be NULL): a vendor library handle, chosen launch shapes, ...
+ * prepare's `p` may be NULL (defaults); prepare copies what it needs from it. */
+typedef struct spmv_kernels {
+  void *(*prepare)(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *rowptr,
+                   const int32_t *col, const double *val, const spmv_params *p);
+  void (*spmv)(void *plan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
+               const double *val, const double *x, double *y);
+  void (*release)(void *plan);
+} spmv_kernels;
+
+/* Built models' SpMV (only the built ones exist). */
+const spmv_kernels *spmv_kernels_host(void);
+const spmv_kernels *spmv_kernels_omp(void);
+const spmv_kernels *spmv_kernels_ompx(void);
+const spmv_kernels *spmv_kernels_cuda(void);
+const spmv_kernels *spmv_kernels_hip(void);
+const spmv_kernels *spmv_kernels_cusparse(void); /* with CUDA */
+const spmv_kernels *spmv_kernels_hipsparse(void); /* with HIP */
+/* The table of model m, or NULL when not built. */
+const spmv_kernels *spmv_kernels_for(pp_model m);
+/* What a vendor plan did to the matrix (index conversions, algorithm), for
+ * the report: static text valid while the plan lives. */
+const char *spmv_cusparse_describe(const void *plan);
+const char *spmv_hipsparse_describe(const void *plan);
+
+PP_BEGIN_DEVICE
+/* The loop of one row's dot product over entries [b, e), lane `first` of
+ * `stride`, written once with its loads as parameters. */
+#define SPMV_ROW_SUM(LOAD_D, LOAD_I)                      \
+  double s = 0;                                           \
+  for (int64_t k = b + first; k < e; k += stride)         \
+    s += LOAD_D(val + k) * LOAD_D(x + LOAD_I(col + k));   \
+  return s
+#define SPMV_LOAD(p) (*(p))
+
+/* One row's dot product over entries [b, e): the per-item math every model shares. */
+PP_HD static inline double spmv_row_partial(const int32_t *PP_RESTRICT col,
+                                            const double *PP_RESTRICT val,
+                                            const double *PP_RESTRICT x, int64_t b, int64_t e,
+                                            int64_t first, int64_t stride) {
+  SPMV_ROW_SUM(SPMV_LOAD, SPMV_LOAD);
+}
+
+/* The same sum with col, val and x read through the read-only (non-coherent)
+ * data cache where the compiler needs to be told: clang's OpenMP NVPTX code
+ * (__nvvm_ldg_*). nvcc does this by itself for the const __restrict__ kernel
+ * arguments of the native kernel, so ompx uses it to load the same way. */
+#if defined(__NVPTX__) && !defined(__CUDACC__)
+#define SPMV_RO_D(p) __nvvm_ldg_d(p)
+#define SPMV_RO_I(p) __nvvm_ldg_i(p)
+#define SPMV_RO_L(p) __nvvm_ldg_l(p) /* int64_t: long on the LP64 hosts we build for */
+#else
+#define SPMV_RO_D(p) (*(p))
+#define SPMV_RO_I(p) (*(p))
+#define SPMV_RO_L(p) (*(p))
+#endif
+PP_HD static inline double spmv_row_partial_ro(const int32_t *PP_RESTRICT col,
+                                               const double *PP_RESTRICT val,
+                                               const double *PP_RESTRICT x, int64_t b,
+                                               int64_t e, int64_t first, int64_t stride) {
+  SPMV_ROW_SUM(SPMV_RO_D, SPMV_RO_I);
+}
+PP_END_DEVICE
+
+PP_EXTERN_C_END
+#endif

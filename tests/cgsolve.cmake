@@ -1,0 +1,80 @@
+# cgsolve: CG on the tiny deck on the models that run here, the residual's
+# fall, MPI equivalence of the residual history, bad input.
+set(CG $<TARGET_FILE:cgsolve>)
+set(CG_TINY --deck ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
+set(CG_HIST ${PROJECT_SOURCE_DIR}/cgsolve/check_history.py)
+
+# Converges to 1e-10 within the 200 iterations on every model; the host also
+# checks the true residual and the recursive one agree (part of every run).
+pp_test(cgsolve_tiny COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} --tol 1e-10 ${PP_TEST_FAST}
+  EXPECT 0 "cg_solve +host .*PASS gap .* reached tol" LABELS validate)
+# The expected fall: on the tiny deck the relative residual drops below 1e-6
+# within 20 iterations (measured 3.7e-8; N = 10) ...
+pp_test(cgsolve_fall COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} --max-iters 20 --expect-relres 1e-6
+  ${PP_TEST_FAST} EXPECT 0 "relres [0-9.e-]+<=1e-06" LABELS validate)
+# ... and a solve cut short (3 iterations) cannot reach it: validation fails, exit 1.
+pp_test(cgsolve_fall_short COMMAND ${CG} --backend host ${CG_TINY} --max-iters 3 --expect-relres 1e-6
+  ${PP_TEST_FAST} EXPECT 1 "FAIL gap .*relres" LABELS validate)
+pp_test(cgsolve_tol_missed COMMAND ${CG} --backend host ${CG_TINY} --max-iters 5 --tol 1e-10
+  ${PP_TEST_FAST} EXPECT 1 "MISSED tol 1e-10 in 5 it" LABELS validate)
+pp_test(cgsolve_print_every COMMAND ${CG} --backend host ${CG_TINY} --max-iters 10 --print-every 5
+  ${PP_TEST_FAST} EXPECT 0 "iteration 10: relative residual" LABELS validate)
+pp_test(cgsolve_json
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/json_roundtrip.sh cgsolve --min-rows 4 --models host --kernels cg_solve,cg_spmv,cg_dot,cg_axpby --
+          ${CG} --backend ${PP_TEST_MODELS} --size 8 ${PP_TEST_FAST}
+  LABELS unit validate)
+
+# Bad input: exit 2 with a message naming the problem.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_value.deck "# corrupt: N is not a number\nN = ten\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_line.deck "N = 8\nthis line has no equals sign\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_no_n.deck "# no N at all\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_huge.deck "N = 5000\n")
+pp_test(cgsolve_deck_absent COMMAND ${CG} --deck /nonexistent/tiny.deck
+  EXPECT 2 "cannot open input deck '/nonexistent/tiny.deck'" LABELS input)
+pp_test(cgsolve_deck_bad_value COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_value.deck
+  EXPECT 2 "cg_bad_value.deck:2: N = 'ten' is not an integer" LABELS input)
+pp_test(cgsolve_deck_bad_line COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_line.deck
+  EXPECT 2 "cg_bad_line.deck:2: expected 'key = value'" LABELS input)
+pp_test(cgsolve_deck_no_n COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_no_n.deck
+  EXPECT 2 "no 'N = ...' line" LABELS input)
+pp_test(cgsolve_deck_huge COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_huge.deck
+  EXPECT 2 "N = 5000 is outside \\[1, 1289\\]" LABELS input)
+pp_test(cgsolve_deck_and_size COMMAND ${CG} ${CG_TINY} --size 8 --backend host --quiet
+  EXPECT 2 "give --deck or --size, not both" LABELS input)
+pp_test(cgsolve_size_huge COMMAND ${CG} --size 5000 EXPECT 2 "--size: 5000 is outside" LABELS input)
+# N = 1200: 1.7e9 rows fit the index type but not this machine's memory.
+pp_test(cgsolve_too_big COMMAND ${CG} --backend host --size 1200 --quiet
+  EXPECT 2 "N = 1200 .* needs [0-9.]+ GiB of host memory" LABELS input)
+pp_test(cgsolve_bad_tol COMMAND ${CG} --tol -1 EXPECT 2 "--tol: '-1' is not a number" LABELS input)
+pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling: use strong or weak" LABELS input)
+pp_test(cgsolve_bad_history COMMAND ${CG} --backend host --size 4 --history /nonexistent/h.csv --quiet
+  EXPECT 2 "--history: cannot write" LABELS input)
+
+# MPI: z-plane slabs with halo exchange; the residual history on 2 and 3
+# ranks must equal the 1-rank history to rounding (only the dots' summation
+# order differs; measured ~1e-14). The host model, to --tol 1e-12 so the
+# history ends before the recursive residual sinks into rounding noise.
+if(PP_HAVE_MPI)
+  set(_hist ${CMAKE_CURRENT_BINARY_DIR}/cgsolve_hist)
+  set(_run --backend host --tol 1e-12 ${PP_TEST_FAST})
+  foreach(np 1 2 3)
+    pp_mpi_command(_mpi ${np})
+    pp_test(cgsolve_mpi${np}_tiny COMMAND ${_mpi} ${CG} ${CG_TINY} ${_run} --history ${_hist}_tiny_${np}.csv
+      EXPECT 0 "${np} ranks?\\)" LABELS mpi)
+    pp_test(cgsolve_mpi${np}_n16 COMMAND ${_mpi} ${CG} --size 16 ${_run} --history ${_hist}_n16_${np}.csv
+      EXPECT 0 "${np} ranks?\\)" LABELS mpi)
+    set_tests_properties(cgsolve_mpi${np}_tiny cgsolve_mpi${np}_n16 PROPERTIES FIXTURES_SETUP cgsolve_hist)
+  endforeach()
+  foreach(case tiny n16)
+    add_test(NAME cgsolve_mpi_equivalence_${case}
+      COMMAND python3 ${CG_HIST} 1e-10 ${_hist}_${case}_1.csv ${_hist}_${case}_2.csv ${_hist}_${case}_3.csv)
+    set_tests_properties(cgsolve_mpi_equivalence_${case} PROPERTIES LABELS mpi FIXTURES_REQUIRED cgsolve_hist)
+  endforeach()
+  pp_mpi_command(_mpi2 2)
+  # Weak scaling: N = 8 per rank on 2 ranks is the global N = 10 cube.
+  pp_test(cgsolve_mpi2_weak COMMAND ${_mpi2} ${CG} --size 8 --scaling weak ${_run}
+    EXPECT 0 "cg_solve +host +10 .*PASS" LABELS mpi)
+  pp_mpi_command(_mpi3 3)
+  pp_test(cgsolve_mpi3_too_few_planes COMMAND ${_mpi3} ${CG} --backend host --size 1 --quiet
+    EXPECT 2 "N = 1 has 2 z-planes of nodes, fewer than the 3 ranks" LABELS mpi input)
+endif()

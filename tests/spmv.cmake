@@ -1,0 +1,74 @@
+# spmv: the matrix (structure and values against an independent assembly,
+# and that those checks can fail), validation on the models that run here,
+# every kernel variant, result files, and bad input refused with exit 2.
+set(SPMV $<TARGET_FILE:spmv>)
+set(SPMV_CHECK $<TARGET_FILE:spmv_matrix_check>)
+set(SPMV_DIR ${PROJECT_SOURCE_DIR}/spmv)
+set(TINY ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
+set(DECKS ${SPMV_DIR}/tests/decks)
+
+# Matrix: N=10 with corruptions that must be caught; N=2 (one interior node)
+# and N=3 (no row has only interior neighbours) as edge cases.
+pp_test(spmv_matrix_tiny COMMAND ${SPMV_CHECK} 10 --selftest
+  EXPECT 0 "selftest: Dirichlet column not zeroed +caught" LABELS unit validate)
+pp_test(spmv_matrix_n2 COMMAND ${SPMV_CHECK} 2 EXPECT 0 "N=2: 27 rows, 343 entries: PASS" LABELS unit validate)
+pp_test(spmv_matrix_n3 COMMAND ${SPMV_CHECK} 3 LABELS unit validate)
+pp_test(spmv_matrix_values COMMAND ${SPMV_CHECK} 4
+  EXPECT 0 "self 0.333333333333333, face-adjacent .*, face-diagonal -0.0833333333333333, body-diagonal -0.0833333333333333"
+  LABELS unit)
+
+# Validation on the tiny deck and on sizes down to N=1 (all nodes Dirichlet).
+pp_test(spmv_validate COMMAND ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST} LABELS validate)
+pp_test(spmv_validate_sizes COMMAND ${SPMV} --size 1,2,5,17 --backend ${PP_TEST_MODELS} ${PP_TEST_FAST} LABELS validate)
+if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
+  # Every omp form with the grid loop (few teams, uneven last group) and one team per group.
+  foreach(form rows lanes teams)
+    pp_test(spmv_omp_${form} COMMAND ${SPMV} --backend omp --omp-form ${form} --size 6,9
+      --rows-per-team 3 --vector-len 4 --grid loop --teams 5 ${PP_TEST_FAST} LABELS validate)
+    pp_test(spmv_omp_${form}_blocks COMMAND ${SPMV} --backend omp --omp-form ${form} --size 6
+      --rows-per-team 7 --vector-len 16 --grid blocks ${PP_TEST_FAST} LABELS validate)
+  endforeach()
+endif()
+pp_test(spmv_crlf_deck COMMAND ${SPMV} --deck ${DECKS}/crlf_ok.deck --backend host ${PP_TEST_FAST}
+  EXPECT 0 "PASS rel L2 err" LABELS input)
+
+# Result files: the generic shape (JSON and CSV) and the spmv byte counts.
+pp_test(spmv_json
+  COMMAND ${PROJECT_SOURCE_DIR}/tests/json_roundtrip.sh spmv_rt --models host --kernels spmv --
+          ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST}
+  LABELS unit validate)
+pp_test(spmv_json_fields
+  COMMAND python3 ${SPMV_DIR}/tests/check_json.py spmv_fields.json 10 --
+          ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST}
+  LABELS unit validate)
+
+# Bad input: exit 2 with a message naming the problem.
+pp_test(spmv_deck_absent COMMAND ${SPMV} --deck /nonexistent/n150.deck
+  EXPECT 2 "cannot open input deck '/nonexistent/n150.deck'" LABELS input)
+pp_test(spmv_deck_bad_value COMMAND ${SPMV} --deck ${DECKS}/bad_value.deck
+  EXPECT 2 "bad_value.deck:3: N = 'ten' is not an integer" LABELS input)
+pp_test(spmv_deck_no_equals COMMAND ${SPMV} --deck ${DECKS}/no_equals.deck
+  EXPECT 2 "no_equals.deck:2: expected 'key = value', found 'N 10'" LABELS input)
+pp_test(spmv_deck_missing_n COMMAND ${SPMV} --deck ${DECKS}/missing_n.deck
+  EXPECT 2 "missing_n.deck: no 'N = ...' line" LABELS input)
+pp_test(spmv_deck_duplicate COMMAND ${SPMV} --deck ${DECKS}/duplicate.deck
+  EXPECT 2 "duplicate.deck:2: 'N' is set again \\(first on line 1\\)" LABELS input)
+pp_test(spmv_deck_range COMMAND ${SPMV} --deck ${DECKS}/out_of_range.deck
+  EXPECT 2 "out_of_range.deck:1: N = 0 is outside \\[1, 1289\\]" LABELS input)
+pp_test(spmv_deck_and_size COMMAND ${SPMV} --deck ${TINY} --size 10 --backend host --quiet
+  EXPECT 2 "give --deck or --size, not both" LABELS input)
+pp_test(spmv_too_big COMMAND ${SPMV} --backend host --size 1289 --quiet
+  EXPECT 2 "N=1289 matrix with x and y needs [0-9.]+ GiB of host memory; this node has" LABELS input)
+pp_test(spmv_size_limit COMMAND ${SPMV} --size 1290 EXPECT 2 "--size: 1290 is outside \\[1, 1289\\]" LABELS input)
+pp_test(spmv_bad_vector_len COMMAND ${SPMV} --vector-len 6 EXPECT 2 "power of two" LABELS input)
+pp_test(spmv_bad_team COMMAND ${SPMV} --backend host --rows-per-team 512 --vector-len 4 --quiet
+  EXPECT 2 "2048 threads per team; at most 1024" LABELS input)
+pp_test(spmv_bad_reduce COMMAND ${SPMV} --reduce tree EXPECT 2 "--reduce: expected 'shuffle' or 'shared'" LABELS input)
+pp_test(spmv_bad_grid COMMAND ${SPMV} --grid 3 EXPECT 2 "--grid: expected 'loop' or 'blocks'" LABELS input)
+pp_test(spmv_bad_form COMMAND ${SPMV} --omp-form simd EXPECT 2 "--omp-form: expected 'rows', 'lanes' or 'teams'" LABELS input)
+
+if(PP_HAVE_MPI)
+  pp_mpi_command(MPI2 2)
+  pp_test(spmv_mpi2 COMMAND ${MPI2} ${SPMV} --backend host --deck ${TINY} ${PP_TEST_FAST}
+    EXPECT 0 "2 ranks" LABELS mpi)
+endif()
