@@ -264,13 +264,13 @@ int main(int argc, char **argv) {
   cfg.vendor = 1;
   static const pp_app_option options[] = {
       {"--deck", "FILE", "input deck with 'N = ...' (e.g. inputs/minife/n150.deck); replaces --size", parse_deck},
-      {"--rows-per-team", "N", "rows per team/block, threads y (default 32)", parse_rpt},
-      {"--vector-len", "N", "lanes per row, threads x: 1..32 on NVIDIA, ..64 on AMD, power of two (default 8)", parse_vl},
+      {"--rows-per-team", "N", "rows per team/block, threads y (default " PP_STR(SPMV_DEFAULT_ROWS_PER_TEAM) ")", parse_rpt},
+      {"--vector-len", "N", "lanes per row, threads x: 1..32 on NVIDIA, ..64 on AMD, power of two (default " PP_STR(SPMV_DEFAULT_VECTOR_LEN) ")", parse_vl},
       {"--reduce", "KIND", "lane reduction: shuffle | shared (team-shared memory) (default shuffle;\n"
                            "                     rows wider than a warp always use shared)", parse_reduce},
       {"--grid", "KIND", "blocks: one team per row group | loop: fixed grid looping over groups (default blocks)", parse_grid},
-      {"--teams", "N", "teams/blocks of the grid loop (default 2048)", parse_teams},
-      {"--omp-form", "FORM", "omp kernel: rows | lanes | teams (default lanes; kernels/omp.c)", parse_form},
+      {"--teams", "N", "teams/blocks of the grid loop (default " PP_STR(SPMV_GRID_TEAMS) ")", parse_teams},
+      {"--omp-form", "FORM", "omp kernel: rows | lanes | teams (default teams, the fastest measured; kernels/omp.c)", parse_form},
       {"--ompx-loads", "KIND", "ompx loads: ro (read-only data cache, as nvcc does for the cuda\n"
                                "                     kernel; NVIDIA only) | plain (default ro)", parse_loads},
       {"--no-vendor", NULL, "do not run cuSPARSE/hipSPARSE next to cuda/hip", parse_no_vendor},

@@ -21,6 +21,10 @@
 #define PP_END_DEVICE
 #endif
 
+/* A macro's value as a string literal: PP_STR(SPMV_DEFAULT_VECTOR_LEN) -> "4". */
+#define PP_STR_(x) #x
+#define PP_STR(x) PP_STR_(x)
+
 /* A pragma built from macro arguments: PP_PRAGMA(omp target ... clauses). */
 #define PP_PRAGMA(...) _Pragma(#__VA_ARGS__)
 
