@@ -3,6 +3,8 @@ set(MB $<TARGET_FILE:microbench>)
 set(MB_SMALL --size 2^12,2^16 --tpb 64,256 ${PP_TEST_FAST})
 
 pp_test(microbench_validate COMMAND ${MB} --backend ${PP_TEST_MODELS} ${MB_SMALL} LABELS validate)
+# The blocked team layout (--blocks) is a different loop schedule in omp and a grid-stride loop elsewhere.
+pp_test(microbench_validate_blocks COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 100000 --tpb 64 --blocks 7 ${PP_TEST_FAST} LABELS validate)
 pp_test(microbench_json
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/json_roundtrip.sh mb --min-rows 15 --models host
           --kernels zaxpy_d,triad,atomic_capture,launch_async --

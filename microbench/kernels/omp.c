@@ -1,6 +1,7 @@
 /* microbench, omp model: standard OpenMP 5 target offload only. Each loop is
- * one combined `target teams distribute parallel for` with one iteration per
- * thread (num_teams = n / tpb): the best plain form measured on H100. */
+ * one combined `target teams distribute parallel for`, by default with one
+ * iteration per thread (num_teams = n / tpb); --blocks picks the team count
+ * (see OMP_LOOP and validate/results/nvidia-h200/NOTES.md). */
 #include <omp.h>
 #include "microbench.h"
 #include "pp/omp_device.h"
@@ -16,43 +17,57 @@ static int teams_for(size_t n, int tpb) {
   PP_PRAGMA(omp target teams distribute parallel for num_teams(teams_for(n, tpb))        \
             thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
 
+/* A loop over [0, n). Default: one team per tpb iterations (clang then runs one
+ * parallel region, with its barriers, per team). With --blocks N: N teams, each
+ * one contiguous block of the loop (dist_schedule(static)) that its threads
+ * stride through (schedule(static, 1), coalesced): one parallel region per team. */
+#ifdef PP_OFFLOAD_CPU
+/* LLVM 19's host offload device writes only 2 of 100000 elements with
+ * schedule(static, 1) in this construct (seen here); contiguous per thread is
+ * right for CPUs anyway. */
+#define OMP_BLOCKED dist_schedule(static)
+#else
+#define OMP_BLOCKED dist_schedule(static) schedule(static, 1)
+#endif
+#define OMP_LOOP(n, tpb, clauses, body)                                                   \
+  do {                                                                                    \
+    if (mb_blocks > 0) {                                                                  \
+      OMP_FOR(n, tpb, OMP_BLOCKED clauses)                                                \
+      for (size_t i = 0; i < (n); i++) body;                                              \
+    } else {                                                                              \
+      OMP_FOR(n, tpb, clauses)                                                            \
+      for (size_t i = 0; i < (n); i++) body;                                              \
+    }                                                                                     \
+  } while (0)
+
 static void fill_zero(double *a, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(a))
-  for (size_t i = 0; i < n; i++) a[i] = 0.0;
+  OMP_LOOP(n, tpb, is_device_ptr(a), a[i] = 0.0);
 }
 static void axpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(z, x, y))
-  for (size_t i = 0; i < n; i++) z[i] = mb_axpy_d(a, x[i], y[i]);
+  OMP_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_axpy_d(a, x[i], y[i]));
 }
 static void axpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(z, x, y))
-  for (size_t i = 0; i < n; i++) z[i] = mb_axpy_f(a, x[i], y[i]);
+  OMP_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_axpy_f(a, x[i], y[i]));
 }
 static void axpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(z, x, y))
-  for (size_t i = 0; i < n; i++) z[i] = mb_axpy_i(a, x[i], y[i]);
+  OMP_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_axpy_i(a, x[i], y[i]));
 }
 static void copy(double *c, const double *a, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(c, a))
-  for (size_t i = 0; i < n; i++) c[i] = a[i];
+  OMP_LOOP(n, tpb, is_device_ptr(c, a), c[i] = a[i]);
 }
 static void mul(double *b, const double *c, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(b, c))
-  for (size_t i = 0; i < n; i++) b[i] = mb_mul(c[i]);
+  OMP_LOOP(n, tpb, is_device_ptr(b, c), b[i] = mb_mul(c[i]));
 }
 static void add(double *c, const double *a, const double *b, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(c, a, b))
-  for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
+  OMP_LOOP(n, tpb, is_device_ptr(c, a, b), c[i] = a[i] + b[i]);
 }
 static void triad(double *a, const double *b, const double *c, size_t n, int tpb) {
-  OMP_FOR(n, tpb, is_device_ptr(a, b, c))
-  for (size_t i = 0; i < n; i++) a[i] = mb_triad(b[i], c[i]);
+  OMP_LOOP(n, tpb, is_device_ptr(a, b, c), a[i] = mb_triad(b[i], c[i]));
 }
 static double dot(const double *a, const double *b, size_t n, int tpb, double *scratch) {
   (void)scratch;
   double s = 0;
-  OMP_FOR(n, tpb, is_device_ptr(a, b) reduction(+ : s))
-  for (size_t i = 0; i < n; i++) s += a[i] * b[i];
+  OMP_LOOP(n, tpb, is_device_ptr(a, b) reduction(+ : s), s += a[i] * b[i]);
   return s;
 }
 static double atomic_sum(const double *x, size_t n, int tpb, double *acc) {
@@ -89,8 +104,7 @@ static long long atomic_compact(const double *x, size_t n, int tpb, double *out,
 static double reduce_sum(const double *x, size_t n, int tpb, double *scratch) {
   (void)scratch;
   double s = 0;
-  OMP_FOR(n, tpb, is_device_ptr(x) reduction(+ : s))
-  for (size_t i = 0; i < n; i++) s += x[i];
+  OMP_LOOP(n, tpb, is_device_ptr(x) reduction(+ : s), s += x[i]);
   return s;
 }
 static void empty(int *flag, int value, int tpb) {
