@@ -1,3 +1,4 @@
+#include <limits.h>
 /* The SpMV kernel tables of the built models, and the launch parameters'
  * defaults. Kept apart from main.c so cgsolve links the same kernels. */
 #include <stddef.h>
@@ -55,4 +56,17 @@ const char *spmv_omp_form_name(int form) {
   case SPMV_OMP_TEAMS: return "teams";
   default: return spmv_omp_form_name(SPMV_OMP_FASTEST);
   }
+}
+
+spmv_shape spmv_launch_shape(const spmv_params *p, int64_t nrows, int max_shuffle_lanes) {
+  spmv_shape s;
+  s.rpt = p->rows_per_team;
+  s.vl = p->vector_len;
+  s.tpb = s.rpt * s.vl;
+  for (s.lg = 0; (1 << s.lg) < s.vl; s.lg++) {}
+  s.ngroups = (nrows + s.rpt - 1) / s.rpt;
+  s.loop = p->grid_loop || s.ngroups > INT_MAX; /* more groups than a grid can have: loop */
+  s.nb = s.loop ? (s.ngroups < p->teams ? s.ngroups : p->teams) : s.ngroups;
+  s.shuffle = p->shuffle && s.vl <= max_shuffle_lanes;
+  return s;
 }

@@ -84,6 +84,17 @@ spmv_params spmv_params_default(void);
 spmv_params spmv_params_resolve(const spmv_params *p);
 const char *spmv_omp_form_name(int form);
 
+/* The launch shape the hierarchical models (ompx, cuda, hip) derive from the
+ * params: one definition, so they launch exactly the same grid. */
+typedef struct spmv_shape {
+  int rpt, vl, lg, tpb; /* rows per team, lanes per row, log2(lanes), threads */
+  int64_t ngroups;      /* row groups of rpt rows */
+  int loop;             /* 1: a grid of nb teams loops over the groups */
+  int64_t nb;           /* teams/blocks launched */
+  int shuffle;          /* 1: lanes reduce by shuffles (vl <= max_shuffle_lanes) */
+} spmv_shape;
+spmv_shape spmv_launch_shape(const spmv_params *p, int64_t nrows, int max_shuffle_lanes);
+
 /* A model's SpMV: y = A x with device arrays (model memory). `plan` comes from
  * prepare (may be NULL): a vendor library handle, chosen launch shapes, ...
  * prepare's `p` may be NULL (defaults); prepare copies what it needs from it. */

@@ -11,30 +11,10 @@
 #else
 #define CG_TABLE_GETTER cg_kernels_cuda
 #endif
-#define NWARPS (CG_TPB / PP_WARP)
 
 static unsigned blocks_for(int64_t n, int64_t cap) {
   int64_t b = (n + CG_TPB - 1) / CG_TPB;
   return b < 1 ? 1u : b > cap ? (unsigned)cap : (unsigned)b;
-}
-
-__device__ static double warp_sum(double v) {
-  for (int d = PP_WARP / 2; d > 0; d >>= 1) v += pp_shfl_down(v, d);
-  return v;
-}
-/* Sum of v over the block of CG_TPB threads; valid in thread 0. */
-__device__ static double block_sum(double v) {
-  __shared__ double warp_part[NWARPS];
-  int t = threadIdx.x;
-  v = warp_sum(v);
-  if (t % PP_WARP == 0) warp_part[t / PP_WARP] = v;
-  __syncthreads();
-  v = 0;
-  if (t < PP_WARP) {
-    if (t < NWARPS) v = warp_part[t];
-    v = warp_sum(v);
-  }
-  return v;
 }
 
 __global__ void __launch_bounds__(CG_TPB) k_dot(const double *x, const double *y, int64_t n,
@@ -43,13 +23,13 @@ __global__ void __launch_bounds__(CG_TPB) k_dot(const double *x, const double *y
   double v = 0;
   for (int64_t i = (int64_t)blockIdx.x * CG_TPB + threadIdx.x; i < n; i += stride)
     v += cg_dot_item(x[i], y[i]);
-  v = block_sum(v);
+  v = pp_block_sum(v);
   if (threadIdx.x == 0) part[blockIdx.x] = v;
 }
 __global__ void __launch_bounds__(CG_TPB) k_dot_finish(double *part, int nb) {
   double v = 0;
   for (int i = threadIdx.x; i < nb; i += CG_TPB) v += part[i];
-  v = block_sum(v);
+  v = pp_block_sum(v);
   if (threadIdx.x == 0) part[nb] = v;
 }
 __global__ void __launch_bounds__(CG_TPB) k_axpby(double *w, double alpha, const double *x,

@@ -16,11 +16,7 @@ static unsigned blocks_for(size_t n, int tpb) {
   return b > 0x7fffffff ? 0x7fffffffu : (unsigned)b;
 }
 
-/* Grid-stride loop over [0, n) from this thread. */
-#define GRID_FOR(i, n)                                                           \
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x,                 \
-              stride_ = (size_t)gridDim.x * blockDim.x;                          \
-       i < (n); i += stride_)
+#define GRID_FOR PP_GRID_FOR
 
 __global__ void k_fill_zero(double *a, size_t n) { GRID_FOR(i, n) a[i] = 0.0; }
 __global__ void k_axpy_d(double *z, double a, const double *x, const double *y, size_t n) {
@@ -41,37 +37,23 @@ __global__ void k_triad(double *a, const double *b, const double *c, size_t n) {
   GRID_FOR(i, n) a[i] = mb_triad(b[i], c[i]);
 }
 
-/* Sum of v over the block, valid in thread 0. */
-__device__ double block_sum(double v) {
-  __shared__ double shared[1024 / PP_WARP];
-  int tid = threadIdx.x, nwarps = (blockDim.x + PP_WARP - 1) / PP_WARP;
-  for (int off = PP_WARP / 2; off > 0; off /= 2) v += pp_shfl_down(v, off);
-  if (tid % PP_WARP == 0) shared[tid / PP_WARP] = v;
-  __syncthreads();
-  if (tid < PP_WARP) {
-    v = tid < nwarps ? shared[tid] : 0.0;
-    for (int off = PP_WARP / 2; off > 0; off /= 2) v += pp_shfl_down(v, off);
-  }
-  return v;
-}
-
 __global__ void k_dot(const double *a, const double *b, size_t n, double *part) {
   double v = 0;
   GRID_FOR(i, n) v += a[i] * b[i];
-  v = block_sum(v);
+  v = pp_block_sum(v);
   if (threadIdx.x == 0) part[blockIdx.x] = v;
 }
 __global__ void k_sum(const double *x, size_t n, double *part) {
   double v = 0;
   GRID_FOR(i, n) v += x[i];
-  v = block_sum(v);
+  v = pp_block_sum(v);
   if (threadIdx.x == 0) part[blockIdx.x] = v;
 }
 /* One block: part[nb] = sum of part[0..nb-1]. */
 __global__ void k_finish(double *part, int nb) {
   double v = 0;
   for (int i = threadIdx.x; i < nb; i += blockDim.x) v += part[i];
-  v = block_sum(v);
+  v = pp_block_sum(v);
   if (threadIdx.x == 0) part[nb] = v;
 }
 __global__ void k_atomic_sum(const double *x, size_t n, double *acc) {

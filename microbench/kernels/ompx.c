@@ -4,13 +4,7 @@
 #include <omp.h>
 #include <ompx.h>
 #include "microbench.h"
-#include "pp/omp_device.h"
-
-#define WARP 32 /* NVIDIA; the AMDGPU build uses 64 */
-#if defined(__AMDGPU__) || defined(__AMDGCN__)
-#undef WARP
-#define WARP 64
-#endif
+#include "pp/ompx_util.h"
 
 static int blocks_for(size_t n, int tpb) {
   if (mb_blocks > 0) return mb_blocks;
@@ -18,16 +12,8 @@ static int blocks_for(size_t n, int tpb) {
   return b > 0x7fffffff ? 0x7fffffff : (int)b;
 }
 
-/* A bare kernel launch: nb blocks of tpb threads, extra clauses after. */
-#define OMPX_LAUNCH(nb, tpb, ...)                                                     \
-  PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(tpb)                 \
-            device(pp_omp_device) __VA_ARGS__)
-
-/* Grid-stride loop over [0, n) from this thread. */
-#define OMPX_FOR(i, n)                                                                \
-  for (size_t i = (size_t)ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x(), \
-              stride_ = (size_t)ompx_grid_dim_x() * ompx_block_dim_x();                \
-       i < (n); i += stride_)
+#define OMPX_LAUNCH PP_OMPX_LAUNCH
+#define OMPX_FOR PP_OMPX_FOR
 
 static void fill_zero(double *a, size_t n, int tpb) {
   int nb = blocks_for(n, tpb);
@@ -70,31 +56,16 @@ static void triad(double *a, const double *b, const double *c, size_t n, int tpb
   OMPX_FOR(i, n) a[i] = mb_triad(b[i], c[i]);
 }
 
-#pragma omp begin declare target
-/* Sum of v over the block: shuffles within each warp, then warp 0 adds the
- * warps' sums from team-shared memory. Valid in thread 0. */
-static double block_sum(double v, double *shared) {
-  int tid = ompx_thread_id_x(), nwarps = (ompx_block_dim_x() + WARP - 1) / WARP;
-  for (int off = WARP / 2; off > 0; off /= 2) v += ompx_shfl_down_sync_d(~0ull, v, off, WARP);
-  if (tid % WARP == 0) shared[tid / WARP] = v;
-  ompx_sync_block_acq_rel();
-  if (tid < WARP) {
-    v = tid < nwarps ? shared[tid] : 0.0;
-    for (int off = WARP / 2; off > 0; off /= 2) v += ompx_shfl_down_sync_d(~0ull, v, off, WARP);
-  }
-  return v;
-}
-#pragma omp end declare target
 
 /* Final pass: one block sums the nb partials into part[nb]; returns it. */
 static double finish_sum(double *part, int nb, int tpb) {
   double r = 0;
-  int shbytes = (tpb / WARP + 1) * (int)sizeof(double);
+  int shbytes = PP_OMPX_SUM_BYTES(tpb);
   OMPX_LAUNCH(1, tpb, is_device_ptr(part) ompx_dyn_cgroup_mem(shbytes)) {
     double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
     double v = 0;
     for (int i = ompx_thread_id_x(); i < nb; i += ompx_block_dim_x()) v += part[i];
-    v = block_sum(v, sh);
+    v = pp_ompx_block_sum(v, sh);
     if (ompx_thread_id_x() == 0) part[nb] = v;
   }
 #pragma omp target device(pp_omp_device) is_device_ptr(part) map(from : r)
@@ -108,23 +79,23 @@ static int reduce_blocks(size_t n, int tpb) {
 }
 
 static double dot(const double *a, const double *b, size_t n, int tpb, double *part) {
-  int nb = reduce_blocks(n, tpb), shbytes = (tpb / WARP + 1) * (int)sizeof(double);
+  int nb = reduce_blocks(n, tpb), shbytes = PP_OMPX_SUM_BYTES(tpb);
   OMPX_LAUNCH(nb, tpb, is_device_ptr(a, b, part) ompx_dyn_cgroup_mem(shbytes)) {
     double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
     double v = 0;
     OMPX_FOR(i, n) v += a[i] * b[i];
-    v = block_sum(v, sh);
+    v = pp_ompx_block_sum(v, sh);
     if (ompx_thread_id_x() == 0) part[ompx_block_id_x()] = v;
   }
   return finish_sum(part, nb, tpb);
 }
 static double reduce_sum(const double *x, size_t n, int tpb, double *part) {
-  int nb = reduce_blocks(n, tpb), shbytes = (tpb / WARP + 1) * (int)sizeof(double);
+  int nb = reduce_blocks(n, tpb), shbytes = PP_OMPX_SUM_BYTES(tpb);
   OMPX_LAUNCH(nb, tpb, is_device_ptr(x, part) ompx_dyn_cgroup_mem(shbytes)) {
     double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
     double v = 0;
     OMPX_FOR(i, n) v += x[i];
-    v = block_sum(v, sh);
+    v = pp_ompx_block_sum(v, sh);
     if (ompx_thread_id_x() == 0) part[ompx_block_id_x()] = v;
   }
   return finish_sum(part, nb, tpb);

@@ -73,19 +73,16 @@ static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *r
 static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
                  const double *val, const double *x, double *y) {
   const spmv_params p = vplan ? ((const plan *)vplan)->p : spmv_params_resolve(NULL);
-  const int rpt = p.rows_per_team, vl = p.vector_len, tpb = rpt * vl;
-  int lg = 0;
-  while ((1 << lg) < vl) lg++;
-  const int64_t ngroups = (nrows + rpt - 1) / rpt;
   if (nrows == 0) return;
-  const bool loop = p.grid_loop || ngroups > INT_MAX;
-  const unsigned nb = loop ? (unsigned)(ngroups < p.teams ? ngroups : p.teams) : (unsigned)ngroups;
-  const bool shfl = p.shuffle && vl <= PP_WARP;
-  const size_t shbytes = shfl ? 0 : (size_t)rpt * vl * sizeof(double);
-  if (shfl && !loop) k_spmv<false, true><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
-  else if (shfl) k_spmv<true, true><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
-  else if (!loop) k_spmv<false, false><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
-  else k_spmv<true, false><<<nb, tpb, shbytes>>>(rpt, vl, lg, ngroups, nrows, rowptr, col, val, x, y);
+  const spmv_shape sh = spmv_launch_shape(&p, nrows, PP_WARP);
+  const unsigned nb = (unsigned)sh.nb;
+  const size_t shbytes = sh.shuffle ? 0 : (size_t)sh.tpb * sizeof(double);
+#define SPMV_ARGS sh.rpt, sh.vl, sh.lg, sh.ngroups, nrows, rowptr, col, val, x, y
+  if (sh.shuffle && !sh.loop) k_spmv<false, true><<<nb, sh.tpb, shbytes>>>(SPMV_ARGS);
+  else if (sh.shuffle) k_spmv<true, true><<<nb, sh.tpb, shbytes>>>(SPMV_ARGS);
+  else if (!sh.loop) k_spmv<false, false><<<nb, sh.tpb, shbytes>>>(SPMV_ARGS);
+  else k_spmv<true, false><<<nb, sh.tpb, shbytes>>>(SPMV_ARGS);
+#undef SPMV_ARGS
   PP_GPU_CHECK_LAUNCH("spmv");
 }
 

@@ -107,15 +107,11 @@ static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *r
 static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
                  const double *val, const double *x, double *y) {
   const spmv_params p = vplan ? ((const plan *)vplan)->p : spmv_params_resolve(NULL);
-  const int rpt = p.rows_per_team, vl = p.vector_len, tpb = rpt * vl;
-  int lg = 0;
-  while ((1 << lg) < vl) lg++;
-  const int64_t ngroups = (nrows + rpt - 1) / rpt;
   if (nrows == 0) return;
-  /* more groups than a grid can have: loop */
-  const int loop = p.grid_loop || ngroups > INT_MAX;
-  const int nb = loop ? (int)(ngroups < p.teams ? ngroups : p.teams) : (int)ngroups;
-  const int shfl = p.shuffle && vl <= SHFL_MAX_LANES;
+  const spmv_shape sh = spmv_launch_shape(&p, nrows, SHFL_MAX_LANES);
+  const int rpt = sh.rpt, vl = sh.vl, lg = sh.lg, tpb = sh.tpb, loop = sh.loop, shfl = sh.shuffle;
+  const int64_t ngroups = sh.ngroups;
+  const int nb = (int)sh.nb;
   const int shbytes = tpb * (int)sizeof(double);
   if (p.plain_loads) {
     LAUNCH_ALL(0)

@@ -62,6 +62,33 @@
 
 #include "pp/device.h"
 
+/* Grid-stride loop over [0, n) from this thread. */
+#define PP_GRID_FOR(i, n)                                                        \
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x,                 \
+              i##_stride = (size_t)gridDim.x * blockDim.x;                       \
+       i < (size_t)(n); i += i##_stride)
+
+/* Sum of v over a warp: lane 0 ends with the total. */
+__device__ static inline double pp_warp_sum(double v) {
+  for (int d = PP_WARP / 2; d > 0; d /= 2) v += pp_shfl_down(v, d);
+  return v;
+}
+/* Sum of v over the block (up to 1024 threads): shuffles within each warp,
+ * then warp 0 adds the warps' sums from shared memory. Valid in thread 0. */
+__device__ static inline double pp_block_sum(double v) {
+  __shared__ double warp_part[1024 / PP_WARP];
+  int t = threadIdx.x, nwarps = (blockDim.x + PP_WARP - 1) / PP_WARP;
+  v = pp_warp_sum(v);
+  if (t % PP_WARP == 0) warp_part[t / PP_WARP] = v;
+  __syncthreads();
+  v = 0;
+  if (t < PP_WARP) {
+    if (t < nwarps) v = warp_part[t];
+    v = pp_warp_sum(v);
+  }
+  return v;
+}
+
 /* Checks a runtime call; on failure names the call and exits 3. */
 #define PP_GPU_CHECK(call)                                                   \
   do {                                                                       \
