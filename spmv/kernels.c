@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <limits.h>
 /* The SpMV kernel tables of the built models, and the launch parameters'
  * defaults. Kept apart from main.c so cgsolve links the same kernels. */
@@ -70,3 +71,15 @@ spmv_shape spmv_launch_shape(const spmv_params *p, int64_t nrows, int max_shuffl
   s.shuffle = p->shuffle && s.vl <= max_shuffle_lanes;
   return s;
 }
+
+void *spmv_params_plan(const spmv_params *p) {
+  spmv_params *pl = malloc(sizeof *pl);
+  if (pl) *pl = spmv_params_resolve(p);
+  return pl;
+}
+
+spmv_params spmv_plan_params(const void *plan) {
+  return plan ? *(const spmv_params *)plan : spmv_params_resolve(NULL);
+}
+
+void spmv_plan_free(void *plan) { free(plan); }

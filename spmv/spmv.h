@@ -94,6 +94,10 @@ typedef struct spmv_shape {
   int shuffle;          /* 1: lanes reduce by shuffles (vl <= max_shuffle_lanes) */
 } spmv_shape;
 spmv_shape spmv_launch_shape(const spmv_params *p, int64_t nrows, int max_shuffle_lanes);
+/* The plan of the hierarchical models: their resolved params (heap copy). */
+void *spmv_params_plan(const spmv_params *p);
+spmv_params spmv_plan_params(const void *plan); /* NULL plan: the defaults */
+void spmv_plan_free(void *plan);
 
 /* A model's SpMV: y = A x with device arrays (model memory). `plan` comes from
  * prepare (may be NULL): a vendor library handle, chosen launch shapes, ...

@@ -58,21 +58,15 @@ __global__ void k_spmv(int rpt, int vl, int lg, int64_t ngroups, int64_t nrows,
   }
 }
 
-typedef struct plan {
-  spmv_params p;
-} plan;
-
 static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *rowptr,
                      const int32_t *col, const double *val, const spmv_params *p) {
   (void)nrows, (void)ncols, (void)nnz, (void)rowptr, (void)col, (void)val;
-  plan *pl = (plan *)malloc(sizeof *pl);
-  pl->p = spmv_params_resolve(p);
-  return pl;
+  return spmv_params_plan(p);
 }
 
 static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
                  const double *val, const double *x, double *y) {
-  const spmv_params p = vplan ? ((const plan *)vplan)->p : spmv_params_resolve(NULL);
+  const spmv_params p = spmv_plan_params(vplan);
   if (nrows == 0) return;
   const spmv_shape sh = spmv_launch_shape(&p, nrows, PP_WARP);
   const unsigned nb = (unsigned)sh.nb;
@@ -86,7 +80,6 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
   PP_GPU_CHECK_LAUNCH("spmv");
 }
 
-static void release(void *plan) { free(plan); }
 
-static const spmv_kernels table = {prepare, spmv, release};
+static const spmv_kernels table = {prepare, spmv, spmv_plan_free};
 extern "C" const spmv_kernels *SPMV_TABLE_GETTER(void) { return &table; }

@@ -66,16 +66,10 @@ static inline void group_shared(int ro, int64_t g, int rpt, int vl, int lg, int6
 }
 #pragma omp end declare target
 
-typedef struct plan {
-  spmv_params p;
-} plan;
-
 static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *rowptr,
                      const int32_t *col, const double *val, const spmv_params *p) {
   (void)nrows, (void)ncols, (void)nnz, (void)rowptr, (void)col, (void)val;
-  plan *pl = malloc(sizeof *pl);
-  pl->p = spmv_params_resolve(p);
-  return pl;
+  return spmv_params_plan(p);
 }
 
 /* A bare launch: nb teams of rpt * vl threads. */
@@ -106,7 +100,7 @@ static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *r
 
 static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
                  const double *val, const double *x, double *y) {
-  const spmv_params p = vplan ? ((const plan *)vplan)->p : spmv_params_resolve(NULL);
+  const spmv_params p = spmv_plan_params(vplan);
   if (nrows == 0) return;
   const spmv_shape sh = spmv_launch_shape(&p, nrows, SHFL_MAX_LANES);
   const int rpt = sh.rpt, vl = sh.vl, lg = sh.lg, tpb = sh.tpb, loop = sh.loop, shfl = sh.shuffle;
@@ -120,7 +114,6 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
   }
 }
 
-static void release(void *plan) { free(plan); }
 
-static const spmv_kernels table = {prepare, spmv, release};
+static const spmv_kernels table = {prepare, spmv, spmv_plan_free};
 const spmv_kernels *spmv_kernels_ompx(void) { return &table; }
