@@ -1,0 +1,30 @@
+#!/bin/sh
+# Correctness sweep on a GPU node: every app, every built model, small and odd
+# sizes and launch shapes, and a 2-rank MPI cgsolve on one GPU. Prints one
+# line per command and the failures; exits non-zero if any command failed.
+# Usage: validate/gpu-check.sh [BIN]   (default build/nvidia-sm90/bin)
+set -u
+b=${1:-build/nvidia-sm90/bin}
+export OMP_TARGET_OFFLOAD=MANDATORY
+fast="--warmup 1 --samples 3 --quiet --ceiling-mib 64"
+fail=0
+check() {
+  if out=$("$@" 2>&1); then echo "ok   $*"
+  else echo "FAIL $*"; echo "$out" | grep -E "FAIL|rror|:" | head -5; fail=1; fi
+}
+check $b/microbench --backend all --size 2^12,1000003 --tpb 64,256,1024 $fast
+check $b/microbench --backend all --size 2^20 --tpb 128,1024 --blocks 1056 $fast
+check $b/spmv --backend all --deck inputs/minife/tiny.deck $fast
+check $b/spmv --backend all --size 1,2,5,17,50 $fast
+for r in shuffle shared; do for g in blocks loop; do
+  check $b/spmv --backend ompx,cuda --size 17,50 --reduce $r --grid $g --rows-per-team 3 --vector-len 16 --teams 7 $fast
+done; done
+for f in rows lanes teams; do check $b/spmv --backend omp --size 17,50 --omp-form $f $fast; done
+check $b/cgsolve --backend all --deck inputs/minife/tiny.deck --expect-relres 1e-10 $fast
+check $b/cgsolve --backend all --size 50 $fast
+if command -v mpirun >/dev/null; then
+  check mpirun -n 2 --allow-run-as-root --oversubscribe $b/cgsolve --backend omp,ompx,cuda --size 40 $fast
+  check mpirun -n 3 --allow-run-as-root --oversubscribe $b/microbench --backend all --size 2^16 --tpb 256 $fast
+fi
+[ $fail = 0 ] && echo "gpu-check: all passed" || echo "gpu-check: FAILURES"
+exit $fail
