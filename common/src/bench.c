@@ -61,6 +61,13 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
                   : "CUDA/HIP: events; host and OpenMP: synchronized host wall clock");
   for (int m = 0; m < PP_MODEL_COUNT; m++) s->copy_gbs[m] = NAN;
 
+  if (s->opt.backends & ~(1u << PP_HOST)) {
+    static const char *const waits[] = {"driver default", "spin", "yield", "block"};
+    int set = pp_gpu_wait ? pp_native_set_wait(s->opt.device) == 0 : 1;
+    if (!set && s->opt.gpu_wait_set && pp_mpi_rank() == 0)
+      fprintf(stderr, "%s: --gpu-wait needs the CUDA or HIP model in the build; ignored\n", app->name);
+    pp_report_param(s->report, "gpu wait", "%s", set ? waits[pp_gpu_wait & 3] : "driver default");
+  }
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (!(s->opt.backends & (1u << m))) continue;
     pp_progress(s, "opening %s", pp_model_name((pp_model)m));

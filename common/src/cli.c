@@ -111,6 +111,8 @@ static void print_help(const pp_app *app) {
   printf("  --samples N        timed runs per measurement (default 10)\n");
   printf("  --timer events|wall  CUDA/HIP timing: device events (default) or a synchronized host wall\n"
          "                     clock, the way OpenMP models are always timed (compares like with like)\n");
+  printf("  --gpu-wait MODE     how the host waits for the GPU, for every model on it: spin (default),\n"
+         "                     yield, block, auto (the driver's choice); set on the native model's context\n");
   printf("  --bootstrap N      bootstrap resamples for the confidence interval (default 1000, 0 = off)\n");
   printf("  --confidence X     confidence level of that interval (default 0.95)\n");
   printf("  --seed N           seed of data generation and bootstrap (default 42)\n");
@@ -189,6 +191,14 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
       if (strcmp(v, "events") && strcmp(v, "wall"))
         pp_usage_error(app->name, "--timer: '%s' is neither 'events' nor 'wall'", v);
       pp_timer_wall = !strcmp(v, "wall");
+    } else if (!strcmp(a, "--gpu-wait")) {
+      static const char *const modes[] = {"auto", "spin", "yield", "block"};
+      const char *v = need_arg(app, argc, argv, &i);
+      int k = 0;
+      while (k < 4 && strcmp(v, modes[k])) k++;
+      if (k == 4) pp_usage_error(app->name, "--gpu-wait: '%s' is not auto, spin, yield or block", v);
+      pp_gpu_wait = k;
+      opt->gpu_wait_set = 1;
     } else if (!strcmp(a, "--bootstrap")) {
       opt->bootstrap.resamples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, 1000000);
     } else if (!strcmp(a, "--confidence")) {

@@ -18,6 +18,14 @@ extern const pp_device_ops pp_ops_hip;
 #endif
 
 int pp_timer_wall = 0;
+int pp_gpu_wait = 1; /* spin: see --gpu-wait */
+
+#if !defined(PP_HAVE_CUDA) && !defined(PP_HAVE_HIP)
+int pp_native_set_wait(int index) {
+  (void)index;
+  return -1;
+}
+#endif
 
 const pp_device_ops *pp_device_ops_for(pp_model m) {
   switch (m) {

@@ -7,6 +7,18 @@
 
 static gpuEvent_t ev_start, ev_stop;
 
+#if !defined(__HIP_DEVICE_COMPILE__)
+extern "C" int pp_native_set_wait(int index) {
+  static const unsigned flags[] = {gpuDeviceScheduleAuto, gpuDeviceScheduleSpin,
+                                   gpuDeviceScheduleYield, gpuDeviceScheduleBlockingSync};
+  int n = 0;
+  if (gpuGetDeviceCount(&n) != gpuSuccess || n == 0) return 0; /* init reports it */
+  PP_GPU_CHECK(gpuSetDevice(index >= 0 ? index % n : pp_mpi_local_rank() % n));
+  PP_GPU_CHECK(gpuSetDeviceFlags(flags[pp_gpu_wait & 3]));
+  return 0;
+}
+#endif
+
 static void native_init(int index, pp_device_info *info) {
   int n = 0;
   gpuError_t e = gpuGetDeviceCount(&n);

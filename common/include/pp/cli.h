@@ -28,6 +28,7 @@ typedef struct pp_options {
   int quiet;
   int progress;           /* progress lines on stderr */
   long long ceiling_mib;  /* buffer size of the copy-bandwidth measurement */
+  int gpu_wait_set;       /* --gpu-wait was given */
   uint64_t seed;
   char command[1024];     /* the command line, for reports */
 } pp_options;

@@ -39,6 +39,17 @@ typedef struct pp_device_ops {
  * of events (--timer wall), so every model is timed the same way. */
 extern int pp_timer_wall;
 
+/* How the host waits for the GPU (--gpu-wait): 0 the driver's default (auto),
+ * 1 spin (default), 2 yield, 3 block. Applied to the native model's device
+ * context before any model opens it, so every model on that GPU waits the same
+ * way (OpenMP's runtime shares the primary context). On the H200 we used, the
+ * driver default cost ~40 us per synchronization and spin ~8 us
+ * (validate/results/nvidia-h200/gpu-wait.txt). */
+extern int pp_gpu_wait;
+/* Applies pp_gpu_wait to device `index` (< 0: by node-local rank); returns 0,
+ * or -1 when the build has no native model to set it through. */
+int pp_native_set_wait(int index);
+
 /* The ops of model m, or NULL when m is not in this build. */
 const pp_device_ops *pp_device_ops_for(pp_model m);
 

@@ -13,6 +13,11 @@
 #define gpuGetLastError hipGetLastError
 #define gpuGetDeviceCount hipGetDeviceCount
 #define gpuSetDevice hipSetDevice
+#define gpuSetDeviceFlags hipSetDeviceFlags
+#define gpuDeviceScheduleAuto hipDeviceScheduleAuto
+#define gpuDeviceScheduleSpin hipDeviceScheduleSpin
+#define gpuDeviceScheduleYield hipDeviceScheduleYield
+#define gpuDeviceScheduleBlockingSync hipDeviceScheduleBlockingSync
 #define gpuDeviceProp hipDeviceProp_t
 #define gpuGetDeviceProperties hipGetDeviceProperties
 #define gpuMemGetInfo hipMemGetInfo
@@ -40,6 +45,11 @@
 #define gpuGetLastError cudaGetLastError
 #define gpuGetDeviceCount cudaGetDeviceCount
 #define gpuSetDevice cudaSetDevice
+#define gpuSetDeviceFlags cudaSetDeviceFlags
+#define gpuDeviceScheduleAuto cudaDeviceScheduleAuto
+#define gpuDeviceScheduleSpin cudaDeviceScheduleSpin
+#define gpuDeviceScheduleYield cudaDeviceScheduleYield
+#define gpuDeviceScheduleBlockingSync cudaDeviceScheduleBlockingSync
 #define gpuDeviceProp cudaDeviceProp
 #define gpuGetDeviceProperties cudaGetDeviceProperties
 #define gpuMemGetInfo cudaMemGetInfo
