@@ -18,6 +18,8 @@ pp_test(microbench_absurd_size COMMAND ${MB} --size 2^40 EXPECT 2 "--size: .* is
 pp_test(microbench_too_big COMMAND ${MB} --backend host --size 2^30 --quiet EXPECT 2 "needs .* GiB of host memory" LABELS unit input)
 pp_test(microbench_bad_tpb COMMAND ${MB} --tpb 100 EXPECT 2 "multiples of 32" LABELS unit input)
 pp_test(microbench_bad_samples COMMAND ${MB} --samples 0 EXPECT 2 "--samples: 0 is outside" LABELS unit input)
+pp_test(microbench_bad_gpu_wait COMMAND ${MB} --gpu-wait fast EXPECT 2 "--gpu-wait: 'fast' is not" LABELS unit input)
+pp_test(microbench_bad_timer COMMAND ${MB} --timer cpu EXPECT 2 "--timer: 'cpu' is neither" LABELS unit input)
 pp_test(microbench_bad_option COMMAND ${MB} --frobnicate EXPECT 2 "unknown option '--frobnicate'" LABELS unit input)
 pp_test(microbench_bad_kernel COMMAND ${MB} --kernels triad,nope EXPECT 2 "unknown kernel 'nope'" LABELS unit input)
 pp_test(microbench_unwritable_json COMMAND ${MB} --json /nonexistent-dir/x.json EXPECT 2 "cannot write" LABELS unit input)
