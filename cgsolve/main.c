@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cgsolve.h"
-#include "pp/deck.h"
 #include "pp/pp.h"
 
 /* Validation (a): the recursive residual r_k may drift from b - A x_k by
@@ -30,8 +29,7 @@ static const char *const kname[K_COUNT] = {"cg_spmv", "cg_dot", "cg_axpby", "cg_
 enum { STOP_ITERS, STOP_TOL, STOP_BREAKDOWN };
 
 typedef struct config {
-  int deck_n;              /* N from --deck, 0 if none */
-  const char *deck_path;
+  minife_deck deck;        /* --deck */
   long long max_iters;
   double tol;              /* relative residual; 0: run max_iters iterations */
   double expect;           /* (b) bound on the final relative residual, NaN: default */
@@ -54,11 +52,7 @@ static const char *parse_double(const char *v, double lo, double hi, double *out
   return NULL;
 }
 static const char *opt_deck(const char *v, void *ctx) {
-  config *c = ctx;
-  pp_deck *d = pp_deck_read("cgsolve", v); /* exits 2 naming file and line on error */
-  c->deck_n = (int)pp_deck_int(d, "N", 1, MINIFE_MAX_N);
-  c->deck_path = v;
-  pp_deck_free(d);
+  minife_deck_read("cgsolve", v, &((config *)ctx)->deck);
   return NULL;
 }
 static const char *opt_iters(const char *v, void *ctx) {
@@ -508,7 +502,7 @@ static void run_model(pp_session *s, const config *c, const problem *pb, pp_mode
 }
 
 int main(int argc, char **argv) {
-  static config cfg = {0, NULL, 200, 0.0, NAN, 0, NULL, 0};
+  static config cfg = {{NULL, 0}, 200, 0.0, NAN, 0, NULL, 0};
   static const pp_app_option options[] = {
       {"--deck", "FILE", "input deck with 'N = ...' (inputs/minife/*.deck), instead of --size", opt_deck},
       {"--max-iters", "N", "most CG iterations per solve (default 200, as miniFE)", opt_iters},
@@ -544,16 +538,9 @@ int main(int argc, char **argv) {
       "Weak scaling: --size is N per rank; the global cube has N_g = round((N+1) P^(1/3)) - 1,\n"
       "so (N_g+1)^3 ~ P (N+1)^3 rows (a cube, as the miniFE generator makes).\n"};
 
-  int size_given = 0;
-  for (int i = 1; i < argc; i++) size_given |= !strcmp(argv[i], "--size");
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
-  if (cfg.deck_n && size_given) collective_usage_error("give --deck or --size, not both");
-  if (cfg.deck_n) {
-    s.opt.sizes.n = 1;
-    s.opt.sizes.v[0] = cfg.deck_n;
-    pp_report_param(s.report, "deck", "%s", cfg.deck_path);
-  }
+  minife_deck_apply(&cfg.deck, &s);
   if (cfg.history && pp_mpi_rank() == 0) {
     FILE *f = fopen(cfg.history, "w");
     if (!f) pp_usage_error(app.name, "--history: cannot write '%s'", cfg.history);

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pp/deck.h"
 #include "pp/pp.h"
 #include "spmv.h"
 #ifdef _OPENMP
@@ -21,8 +20,7 @@
 typedef struct config {
   spmv_params p;
   int vendor;       /* run cuSPARSE / hipSPARSE next to the native model */
-  long long deck_n; /* N from --deck, 0 if none */
-  const char *deck;
+  minife_deck deck; /* --deck */
 } config;
 
 static const char *parse_rpt(const char *v, void *ctx) {
@@ -77,11 +75,7 @@ static const char *parse_no_vendor(const char *v, void *ctx) {
   return NULL;
 }
 static const char *parse_deck(const char *v, void *ctx) {
-  config *c = ctx;
-  pp_deck *d = pp_deck_read("spmv", v); /* exits 2 naming file/line/value on bad input */
-  c->deck_n = pp_deck_int(d, "N", 1, MINIFE_MAX_N);
-  c->deck = v;
-  pp_deck_free(d);
+  minife_deck_read("spmv", v, &((config *)ctx)->deck);
   return NULL;
 }
 
@@ -291,12 +285,9 @@ int main(int argc, char **argv) {
       "measured copy bandwidth is the %copy column. GFLOP/s counts 2 flops per entry.\n"
       "Validation: relative L2 error of y against a host reference on x_i in [0,1), <= 1e-12.\n"};
 
-  int size_given = 0;
-  for (int i = 1; i < argc; i++) size_given |= !strcmp(argv[i], "--size");
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
-  if (cfg.deck && size_given) pp_usage_error("spmv", "give --deck or --size, not both");
-  if (cfg.deck) s.opt.sizes.n = 1, s.opt.sizes.v[0] = cfg.deck_n;
+  minife_deck_apply(&cfg.deck, &s);
   if (cfg.p.rows_per_team * cfg.p.vector_len > SPMV_MAX_TEAM)
     pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
                    cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
@@ -309,7 +300,6 @@ int main(int argc, char **argv) {
   pp_session_check_fits(&s, what, device_bytes(maxn, vendor), host_bytes(maxn));
 
   const spmv_params p = spmv_params_resolve(&cfg.p);
-  if (cfg.deck) pp_report_param(s.report, "deck", "%s (N = %lld)", cfg.deck, cfg.deck_n);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, unit hex elements, 27-point stencil, "
                   "Dirichlet surface (identity rows/cols, zeros stored); CSR int64/int32/double");
   pp_report_param(s.report, "x", "x_i = uniform hash of (seed %llu, i) in [0,1); y poisoned (NaN) "

@@ -84,6 +84,18 @@ spmv_params spmv_params_default(void);
 spmv_params spmv_params_resolve(const spmv_params *p);
 const char *spmv_omp_form_name(int form);
 
+/* The miniFE apps' --deck FILE: a deck setting `N = ...`. */
+typedef struct minife_deck {
+  const char *path; /* NULL: no deck */
+  int n;
+} minife_deck;
+/* Reads the deck (exits 2 naming file, line and value on bad input). */
+void minife_deck_read(const char *app, const char *path, minife_deck *d);
+struct pp_session;
+/* After the command line: the deck's N becomes the only size (exit 2 when
+ * --size was given too) and the deck is recorded in the report. */
+void minife_deck_apply(const minife_deck *d, struct pp_session *s);
+
 /* The launch shape the hierarchical models (ompx, cuda, hip) derive from the
  * params: one definition, so they launch exactly the same grid. */
 typedef struct spmv_shape {

@@ -182,6 +182,7 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
     } else if (!strcmp(a, "--size")) {
       err = pp_parse_list(need_arg(app, argc, argv, &i), 1, app->max_size, &opt->sizes);
       if (err) pp_usage_error(app->name, "--size: %s", err);
+      opt->size_given = 1;
     } else if (!strcmp(a, "--warmup")) {
       opt->warmup = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, 1000000);
     } else if (!strcmp(a, "--samples")) {

@@ -37,12 +37,6 @@ void pp_mpi_sum(double *v, int n) {
 void pp_mpi_max(double *v, int n) {
   if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 }
-void pp_mpi_min(double *v, int n) {
-  if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-}
-void pp_mpi_sum_ll(long long *v, int n) {
-  if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-}
 int pp_mpi_all(int ok) {
   if (inited_ && size_ > 1) MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   return ok;
@@ -61,7 +55,6 @@ void pp_mpi_exit(int code) {
   if (inited_) MPI_Finalize();
   exit(code);
 }
-int pp_mpi_built(void) { return 1; }
 
 #else /* no MPI: one rank */
 
@@ -73,10 +66,7 @@ int pp_mpi_local_rank(void) { return 0; }
 int pp_mpi_local_size(void) { return 1; }
 void pp_mpi_sum(double *v, int n) { (void)v; (void)n; }
 void pp_mpi_max(double *v, int n) { (void)v; (void)n; }
-void pp_mpi_min(double *v, int n) { (void)v; (void)n; }
-void pp_mpi_sum_ll(long long *v, int n) { (void)v; (void)n; }
 int pp_mpi_all(int ok) { return ok; }
 void pp_mpi_barrier(void) {}
 void pp_mpi_exit(int code) { exit(code); }
-int pp_mpi_built(void) { return 0; }
 #endif

@@ -23,17 +23,6 @@ double pp_max_rel_err(const double *x, const double *ref, size_t n, double floor
   return worst;
 }
 
-double pp_max_rel_err_f(const float *x, const float *ref, size_t n, float floor_) {
-  double worst = 0;
-  for (size_t i = 0; i < n; i++) {
-    double den = fabsf(ref[i]) > floor_ ? fabsf(ref[i]) : floor_;
-    double e = fabs((double)x[i] - (double)ref[i]) / den;
-    if (isnan(e)) return NAN;
-    if (e > worst) worst = e;
-  }
-  return worst;
-}
-
 size_t pp_count_mismatch_i(const int *x, const int *ref, size_t n) {
   size_t bad = 0;
   for (size_t i = 0; i < n; i++) bad += x[i] != ref[i];

@@ -19,6 +19,7 @@ typedef struct pp_list {
 typedef struct pp_options {
   pp_model_set backends;  /* models asked for (only built ones) */
   pp_list sizes;          /* the app's problem sizes */
+  int size_given;         /* --size was on the command line */
   int warmup;             /* untimed runs before sampling */
   int samples;            /* timed runs */
   pp_bootstrap bootstrap;

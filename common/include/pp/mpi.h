@@ -14,13 +14,10 @@ int pp_mpi_local_rank(void);
 int pp_mpi_local_size(void);
 void pp_mpi_sum(double *v, int n);      /* in place, over all ranks */
 void pp_mpi_max(double *v, int n);
-void pp_mpi_min(double *v, int n);
-void pp_mpi_sum_ll(long long *v, int n);
 int pp_mpi_all(int ok);                 /* logical AND over ranks */
 void pp_mpi_barrier(void);
 /* Ends every rank with `code` (MPI_Abort under MPI, exit otherwise). */
 void pp_mpi_exit(int code);
-int pp_mpi_built(void);
 
 PP_EXTERN_C_END
 #endif

@@ -10,7 +10,6 @@ PP_EXTERN_C_BEGIN
 double pp_rel_err_l2(const double *x, const double *ref, size_t n);
 /* max_i |x_i - ref_i| / max(|ref_i|, floor) */
 double pp_max_rel_err(const double *x, const double *ref, size_t n, double floor);
-double pp_max_rel_err_f(const float *x, const float *ref, size_t n, float floor);
 /* Number of i with x[i] != ref[i] (bitwise-equal integers). */
 size_t pp_count_mismatch_i(const int *x, const int *ref, size_t n);
 /* Fills a[0..n-1] with a value that no correct kernel writes, so unwritten
