@@ -25,6 +25,8 @@ pp_test(microbench_bad_kernel COMMAND ${MB} --kernels triad,nope EXPECT 2 "unkno
 pp_test(microbench_unwritable_json COMMAND ${MB} --json /nonexistent-dir/x.json EXPECT 2 "cannot write" LABELS unit input)
 if(NOT PP_HAVE_CUDA)
   pp_test(microbench_cuda_absent COMMAND ${MB} --backend cuda EXPECT 2 "model 'cuda' is not built" LABELS unit input)
+  pp_test(microbench_lists_absent COMMAND ${MB} --backend host --size 64 --kernels triad ${PP_TEST_FAST}
+    EXPECT 0 "cuda +NOT RUN: not built" LABELS unit)
 endif()
 if(PP_HAVE_CUDA OR PP_HAVE_HIP OR (PP_HAVE_OMP AND NOT PP_OFFLOAD STREQUAL "cpu"))
   # A GPU model on a machine without that GPU: a clear device error, exit 3, never a host fallback.

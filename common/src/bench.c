@@ -59,7 +59,11 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   pp_report_param(s->report, "timer", "%s", pp_timer_wall
                   ? "synchronized host wall clock for every model"
                   : "CUDA/HIP: events; host and OpenMP: synchronized host wall clock");
-  for (int m = 0; m < PP_MODEL_COUNT; m++) s->copy_gbs[m] = NAN;
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    s->copy_gbs[m] = NAN;
+    /* never silently skipped: the report lists the models this build lacks */
+    if (!(pp_models_built() & (1u << m))) pp_report_skip(s->report, (pp_model)m, pp_model_absent_reason((pp_model)m));
+  }
 
   if (s->opt.backends & ~(1u << PP_HOST)) {
     static const char *const waits[] = {"driver default", "spin", "yield", "block"};
