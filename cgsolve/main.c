@@ -417,22 +417,7 @@ static void add_rows(solver *S, const double *samples, const verdict *v, int val
 }
 
 static const cg_kernels *cg_kernels_for(pp_model m) {
-  switch (m) {
-  case PP_HOST: return cg_kernels_host();
-#ifdef PP_HAVE_OMP
-  case PP_OMP: return cg_kernels_omp();
-#endif
-#ifdef PP_HAVE_OMPX
-  case PP_OMPX: return cg_kernels_ompx();
-#endif
-#ifdef PP_HAVE_CUDA
-  case PP_CUDA: return cg_kernels_cuda();
-#endif
-#ifdef PP_HAVE_HIP
-  case PP_HIP: return cg_kernels_hip();
-#endif
-  default: return NULL;
-  }
+  return PP_MODEL_DISPATCH(m, cg_kernels_);
 }
 
 static void run_model(pp_session *s, const config *c, const problem *pb, pp_model m,

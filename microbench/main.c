@@ -420,22 +420,7 @@ static void run_model(pp_session *s, pp_model m, const mb_kernels *k, const host
 }
 
 static const mb_kernels *kernels_for(pp_model m) {
-  switch (m) {
-  case PP_HOST: return mb_kernels_host();
-#ifdef PP_HAVE_OMP
-  case PP_OMP: return mb_kernels_omp();
-#endif
-#ifdef PP_HAVE_OMPX
-  case PP_OMPX: return mb_kernels_ompx();
-#endif
-#ifdef PP_HAVE_CUDA
-  case PP_CUDA: return mb_kernels_cuda();
-#endif
-#ifdef PP_HAVE_HIP
-  case PP_HIP: return mb_kernels_hip();
-#endif
-  default: return NULL;
-  }
+  return PP_MODEL_DISPATCH(m, mb_kernels_);
 }
 
 static const unsigned size_kernels = (1u << K_LAUNCH_EMPTY) - 1;

@@ -6,25 +6,9 @@
 #include "spmv.h"
 #include "pp/bench.h"
 #include "pp/deck.h"
+#include "pp/dispatch.h"
 
-const spmv_kernels *spmv_kernels_for(pp_model m) {
-  switch (m) {
-  case PP_HOST: return spmv_kernels_host();
-#ifdef PP_HAVE_OMP
-  case PP_OMP: return spmv_kernels_omp();
-#endif
-#ifdef PP_HAVE_OMPX
-  case PP_OMPX: return spmv_kernels_ompx();
-#endif
-#ifdef PP_HAVE_CUDA
-  case PP_CUDA: return spmv_kernels_cuda();
-#endif
-#ifdef PP_HAVE_HIP
-  case PP_HIP: return spmv_kernels_hip();
-#endif
-  default: return NULL;
-  }
-}
+const spmv_kernels *spmv_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m, spmv_kernels_); }
 
 /* The omp form used when none is asked (kernels/omp.c explains the forms):
  * `teams` was the fastest standard-OpenMP form in the H200 sweep (3.57 TB/s by

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "pp/cli.h"
 #include "pp/device.h"
+#include "pp/fault.h"
 #include "pp/mpi.h"
 
 void pp_usage_error(const char *app, const char *fmt, ...) {
@@ -61,6 +62,19 @@ const char *pp_parse_int(const char *s, long long lo, long long hi, long long *o
     return msg;
   }
   *out = v;
+  return NULL;
+}
+
+const char *pp_parse_double(const char *s, double lo, double hi, double *out) {
+  static char msg[160];
+  char *end;
+  errno = 0;
+  double x = s && *s ? strtod(s, &end) : 0;
+  if (!s || !*s || *end || errno == ERANGE || !(x >= lo && x <= hi)) {
+    snprintf(msg, sizeof msg, "'%s' is not a number in [%g, %g]", s ? s : "", lo, hi);
+    return msg;
+  }
+  *out = x;
   return NULL;
 }
 
@@ -121,6 +135,7 @@ static void print_help(const pp_app *app) {
   printf("  --device N         device index (default: node-local MPI rank modulo device count)\n");
   printf("  --ceiling-mib N    buffer size of the copy-bandwidth ceiling measurement (default 1024 on GPUs, 256 on CPUs)\n");
   printf("  --quiet            print only the table (no progress)\n");
+  printf("  --inject-fault NAME  testing: corrupt one result before its check (it must FAIL)\n");
   printf("  --help             this text\n");
   if (app->options && app->options[0].name) {
     printf("\n%s options:\n", app->name);
@@ -218,6 +233,8 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
       opt->device = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, 1023);
     } else if (!strcmp(a, "--ceiling-mib")) {
       opt->ceiling_mib = int_opt(app, a, need_arg(app, argc, argv, &i), 1, 1 << 20);
+    } else if (!strcmp(a, "--inject-fault")) {
+      pp_fault_set(need_arg(app, argc, argv, &i));
     } else if (!strcmp(a, "--quiet")) {
       opt->quiet = 1;
       opt->progress = 0;

@@ -1,21 +1,15 @@
 #include <stdio.h>
 #include <string.h>
 #include "pp/device.h"
+#include "pp/dispatch.h"
 #include "pp/mpi.h"
 
-extern const pp_device_ops pp_ops_host;
-#ifdef PP_HAVE_OMP
-extern const pp_device_ops pp_ops_omp;
-#endif
-#ifdef PP_HAVE_OMPX
-extern const pp_device_ops pp_ops_ompx;
-#endif
-#ifdef PP_HAVE_CUDA
-extern const pp_device_ops pp_ops_cuda;
-#endif
-#ifdef PP_HAVE_HIP
-extern const pp_device_ops pp_ops_hip;
-#endif
+/* Each backend's ops table (only the built backends define theirs). */
+const pp_device_ops *pp_device_ops_host(void);
+const pp_device_ops *pp_device_ops_omp(void);
+const pp_device_ops *pp_device_ops_ompx(void);
+const pp_device_ops *pp_device_ops_cuda(void);
+const pp_device_ops *pp_device_ops_hip(void);
 
 int pp_timer_wall = 0;
 int pp_gpu_wait = 1; /* spin: see --gpu-wait */
@@ -28,22 +22,7 @@ int pp_native_set_wait(int index) {
 #endif
 
 const pp_device_ops *pp_device_ops_for(pp_model m) {
-  switch (m) {
-  case PP_HOST: return &pp_ops_host;
-#ifdef PP_HAVE_OMP
-  case PP_OMP: return &pp_ops_omp;
-#endif
-#ifdef PP_HAVE_OMPX
-  case PP_OMPX: return &pp_ops_ompx;
-#endif
-#ifdef PP_HAVE_CUDA
-  case PP_CUDA: return &pp_ops_cuda;
-#endif
-#ifdef PP_HAVE_HIP
-  case PP_HIP: return &pp_ops_hip;
-#endif
-  default: return NULL;
-  }
+  return PP_MODEL_DISPATCH(m, pp_device_ops_);
 }
 
 const pp_device_ops *pp_device_open(pp_model m, int index, pp_device_info *info) {

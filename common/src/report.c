@@ -9,6 +9,7 @@
 #include "pp/json.h"
 #include "pp/mpi.h"
 #include "pp/report.h"
+#include "pp/fault.h"
 
 typedef struct kv { char key[48]; char val[208]; } kv;
 
@@ -346,6 +347,12 @@ static int write_csv(const pp_report *r, const char *path) {
 
 int pp_report_finish(pp_report *r) {
   compute_ratios(r);
+  if (pp_fault_unused()) { /* a misspelled fault must not let a fault test pass */
+    if (pp_mpi_rank() == 0)
+      fprintf(stderr, "%s: --inject-fault '%s' is not a fault this run can plant\n", r->app,
+              pp_fault_requested());
+    return 2;
+  }
   if (pp_mpi_rank() != 0) return pp_report_failures(r) ? 1 : 0;
   print_table(r, stdout);
   fflush(stdout);

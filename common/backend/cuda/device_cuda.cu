@@ -107,4 +107,9 @@ extern "C" const pp_device_ops pp_ops_cuda = {
     PP_NATIVE_MODEL, native_init, native_alloc, native_free, native_to_device, native_to_host,
     native_copy, native_sync, native_timer_start, native_timer_stop,
 };
+#ifdef PP_NATIVE_HIP
+extern "C" const pp_device_ops *pp_device_ops_hip(void) { return &pp_ops_hip; }
+#else
+extern "C" const pp_device_ops *pp_device_ops_cuda(void) { return &pp_ops_cuda; }
+#endif
 #endif

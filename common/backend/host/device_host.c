@@ -63,3 +63,4 @@ const pp_device_ops pp_ops_host = {
     PP_HOST, host_init, host_alloc, host_free, host_copy, host_copy,
     host_copy, host_sync, host_timer_start, host_timer_stop,
 };
+const pp_device_ops *pp_device_ops_host(void) { return &pp_ops_host; }

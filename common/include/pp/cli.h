@@ -65,6 +65,9 @@ const char *pp_parse_list(const char *s, long long lo, long long hi, pp_list *ou
 /* Parses a non-negative integer in [lo, hi]; NULL or a message. */
 const char *pp_parse_int(const char *s, long long lo, long long hi, long long *out);
 
+/* Parses a finite number in [lo, hi]; NULL or a message (static storage). */
+const char *pp_parse_double(const char *s, double lo, double hi, double *out);
+
 /* Prints "<app>: <message>" to stderr and exits 2 (bad usage or input). */
 void pp_usage_error(const char *app, const char *fmt, ...)
 #if defined(__GNUC__)

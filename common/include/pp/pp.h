@@ -13,4 +13,6 @@
 #include "pp/timer.h"
 #include "pp/validate.h"
 #include "pp/bench.h"
+#include "pp/dispatch.h"
+#include "pp/fault.h"
 #endif

@@ -1,0 +1,16 @@
+#include <string.h>
+#include "pp/fault.h"
+
+static const char *requested;
+static int matched;
+
+void pp_fault_set(const char *name) { requested = name; matched = 0; }
+const char *pp_fault_requested(void) { return requested; }
+
+int pp_fault(const char *name) {
+  if (!requested || strcmp(requested, name) != 0) return 0;
+  matched = 1;
+  return 1;
+}
+
+int pp_fault_unused(void) { return requested && !matched; }
