@@ -21,6 +21,20 @@ void pp_usage_error(const char *app, const char *fmt, ...) {
   pp_mpi_exit(2);
 }
 
+void pp_usage_check_all(const char *app, const char *msg) {
+  int P = pp_mpi_size(), me = pp_mpi_rank();
+  double who = msg ? (double)(P - me) : 0; /* max over ranks -> the lowest failing rank */
+  pp_mpi_max(&who, 1);
+  if (who == 0) return;
+  if (me == P - (int)who) {
+    fprintf(stderr, "%s: %s (see --help)\n", app, msg);
+    fflush(stderr);
+  }
+  pp_mpi_barrier();
+  pp_mpi_finalize();
+  exit(2);
+}
+
 int pp_parse_size(const char *s, long long *out) {
   char *end;
   errno = 0;

@@ -68,6 +68,12 @@ const char *pp_parse_int(const char *s, long long lo, long long hi, long long *o
 /* Parses a finite number in [lo, hi]; NULL or a message (static storage). */
 const char *pp_parse_double(const char *s, double lo, double hi, double *out);
 
+/* Collective usage check: every rank calls it with its own verdict (`msg`
+ * NULL when this rank found nothing wrong). If any rank has a message, the
+ * lowest such rank prints "<app>: <msg>" once and every rank exits 2 cleanly
+ * (no MPI_Abort); otherwise it returns. Without MPI: pp_usage_error(msg). */
+void pp_usage_check_all(const char *app, const char *msg);
+
 /* Prints "<app>: <message>" to stderr and exits 2 (bad usage or input). */
 void pp_usage_error(const char *app, const char *fmt, ...)
 #if defined(__GNUC__)
