@@ -73,12 +73,12 @@ int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
  * No-op on one rank. */
 void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x);
 /* For validation, independent of the exchange lists and of
- * cg_halo_exchange: the value of host vector x (owned entries, nrows) at
- * every ghost column, into ghost_x[0..nghost), looked up by global index in
- * the whole boundary planes (plane entries each) the neighbours send.
- * Collective. Returns 0, or -1 if a ghost lies outside those planes. */
-int cg_halo_ghost_values(const cg_halo *h, const double *x, int64_t nrows, int64_t plane,
-                         int64_t row_begin, double *ghost_x);
+ * cg_halo_exchange: the whole z-planes of host vector x (nrows owned entries,
+ * whole planes of `plane` entries) adjacent to this rank's slab: `below`
+ * receives the lower neighbour's last plane, `above` the upper one's first
+ * (each left as it is where there is no neighbour). Collective. */
+void cg_halo_planes(const cg_halo *h, const double *x, int64_t nrows, int64_t plane,
+                    double *below, double *above);
 void cg_halo_free(cg_halo *h);
 /* Bytes one exchange moves (sent by this rank). */
 double cg_halo_bytes(const cg_halo *h);

@@ -8,14 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pp/pp.h"
-#include "spmv.h"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-/* Relative L2 error of y allowed. Summation orders differ between models
- * (lanes, shuffle trees), so y differs in the last bits: ~1e-16 relative. */
-#define SPMV_TOL 1e-12
+#include "problem.h"
 
 typedef struct config {
   spmv_params p;
@@ -81,13 +74,6 @@ static const char *parse_deck(const char *v, void *ctx) {
 
 /* ---- one backend ---------------------------------------------------------- */
 
-typedef struct problem {
-  int N;
-  csr_matrix A;     /* host */
-  double *x, *yref; /* host */
-  double bytes_paper, bytes_min, flops;
-} problem;
-
 typedef struct run {
   const spmv_kernels *k;
   void *plan;
@@ -105,7 +91,7 @@ static void call(void *ctx) {
 
 /* Times kernels k on model m's copies of the problem; fills `row`. */
 static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *name,
-                  const problem *pb, const run *arrays, const spmv_params *p, pp_row *row,
+                  const spmv_problem *pb, const run *arrays, const spmv_params *p, pp_row *row,
                   const char *(*describe)(const void *), char *note, size_t note_len) {
   const pp_device_ops *o = s->ops[m];
   const csr_matrix *A = &pb->A;
@@ -126,6 +112,9 @@ static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *
   if (describe && note) snprintf(note, note_len, "%s", describe(r.plan));
   k->release(r.plan);
 
+  /* Planted faults (tests): one wrong element of y, 1e-6 relative (~3e-8 of
+   * ||y|| on the tiny deck), for our kernels' rows or the vendor library's. */
+  if (pp_fault(describe ? "spmv-vendor-y" : "spmv-y")) y[A->nrows / 2] *= 1 + 1e-6;
   double err = pp_rel_err_l2(y, pb->yref, (size_t)A->nrows);
   pp_row_init(row, name, m, pb->N);
   pp_row_time(row, samples, s->opt.samples, &s->opt.bootstrap, pb->bytes_paper / 1e9, "GB/s");
@@ -145,7 +134,7 @@ static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *
 }
 
 /* Runs model m (and its vendor library) on the problem; appends rows. */
-static int run_model(pp_session *s, pp_model m, const problem *pb, const config *cfg,
+static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const config *cfg,
                      pp_row *rows, int nrows_out, char *vendor_note, size_t note_len) {
   const spmv_kernels *k = spmv_kernels_for(m);
   const pp_device_ops *o = s->ops[m];
@@ -181,75 +170,6 @@ static int run_model(pp_session *s, pp_model m, const problem *pb, const config 
     o->free((void *)arr.x), o->free(arr.y);
   }
   return n;
-}
-
-/* ---- sizes and problem ------------------------------------------------------ */
-
-static double device_bytes(int N, int vendor) {
-  const int64_t n = minife_rows(N), nnz = minife_nnz(N, 0, n);
-  double b = csr_bytes(n, nnz) + 2.0 * 8 * (double)n; /* matrix, x, y */
-  if (vendor) b += 4.0 * (double)(n + 1);               /* a possible int32 copy of the offsets */
-  return b;
-}
-static double host_bytes(int N) {
-  const int64_t n = minife_rows(N);
-  return csr_bytes(n, minife_nnz(N, 0, n)) + 3.0 * 8 * (double)n; /* matrix, x, yref, y */
-}
-
-static void make_problem(pp_session *s, int N, problem *pb) {
-  memset(pb, 0, sizeof *pb);
-  pb->N = N;
-  const int64_t n = minife_rows(N), nnz = minife_nnz(N, 0, n);
-  int threads = 1;
-#ifdef _OPENMP
-  threads = omp_get_max_threads();
-#endif
-  pp_progress(s, "N=%d: generating the matrix (%lld rows, %lld entries, %.2f GB) on %d threads", N,
-              (long long)n, (long long)nnz, csr_bytes(n, nnz) / 1e9, threads);
-  double t0 = pp_wtime();
-  if (minife_matrix(N, 0, n, &pb->A) != 0) {
-    fprintf(stderr, "spmv: out of host memory generating the N=%d matrix (%.2f GB)\n", N,
-            csr_bytes(n, nnz) / 1e9);
-    pp_mpi_exit(3);
-  }
-  double tgen = pp_wtime() - t0;
-  pb->x = malloc((size_t)n * sizeof(double));
-  pb->yref = malloc((size_t)n * sizeof(double));
-  if (!pb->x || !pb->yref) {
-    fprintf(stderr, "spmv: out of host memory for the vectors\n");
-    pp_mpi_exit(3);
-  }
-  const uint64_t seed = s->opt.seed;
-  double *x = pb->x, *yref = pb->yref;
-  const csr_matrix *A = &pb->A;
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; i++) x[i] = pp_hash_uniform(seed, (uint64_t)i);
-  /* The reference: each row summed in storage order, written out here rather
-   * than through kernels/host.c so that a broken host kernel is caught. */
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < n; i++) {
-    double sum = 0;
-    for (int64_t k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) sum += A->val[k] * x[A->col[k]];
-    yref[i] = sum;
-  }
-  pp_progress(s, "N=%d: matrix generated in %.2f s, reference in %.2f s", N, tgen,
-              pp_wtime() - t0 - tgen);
-  /* papers' count: offsets + columns + values + one x read per entry + y */
-  pb->bytes_paper = 8.0 * (n + 1) + 20.0 * nnz + 8.0 * n;
-  /* minimum DRAM traffic: every array once */
-  pb->bytes_min = csr_bytes(n, nnz) + 8.0 * n + 8.0 * n;
-  pb->flops = 2.0 * nnz;
-  char key[32];
-  snprintf(key, sizeof key, "N=%d", N);
-  pp_report_param(s->report, key, "%lld rows, %lld entries, matrix %.4g GB, bytes/run %.4g (papers') "
-                  "%.4g (min); generated in %.2f s",
-                  (long long)n, (long long)nnz, csr_bytes(n, nnz) / 1e9, pb->bytes_paper,
-                  pb->bytes_min, tgen);
-}
-
-static void free_problem(problem *pb) {
-  csr_free(&pb->A);
-  free(pb->x), free(pb->yref);
 }
 
 int main(int argc, char **argv) {
@@ -293,11 +213,8 @@ int main(int argc, char **argv) {
                    cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
   const int vendor = cfg.vendor && (s.ops[PP_CUDA] || s.ops[PP_HIP]);
 
-  int maxn = 0;
-  for (int i = 0; i < s.opt.sizes.n; i++) maxn = s.opt.sizes.v[i] > maxn ? (int)s.opt.sizes.v[i] : maxn;
-  char what[64];
-  snprintf(what, sizeof what, "the N=%d matrix with x and y", maxn);
-  pp_session_check_fits(&s, what, device_bytes(maxn, vendor), host_bytes(maxn));
+  /* every size is checked before the first is generated */
+  for (int i = 0; i < s.opt.sizes.n; i++) spmv_problem_check_fits(&s, (int)s.opt.sizes.v[i], vendor);
 
   const spmv_params p = spmv_params_resolve(&cfg.p);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, unit hex elements, 27-point stencil, "
@@ -319,8 +236,8 @@ int main(int argc, char **argv) {
   pp_report_param(s.report, "omp form", "%s (same rows_per_team x vector_len)", spmv_omp_form_name(p.omp_form));
 
   for (int si = 0; si < s.opt.sizes.n; si++) {
-    problem pb;
-    make_problem(&s, (int)s.opt.sizes.v[si], &pb);
+    spmv_problem pb;
+    spmv_problem_make(&s, (int)s.opt.sizes.v[si], &pb);
     pp_row rows[2 * PP_MODEL_COUNT];
     int nr = 0;
     char note[256] = "";
@@ -340,7 +257,7 @@ int main(int argc, char **argv) {
       pp_row_combine_ranks(&rows[i]);
       pp_report_add(s.report, &rows[i]);
     }
-    free_problem(&pb);
+    spmv_problem_free(&pb);
   }
   return pp_session_finish(&s);
 }

@@ -84,12 +84,20 @@ spmv_params spmv_params_default(void);
 spmv_params spmv_params_resolve(const spmv_params *p);
 const char *spmv_omp_form_name(int form);
 
-/* The miniFE apps' --deck FILE: a deck setting `N = ...`. */
+/* The miniFE apps' --deck FILE: a deck setting `N = ...` and, optionally,
+ * cgsolve's recorded reference (keys cg_iters, cg_seed, cg_relres, cg_xerr,
+ * all or none): the true relative residual and ||x - x*|| / ||x*|| that an
+ * independent CG (inputs/minife/reference/cg_reference.py) reached after
+ * cg_iters iterations from x0 = 0 with x* drawn from seed cg_seed. */
 typedef struct minife_deck {
   const char *path; /* NULL: no deck */
   int n;
+  long long cg_iters; /* 0: no reference */
+  unsigned long long cg_seed;
+  double cg_relres, cg_xerr;
 } minife_deck;
-/* Reads the deck (exits 2 naming file, line and value on bad input). */
+/* Reads the deck (exits 2 naming file, line and value on bad input, and on
+ * a key other than the above). */
 void minife_deck_read(const char *app, const char *path, minife_deck *d);
 struct pp_session;
 /* After the command line: the deck's N becomes the only size (exit 2 when

@@ -99,17 +99,20 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
 void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
                            double host_bytes) {
   const double gib = 1073741824.0;
-  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+  char msg[512];
+  const char *bad = NULL; /* collective: a rank's own slab may be the one that does not fit */
+  for (int m = 0; m < PP_MODEL_COUNT && !bad; m++) {
     if (!s->ops[m] || m == PP_HOST || !s->info[m].free_mem) continue;
     if (device_bytes > (double)s->info[m].free_mem)
-      pp_usage_error(s->app->name, "%s needs %.2f GiB of device memory; %s device %d has %.2f GiB free",
-                     what, device_bytes / gib, pp_model_name((pp_model)m), s->info[m].index,
-                     s->info[m].free_mem / gib);
+      snprintf(msg, sizeof msg, "%s needs %.2f GiB of device memory; %s device %d has %.2f GiB free",
+               what, device_bytes / gib, pp_model_name((pp_model)m), s->info[m].index,
+               s->info[m].free_mem / gib), bad = msg;
   }
   double host_mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  if (host_bytes > host_mem)
-    pp_usage_error(s->app->name, "%s needs %.2f GiB of host memory; this node has %.2f GiB", what,
-                   host_bytes / gib, host_mem / gib);
+  if (!bad && host_bytes > host_mem)
+    snprintf(msg, sizeof msg, "%s needs %.2f GiB of host memory; this node has %.2f GiB", what,
+             host_bytes / gib, host_mem / gib), bad = msg;
+  pp_usage_check_all(s->app->name, bad);
 }
 
 int pp_session_finish(pp_session *s) {

@@ -22,7 +22,9 @@ typedef struct pp_session {
 /* MPI init, command line, devices, ceilings, report header. */
 void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app);
 /* Exits 2 with the bytes needed and available when `device_bytes` cannot fit
- * in the free memory of an opened device, or `host_bytes` in host memory. */
+ * in the free memory of an opened device, or `host_bytes` in host memory.
+ * Collective under MPI (every rank calls it, with its own figures): the
+ * message of the lowest rank that does not fit is printed once (pp_usage_check_all). */
 void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
                            double host_bytes);
 /* Finishes the report, finalizes MPI; returns the exit code (0 or 1). */

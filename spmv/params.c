@@ -1,14 +1,9 @@
-#include <stdlib.h>
+/* The SpMV launch parameters: defaults, resolution of what a user gave, and
+ * the launch shape and plan the hierarchical kernels (ompx, cuda, hip) call
+ * back into. No kernel table and no deck here (registry.c, deck.c). */
 #include <limits.h>
-/* The SpMV kernel tables of the built models, and the launch parameters'
- * defaults. Kept apart from main.c so cgsolve links the same kernels. */
-#include <stddef.h>
+#include <stdlib.h>
 #include "spmv.h"
-#include "pp/bench.h"
-#include "pp/deck.h"
-#include "pp/dispatch.h"
-
-const spmv_kernels *spmv_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m, spmv_kernels_); }
 
 /* The omp form used when none is asked (kernels/omp.c explains the forms):
  * `teams` was the fastest standard-OpenMP form in the H200 sweep (3.57 TB/s by
@@ -69,18 +64,3 @@ spmv_params spmv_plan_params(const void *plan) {
 }
 
 void spmv_plan_free(void *plan) { free(plan); }
-
-void minife_deck_read(const char *app, const char *path, minife_deck *d) {
-  pp_deck *deck = pp_deck_read(app, path);
-  d->n = (int)pp_deck_int(deck, "N", 1, MINIFE_MAX_N);
-  d->path = path;
-  pp_deck_free(deck);
-}
-
-void minife_deck_apply(const minife_deck *d, struct pp_session *s) {
-  if (!d->path) return;
-  if (s->opt.size_given) pp_usage_error(s->app->name, "give --deck or --size, not both");
-  s->opt.sizes.n = 1;
-  s->opt.sizes.v[0] = d->n;
-  pp_report_param(s->report, "deck", "%s (N = %d)", d->path, d->n);
-}

@@ -1,0 +1,106 @@
+/* cgsolve's driver pieces: the configuration, this rank's slab of the
+ * problem (problem.c), one model's solver (solve.c), the validation
+ * (check.c) and the matrix-free operator it uses (q1.c). */
+#ifndef CGSOLVE_PROBLEM_H
+#define CGSOLVE_PROBLEM_H
+#include "cgsolve.h"
+#include "pp/bench.h"
+
+typedef struct cg_config {
+  minife_deck deck;        /* --deck (with its recorded reference, if any) */
+  long long max_iters;
+  double tol;              /* relative residual; 0: run max_iters iterations */
+  double expect;           /* --expect-relres, NaN: not given */
+  long long print_every;
+  const char *history;
+  int weak;
+} cg_config;
+
+/* ---- problem.c: this rank's slab of the matrix, b and x* ----------------- */
+typedef struct cg_problem {
+  int N;                   /* global elements per side */
+  int64_t nglobal, nnz_global, row_begin, row_end, plane;
+  int64_t *rank_begin;     /* first global row of every rank, [P] = nglobal */
+  csr_matrix A;            /* this rank's rows, local columns */
+  cg_halo halo;
+  double *b, *xstar;       /* this rank's rows */
+  double normb, normxstar; /* global */
+  double ncols_global;     /* sum over ranks of local columns (x entries read) */
+} cg_problem;
+
+/* The global cube side of size argument `size` (weak scaling: ~P times the nodes). */
+int cg_global_n(const cg_config *c, long long size);
+/* Exits 2 (collectively, once) when the global N cannot be split or this
+ * rank's slab does not fit: called for every size before any is generated. */
+void cg_problem_check(pp_session *s, int N);
+void cg_problem_make(pp_session *s, int N, cg_problem *pb);
+void cg_problem_free(cg_problem *pb);
+
+/* ---- solve.c: one model's CG ------------------------------------------------ */
+enum { K_SPMV, K_DOT, K_AXPBY, K_HALO, K_COUNT };
+enum { CG_STOP_ITERS, CG_STOP_TOL, CG_STOP_BREAKDOWN };
+
+typedef struct cg_solver {
+  const pp_session *s;
+  const cg_config *c;
+  const cg_problem *pb;
+  pp_model m;
+  const pp_device_ops *ops;
+  const spmv_kernels *sk;
+  const cg_kernels *ck;
+  void *plan;
+  int64_t n;
+  int64_t *rowptr; int32_t *col; double *val; /* device */
+  double *b, *x, *r, *p, *Ap, *scratch;       /* device; x and p have ghosts */
+  int iters, stop;
+  double *hist;            /* relative recursive residual after each iteration */
+  long long calls[K_COUNT];
+  int instrument;          /* time every call (synchronized), print progress */
+  double *tcall[K_COUNT];  /* seconds of each call of the instrumented solve */
+  long long cap;           /* entries of each tcall */
+  double t0;
+} cg_solver;
+
+/* Uploads the slab and allocates the vectors of model m. */
+void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
+                    pp_model m);
+void cg_solver_free(cg_solver *S);
+/* One solve from x0 = 0 (a pp_run_fn). */
+void cg_solve(void *solver);
+
+/* ---- check.c: validation on the host ------------------------------------------ */
+typedef struct cg_verdict {
+  double relres;  /* ||b - A x|| / ||b||, A applied matrix-free (q1.c) */
+  double gap;     /* ||(b - A x) - r|| / ||b||, r the recursive residual */
+  double xerr;    /* ||x - x*|| / ||x*|| */
+  double rbound;  /* bound on relres: CG's convergence bound, or --expect-relres */
+  double xbound;  /* bound on xerr implied by relres and lambda_min(A) */
+  int valid;      /* every check passed on every rank */
+  char check[96]; /* the checks, failed ones first */
+} cg_verdict;
+
+/* The first model's result at the current size, for the agreement check. */
+typedef struct cg_first { int have; pp_model m; double relres; } cg_first;
+
+/* Validates the solver's final x and r; collective. */
+cg_verdict cg_check(const cg_solver *S, cg_first *first);
+
+/* ---- q1.c: the miniFE operator, matrix-free, independent of the CSR generator
+ * and of the SpMV kernels: y = A x from the Q1 element stiffness computed by
+ * its own Gauss quadrature, element by element. */
+typedef struct q1_operator {
+  int N;             /* elements per side */
+  double Ke[8][8];   /* element stiffness, corner c = cx + 2 cy + 4 cz */
+} q1_operator;
+void q1_operator_init(q1_operator *op, int N);
+/* y[l] = (A x)[row_begin + l] for the owned rows [row_begin, row_end) (whole
+ * z-planes); xg[g - (row_begin - plane)] is x at global row g for g in
+ * [row_begin - plane, row_end + plane) (planes outside the cube unused). */
+void q1_apply(const q1_operator *op, int64_t row_begin, int64_t row_end, const double *xg,
+              double *y);
+/* Extreme eigenvalues of A: lambda_min exactly (from the 1D stiffness and
+ * mass of the tensor-product Q1 space), lambda_max bounded above (Gershgorin). */
+double q1_lambda_min(int N);
+double q1_lambda_max_bound(const q1_operator *op);
+
+#endif

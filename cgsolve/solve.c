@@ -1,0 +1,123 @@
+/* One model's CG: the slab uploaded to the model's memory, the solve loop
+ * with optional per-call timing, and the planted faults of the tests. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pp/pp.h"
+#include "problem.h"
+
+static const cg_kernels *cg_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m, cg_kernels_); }
+
+/* Planted faults (tests: each must make validation fail), read once. */
+static struct { int spmv_zero, dot, breakdown; } fault;
+
+void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
+                    pp_model m) {
+  memset(S, 0, sizeof *S);
+  fault.spmv_zero = pp_fault("spmv-zero"); /* the SpMV writes zeros */
+  fault.dot = pp_fault("cg-dot");          /* p.Ap comes back 1.5 times too large */
+  fault.breakdown = pp_fault("cg-breakdown"); /* p.Ap = 0 at iteration 3 */
+  S->s = s, S->c = c, S->pb = pb, S->m = m, S->ops = s->ops[m];
+  S->sk = spmv_kernels_for(m), S->ck = cg_kernels_for(m);
+  const csr_matrix *A = &pb->A;
+  const pp_device_ops *o = S->ops;
+  S->n = A->nrows;
+  size_t nb = (size_t)(S->n ? S->n : 1) * sizeof(double), cb = (size_t)A->ncols * sizeof(double);
+  S->rowptr = pp_device_upload(o, A->rowptr, (size_t)(A->nrows + 1) * sizeof(int64_t));
+  S->col = pp_device_upload(o, A->col, (size_t)(A->nnz ? A->nnz : 1) * sizeof(int32_t));
+  S->val = pp_device_upload(o, A->val, (size_t)(A->nnz ? A->nnz : 1) * sizeof(double));
+  S->b = pp_device_upload(o, pb->b, nb);
+  S->x = o->alloc(cb > nb ? cb : nb), S->p = o->alloc(cb > nb ? cb : nb);
+  S->r = o->alloc(nb), S->Ap = o->alloc(nb);
+  S->scratch = o->alloc(CG_SCRATCH_LEN * sizeof(double));
+  S->plan = S->sk->prepare(A->nrows, A->ncols, A->nnz, S->rowptr, S->col, S->val, NULL);
+  S->hist = malloc(sizeof(double) * (size_t)(c->max_iters + 1));
+  S->cap = 3 * c->max_iters + 4;
+  for (int k = 0; k < K_COUNT; k++) S->tcall[k] = malloc(sizeof(double) * (size_t)S->cap);
+}
+
+void cg_solver_free(cg_solver *S) {
+  S->sk->release(S->plan);
+  void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch};
+  for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) S->ops->free(dev[i]);
+  for (int k = 0; k < K_COUNT; k++) free(S->tcall[k]);
+  free(S->hist);
+}
+
+static void k_begin(cg_solver *S) {
+  if (!S->instrument) return;
+  S->ops->sync();
+  S->t0 = pp_wtime();
+}
+static void k_end(cg_solver *S, int k) {
+  long long i = S->calls[k]++;
+  if (!S->instrument) return;
+  S->ops->sync();
+  if (i < S->cap) S->tcall[k][i] = pp_wtime() - S->t0;
+}
+static void do_halo(cg_solver *S, double *v) {
+  if (pp_mpi_size() == 1) return;
+  k_begin(S);
+  cg_halo_exchange(&S->pb->halo, S->ops, v);
+  k_end(S, K_HALO);
+}
+static void do_spmv(cg_solver *S, const double *x, double *y) {
+  k_begin(S);
+  S->sk->spmv(S->plan, S->n, S->rowptr, S->col, S->val, x, y);
+  if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
+  k_end(S, K_SPMV);
+}
+/* The global dot: this rank's part on the device, summed over ranks. */
+static double do_dot(cg_solver *S, const double *x, const double *y) {
+  k_begin(S);
+  double v = S->ck->dot(x, y, S->n, S->scratch);
+  pp_mpi_sum(&v, 1);
+  k_end(S, K_DOT);
+  return v;
+}
+static void do_axpby(cg_solver *S, double *w, double a, const double *x, double b, const double *y) {
+  k_begin(S);
+  S->ck->axpby(w, a, x, b, y, S->n);
+  k_end(S, K_AXPBY);
+}
+
+void cg_solve(void *ctx) {
+  cg_solver *S = ctx;
+  const cg_config *c = S->c;
+  size_t bytes = (size_t)S->n * sizeof(double);
+  for (int k = 0; k < K_COUNT; k++) S->calls[k] = 0;
+  do_axpby(S, S->x, 0.0, S->b, 0.0, S->b); /* x0 = 0 (b is finite) */
+  S->ops->copy(S->r, S->b, bytes);         /* r0 = b - A x0 = b */
+  S->ops->copy(S->p, S->r, bytes);
+  double rr = do_dot(S, S->r, S->r), norm0 = sqrt(rr);
+  S->hist[0] = 1.0;
+  S->iters = 0;
+  S->stop = rr == 0 ? CG_STOP_TOL : CG_STOP_ITERS;
+  for (int k = 1; k <= c->max_iters && S->stop == CG_STOP_ITERS; k++) {
+    do_halo(S, S->p);
+    do_spmv(S, S->p, S->Ap);
+    double pAp = do_dot(S, S->p, S->Ap);
+    if (fault.dot) pAp *= 1.5;
+    if (fault.breakdown && k == 3) pAp = 0;
+    if (!(pAp > 0)) { /* A is SPD: only p = 0 (r = 0) gives this; check.c decides */
+      S->stop = CG_STOP_BREAKDOWN;
+      break;
+    }
+    double alpha = rr / pAp;
+    do_axpby(S, S->x, 1.0, S->x, alpha, S->p);
+    do_axpby(S, S->r, 1.0, S->r, -alpha, S->Ap);
+    double rr_new = do_dot(S, S->r, S->r), rel = sqrt(rr_new) / norm0;
+    S->iters = k;
+    S->hist[k] = rel;
+    if (S->instrument && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
+      fprintf(stderr, "[cgsolve] %s N=%d iteration %d: relative residual %.6e\n",
+              pp_model_name(S->m), S->pb->N, k, rel);
+    if (rel <= c->tol) {
+      S->stop = CG_STOP_TOL;
+      break;
+    }
+    do_axpby(S, S->p, 1.0, S->r, rr_new / rr, S->p);
+    rr = rr_new;
+  }
+}

@@ -1,0 +1,32 @@
+/* The miniFE apps' --deck: N, and optionally cgsolve's recorded reference
+ * (written by inputs/minife/reference/cg_reference.py). */
+#include <stddef.h>
+#include "spmv.h"
+#include "pp/bench.h"
+#include "pp/deck.h"
+
+static const char *const known_keys[] = {"N", "cg_iters", "cg_seed", "cg_relres", "cg_xerr", NULL};
+
+void minife_deck_read(const char *app, const char *path, minife_deck *d) {
+  pp_deck *deck = pp_deck_read(app, path);
+  pp_deck_only(deck, known_keys); /* a typo such as `n = 150` is refused, not ignored */
+  d->n = (int)pp_deck_int(deck, "N", 1, MINIFE_MAX_N);
+  d->path = path;
+  d->cg_iters = 0;
+  /* The reference comes whole or not at all: cg_iters asks for the rest. */
+  if (pp_deck_has(deck, "cg_iters") || pp_deck_has(deck, "cg_relres")) {
+    d->cg_iters = pp_deck_int(deck, "cg_iters", 1, 1000000);
+    d->cg_seed = (unsigned long long)pp_deck_int(deck, "cg_seed", 0, (1ll << 62));
+    d->cg_relres = pp_deck_double(deck, "cg_relres", 0, 1);
+    d->cg_xerr = pp_deck_double(deck, "cg_xerr", 0, 1e3);
+  }
+  pp_deck_free(deck);
+}
+
+void minife_deck_apply(const minife_deck *d, struct pp_session *s) {
+  if (!d->path) return;
+  if (s->opt.size_given) pp_usage_error(s->app->name, "give --deck or --size, not both");
+  s->opt.sizes.n = 1;
+  s->opt.sizes.v[0] = d->n;
+  pp_report_param(s->report, "deck", "%s (N = %d)", d->path, d->n);
+}
