@@ -7,14 +7,47 @@ set(CG_HIST ${PROJECT_SOURCE_DIR}/cgsolve/check_history.py)
 # Converges to 1e-10 within the 200 iterations on every model; the host also
 # checks the true residual and the recursive one agree (part of every run).
 pp_test(cgsolve_tiny COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} --tol 1e-10 ${PP_TEST_FAST}
-  EXPECT 0 "cg_solve +host .*PASS gap .* reached tol" LABELS validate)
+  EXPECT 0 "cg_solve +host .*PASS relres .*reached tol .*gap" LABELS validate)
+# The default check (200 iterations): the true residual recomputed matrix-free
+# under CG's bound (rounding floor 1e-12 on the tiny deck), and the deck's
+# recorded SciPy reference (converged there).
+pp_test(cgsolve_default COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} ${PP_TEST_FAST}
+  EXPECT 0 "cg_solve +host .*PASS relres [0-9.e-]+<=1e-12. gap .*x err .*ref: converged" LABELS validate)
+# The reference above rounding: 20 iterations (relres 3.7e-8), within 1e-6 of SciPy's.
+set(CG_20IT --deck ${PROJECT_SOURCE_DIR}/cgsolve/tests/tiny_20it.deck --max-iters 20)
+pp_test(cgsolve_reference COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} ${PP_TEST_FAST}
+  EXPECT 0 "cg_solve +host .*PASS .*vs ref [0-9e.-]+<=1e-06" LABELS validate)
+
+# Planted faults: each check seen failing (exit 1, FAIL). spmv-zero is the
+# SpMV writing zeros (CG breaks down at once: the default check used to pass it).
+pp_test(cgsolve_fault_spmv_zero COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} ${PP_TEST_FAST} --inject-fault spmv-zero
+  EXPECT 1 "cg_solve +host .*FAIL breakdown at it 1. relres 1.0e.00" LABELS validate)
+# p.Ap 1.5 times too large: the residual stays above CG's bound, and after 20
+# iterations it leaves the reference.
+pp_test(cgsolve_fault_dot COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-dot
+  EXPECT 1 "cg_solve +host .*FAIL relres [0-9.e-]+<=1e-12" LABELS validate)
+pp_test(cgsolve_fault_dot_ref COMMAND ${CG} --backend host ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot
+  EXPECT 1 "cg_solve +host .*FAIL .*vs ref [0-9e.+-]+<=1e-06" LABELS validate)
+pp_test(cgsolve_fault_breakdown COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-breakdown
+  EXPECT 1 "cg_solve +host .*FAIL breakdown at it 3" LABELS validate)
+pp_test(cgsolve_fault_residual COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-residual
+  EXPECT 1 "cg_solve +host .*FAIL gap [0-9e.-]+<=1e-10. relres" LABELS validate)
+pp_test(cgsolve_fault_x COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-x
+  EXPECT 1 "cg_solve +host .*FAIL relres .*. gap" LABELS validate)
+pp_test(cgsolve_fault_xerr COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-xerr
+  EXPECT 1 "cg_solve +host .*FAIL x err [0-9.e-]+<=[0-9e-]+. relres" LABELS validate)
+# Agreement between models: the wrong dot in the omp model only.
+if(PP_TEST_MODELS MATCHES "omp")
+  pp_test(cgsolve_fault_dot_omp COMMAND ${CG} --backend host,omp ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot-omp
+    EXPECT 1 "cg_solve +omp .*FAIL .*vs host [0-9e.+-]+<=1e-06" LABELS validate)
+endif()
 # The expected fall: on the tiny deck the relative residual drops below 1e-6
 # within 20 iterations (measured 3.7e-8; N = 10) ...
 pp_test(cgsolve_fall COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} --max-iters 20 --expect-relres 1e-6
   ${PP_TEST_FAST} EXPECT 0 "relres [0-9.e-]+<=1e-06" LABELS validate)
 # ... and a solve cut short (3 iterations) cannot reach it: validation fails, exit 1.
 pp_test(cgsolve_fall_short COMMAND ${CG} --backend host ${CG_TINY} --max-iters 3 --expect-relres 1e-6
-  ${PP_TEST_FAST} EXPECT 1 "FAIL gap .*relres" LABELS validate)
+  ${PP_TEST_FAST} EXPECT 1 "FAIL relres [0-9.e-]+<=1e-06" LABELS validate)
 pp_test(cgsolve_tol_missed COMMAND ${CG} --backend host ${CG_TINY} --max-iters 5 --tol 1e-10
   ${PP_TEST_FAST} EXPECT 1 "MISSED tol 1e-10 in 5 it" LABELS validate)
 pp_test(cgsolve_print_every COMMAND ${CG} --backend host ${CG_TINY} --max-iters 10 --print-every 5
@@ -29,6 +62,12 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_value.deck "# corrupt: N is not a 
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_line.deck "N = 8\nthis line has no equals sign\n")
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_no_n.deck "# no N at all\n")
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_huge.deck "N = 5000\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_typo.deck "n = 10\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cg_half_ref.deck "N = 10\ncg_iters = 200\n")
+pp_test(cgsolve_deck_unknown_key COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_typo.deck
+  EXPECT 2 "cg_typo.deck:1: unknown key 'n'" LABELS input)
+pp_test(cgsolve_deck_half_reference COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_half_ref.deck
+  EXPECT 2 "no 'cg_seed = ...' line" LABELS input)
 pp_test(cgsolve_deck_absent COMMAND ${CG} --deck /nonexistent/tiny.deck
   EXPECT 2 "cannot open input deck '/nonexistent/tiny.deck'" LABELS input)
 pp_test(cgsolve_deck_bad_value COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_value.deck
@@ -45,6 +84,11 @@ pp_test(cgsolve_size_huge COMMAND ${CG} --size 5000 EXPECT 2 "--size: 5000 is ou
 # N = 1200: 1.7e9 rows fit the index type but not this machine's memory.
 pp_test(cgsolve_too_big COMMAND ${CG} --backend host --size 1200 --quiet
   EXPECT 2 "N = 1200 .* needs [0-9.]+ GiB of host memory" LABELS input)
+# Every size is checked before the first runs: N = 30 is never generated.
+add_test(NAME cgsolve_sizes_checked_first COMMAND sh -c
+  "out=$(\"$@\" 2>&1); rc=$?; printf '%s\\n' \"$out\"; [ $rc -eq 2 ] && printf '%s' \"$out\" | grep -q 'N = 1200 .* needs' && ! printf '%s' \"$out\" | grep -q 'generating'"
+  sh ${CG} --backend host --size 30,1200)
+set_tests_properties(cgsolve_sizes_checked_first PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}")
 pp_test(cgsolve_bad_tol COMMAND ${CG} --tol -1 EXPECT 2 "--tol: '-1' is not a number" LABELS input)
 pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling: use strong or weak" LABELS input)
 pp_test(cgsolve_bad_history COMMAND ${CG} --backend host --size 4 --history /nonexistent/h.csv --quiet
@@ -75,6 +119,16 @@ if(PP_HAVE_MPI)
   pp_test(cgsolve_mpi2_weak COMMAND ${_mpi2} ${CG} --size 8 --scaling weak ${_run}
     EXPECT 0 "cg_solve +host +10 .*PASS" LABELS mpi)
   pp_mpi_command(_mpi3 3)
+  # The checks under MPI (the matrix-free residual with the neighbours' planes).
+  pp_test(cgsolve_mpi2_reference COMMAND ${_mpi2} ${CG} --backend host ${CG_20IT} ${PP_TEST_FAST}
+    EXPECT 0 "cg_solve +host .*PASS .*vs ref" LABELS mpi validate)
+  pp_test(cgsolve_mpi3_fault_spmv_zero COMMAND ${_mpi3} ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault spmv-zero
+    EXPECT 1 "FAIL breakdown at it 1" LABELS mpi validate)
+  pp_test(cgsolve_mpi2_fault_x COMMAND ${_mpi2} ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-x
+    EXPECT 1 "FAIL relres .*. gap" LABELS mpi validate)
+  # A usage error every rank sees: printed once, exit 2 (no MPI_Abort).
+  pp_test(cgsolve_mpi2_too_big COMMAND ${_mpi2} ${CG} --backend host --size 1200 --quiet
+    EXPECT 2 "^cgsolve: N = 1200 \\([0-9]+ rows, [0-9]+ entries on rank 0\\) needs" LABELS mpi input)
   pp_test(cgsolve_mpi3_too_few_planes COMMAND ${_mpi3} ${CG} --backend host --size 1 --quiet
     EXPECT 2 "N = 1 has 2 z-planes of nodes, fewer than the 3 ranks" LABELS mpi input)
 endif()

@@ -29,6 +29,9 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
       --rows-per-team 7 --vector-len 16 --grid blocks ${PP_TEST_FAST} LABELS validate)
   endforeach()
 endif()
+# Planted fault: one element of y wrong by 1e-6 (relative L2 error ~1e-9 > 1e-12).
+pp_test(spmv_fault_y COMMAND ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST} --inject-fault spmv-y
+  EXPECT 1 "spmv +host .*FAIL rel L2 err [0-9.e-]+ <= 1e-12" LABELS validate)
 pp_test(spmv_crlf_deck COMMAND ${SPMV} --deck ${DECKS}/crlf_ok.deck --backend host ${PP_TEST_FAST}
   EXPECT 0 "PASS rel L2 err" LABELS input)
 
@@ -50,7 +53,7 @@ pp_test(spmv_deck_bad_value COMMAND ${SPMV} --deck ${DECKS}/bad_value.deck
 pp_test(spmv_deck_no_equals COMMAND ${SPMV} --deck ${DECKS}/no_equals.deck
   EXPECT 2 "no_equals.deck:2: expected 'key = value', found 'N 10'" LABELS input)
 pp_test(spmv_deck_missing_n COMMAND ${SPMV} --deck ${DECKS}/missing_n.deck
-  EXPECT 2 "missing_n.deck: no 'N = ...' line" LABELS input)
+  EXPECT 2 "missing_n.deck:2: unknown key 'n'" LABELS input)
 pp_test(spmv_deck_duplicate COMMAND ${SPMV} --deck ${DECKS}/duplicate.deck
   EXPECT 2 "duplicate.deck:2: 'N' is set again \\(first on line 1\\)" LABELS input)
 pp_test(spmv_deck_range COMMAND ${SPMV} --deck ${DECKS}/out_of_range.deck
@@ -59,6 +62,16 @@ pp_test(spmv_deck_and_size COMMAND ${SPMV} --deck ${TINY} --size 10 --backend ho
   EXPECT 2 "give --deck or --size, not both" LABELS input)
 pp_test(spmv_too_big COMMAND ${SPMV} --backend host --size 1289 --quiet
   EXPECT 2 "N=1289 matrix with x and y needs [0-9.]+ GiB of host memory; this node has" LABELS input)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/spmv_typo.deck "# a typo\nN = 10\nNN = 20\n")
+pp_test(spmv_deck_unknown_key COMMAND ${SPMV} --deck ${CMAKE_CURRENT_BINARY_DIR}/spmv_typo.deck
+  EXPECT 2 "spmv_typo.deck:3: unknown key 'NN'" LABELS input)
+# The OpenMP-on-host model's copy counts in host memory: N = 400 needs ~42 GiB
+# with it (21 GiB without). Meaningful where 21 < RAM < 42 GiB, like this machine's.
+cmake_host_system_information(RESULT _ram_mib QUERY TOTAL_PHYSICAL_MEMORY)
+if(PP_TEST_MODELS MATCHES "omp" AND _ram_mib GREATER 22528 AND _ram_mib LESS 40960)
+  pp_test(spmv_too_big_omp_copy COMMAND ${SPMV} --backend host,omp --size 400 --quiet
+    EXPECT 2 "N=400 matrix with x and y needs 4[0-9]\\.[0-9]+ GiB of host memory" LABELS input)
+endif()
 pp_test(spmv_size_limit COMMAND ${SPMV} --size 1290 EXPECT 2 "--size: 1290 is outside \\[1, 1289\\]" LABELS input)
 pp_test(spmv_bad_vector_len COMMAND ${SPMV} --vector-len 6 EXPECT 2 "power of two" LABELS input)
 pp_test(spmv_bad_team COMMAND ${SPMV} --backend host --rows-per-team 512 --vector-len 4 --quiet
