@@ -203,12 +203,13 @@ int main(int argc, char **argv) {
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
   minife_deck_apply(&cfg.deck, &s);
+  char bad[160] = ""; /* rank 0 writes the history: its verdict, for every rank */
   if (cfg.history && pp_mpi_rank() == 0) {
     FILE *f = fopen(cfg.history, "w");
-    if (!f) pp_usage_error(app.name, "--history: cannot write '%s'", cfg.history);
-    fprintf(f, "model,N,ranks,iteration,relres\n");
-    fclose(f);
+    if (!f) snprintf(bad, sizeof bad, "--history: cannot write '%s'", cfg.history);
+    else fprintf(f, "model,N,ranks,iteration,relres\n"), fclose(f);
   }
+  pp_usage_check_all(app.name, bad[0] ? bad : NULL);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, N^3 hexahedra, (N+1)^3 rows, Dirichlet surface");
   pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g",
                   cfg.max_iters, cfg.tol);
