@@ -1,0 +1,312 @@
+/* xsbench_like: the macroscopic cross-section lookup of XSBench (ANL,
+ * version 20), with XSBench's data, random streams and verification
+ * checksum reproduced exactly, on every model.
+ *
+ * ---- For the authors of kernels/{omp,ompx}.c, cuda.cu, hip.hip ------------
+ * A model file defines   const xs_kernels *xs_kernels_<model>(void);
+ * (PP_MODEL_DISPATCH(m, xs_kernels_) finds it) and holds only the mapping:
+ *   - prepare/release: the model's own scratch for up to n lookups, at most
+ *     XS_WORK_BYTES_PER_LOOKUP * n + XS_WORK_BYTES_FIXED bytes of device memory
+ *     (the driver's fit check counts that much);
+ *   - event[v]: one function per variant (xs_variant, XSBench CUDA's -k), NULL
+ *     where the model cannot express it (then notes[v] says why). It runs the
+ *     lookups with global indices [first, first+n) entirely on the device:
+ *     sampling (xs_sample), sorting where the variant sorts, the lookups
+ *     (xs_lookup) and the reduction of the per-lookup verification values, and
+ *     returns their sum on the host. Every call redoes all of it (it is timed
+ *     as one simulation, as XSBench times it). Data `d` and `work` are in the
+ *     model's memory (device pointers; for host, host pointers);
+ *   - sort_pairs: ascending key/value sort of n (uint64 key, double value)
+ *     pairs in device memory, looking only at key bits [lo_bit, hi_bit) (any
+ *     order among equal keys). The sorted variants build keys with
+ *     xs_sort_key() and sort bits [XS_KEY_MAT_SHIFT, 64) (material, -k 4) or
+ *     [0, 64) (material then energy, -k 6), then read the material back with
+ *     xs_key_mat(). It runs on the device in every model (CUB/hipCUB allowed;
+ *     the OpenMP models need their own, e.g. an LSD radix sort with
+ *     xs_radix_digit) and its time counts. The driver also calls it alone to
+ *     check it;
+ *   - history: XSBench's history method, particles [first, first+n); NULL
+ *     except on host (optional elsewhere).
+ * Everything a lookup computes is below, once; do not re-derive it per model.
+ * Bit-exact results need the multiply-then-add order kept as written: this
+ * header turns FP contraction off for clang (C, C++, HIP) and uses
+ * __dmul_rn under nvcc, so no FMA may merge XS_MUL with the add that follows.
+ * ---------------------------------------------------------------------------*/
+#ifndef XSBENCH_LIKE_H
+#define XSBENCH_LIKE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "pp/portable.h"
+#include "pp/rng.h"
+PP_EXTERN_C_BEGIN
+
+#define XS_MATERIALS 12
+#define XS_CHANNELS 5                 /* total, elastic, absorption, fission, nu-fission */
+#define XS_GRID_SEED 42ull            /* nuclide grid draws */
+#define XS_SAMPLE_SEED 1070ull        /* XSBench's STARTING_SEED: lookups and particles */
+#define XS_CONC_SEED (1070ull * 1070ull) /* material concentrations */
+#define XS_DEFAULT_HASH_BINS 10000
+#define XS_HASH_MOD 999983ull         /* XSBench's final reduction of the sum */
+#define XS_DEFAULT_EVENT_LOOKUPS 17000000ll
+#define XS_DEFAULT_PARTICLES 500000ll
+#define XS_DEFAULT_HISTORY_LOOKUPS 34ll
+/* Published checksums (XSBench 20, io.c): the only values called "valid". */
+#define XS_VALID_EVENT_SMALL 945990ull
+#define XS_VALID_EVENT_LARGE 952131ull
+#define XS_VALID_HISTORY_SMALL 941535ull
+#define XS_VALID_HISTORY_LARGE 954318ull
+
+typedef enum xs_grid { XS_UNIONIZED = 0, XS_NUCLIDE = 1, XS_HASH = 2 } xs_grid;
+
+/* Event-method variants; the comment gives XSBench CUDA's kernel id (-k). */
+typedef enum xs_variant {
+  XS_BASELINE = 0,        /* -k 0: one fused sample + lookup per thread */
+  XS_SAMPLING,            /* -k 1: sampling kernel, then lookup kernel */
+  XS_MATERIAL,            /* -k 2: sampling, then one lookup kernel per material */
+  XS_FUEL,                /* -k 3: sampling, then a fuel and a non-fuel kernel */
+  XS_SORTED_MATERIAL,     /* -k 4: sampling, sort by material, a kernel per material range */
+  XS_SORTED_ENERGY,       /* -k 6: sampling, sort by material then energy, as -k 4 */
+  XS_VARIANT_COUNT
+} xs_variant;
+
+/* One nuclide grid point, XSBench's layout (array of structures). */
+typedef struct xs_point {
+  double energy, total, elastic, absorption, fission, nu_fission;
+} xs_point;
+
+/* The simulation data; every pointer lives in one memory space (host arrays
+ * for the host model, device copies for the others). */
+typedef struct xs_data {
+  long n_isotopes, n_gridpoints;
+  int grid;                     /* xs_grid */
+  int hash_bins;
+  int max_num_nucs;             /* row length of mats and concs */
+  const int *num_nucs;          /* [XS_MATERIALS] nuclides per material */
+  const int *mats;              /* [XS_MATERIALS * max_num_nucs] nuclide ids */
+  const double *concs;          /* [XS_MATERIALS * max_num_nucs] */
+  const double *egrid;          /* unionized: [n_isotopes * n_gridpoints] sorted; else NULL */
+  const int *index_grid;        /* unionized: [len(egrid) * n_isotopes]; hash: [hash_bins * n_isotopes]; else NULL */
+  const xs_point *nuclide_grid; /* [n_isotopes * n_gridpoints], each nuclide sorted by energy */
+  size_t len_egrid, len_index;  /* element counts of egrid and index_grid */
+} xs_data;
+
+/* Device scratch a model may use per lookup and in total (fit check). */
+#define XS_WORK_BYTES_PER_LOOKUP 48.0
+#define XS_WORK_BYTES_FIXED (64.0 * 1048576.0)
+
+typedef struct xs_kernels {
+  void *(*prepare)(const xs_data *d, long long n);
+  void (*release)(void *work);
+  unsigned long long (*event[XS_VARIANT_COUNT])(const xs_data *d, void *work, long long first,
+                                                long long n);
+  void (*sort_pairs)(void *work, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit);
+  unsigned long long (*history)(const xs_data *d, void *work, long long first, long long n,
+                                long long lookups_per_particle);
+  const char *notes[XS_VARIANT_COUNT]; /* why a variant is absent or differs, or NULL */
+} xs_kernels;
+
+const xs_kernels *xs_kernels_host(void);
+const xs_kernels *xs_kernels_omp(void);
+const xs_kernels *xs_kernels_ompx(void);
+const xs_kernels *xs_kernels_cuda(void);
+const xs_kernels *xs_kernels_hip(void);
+
+/* ---- per-item math, written once ----------------------------------------- */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__) && !defined(__clang__)
+#define XS_MUL(a, b) __dmul_rn((a), (b))
+#else
+#define XS_MUL(a, b) ((a) * (b))
+#endif
+
+PP_BEGIN_DEVICE
+
+/* Material of a lookup from one LCG draw: XSBench's volume fractions, each
+ * threshold summed from the top material down, in its order (bit-exact). */
+PP_HD static inline int xs_pick_mat(uint64_t *seed) {
+  const double dist[XS_MATERIALS] = {0.140, 0.052, 0.275, 0.134, 0.154, 0.064,
+                                     0.066, 0.055, 0.008, 0.015, 0.025, 0.013};
+  double roll = pp_lcg_next(seed);
+  for (int i = 0; i < XS_MATERIALS; i++) {
+    double running = 0;
+    for (int j = i; j > 0; j--) running += dist[j];
+    if (roll < running) return i;
+  }
+  return 0;
+}
+
+/* Energy and material of event lookup i: two draws from the stream skipped
+ * 2i steps ahead of XSBench's starting seed. */
+PP_HD static inline void xs_sample(long long i, double *energy, int *mat) {
+  uint64_t seed = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i);
+  *energy = pp_lcg_next(&seed);
+  *mat = xs_pick_mat(&seed);
+}
+
+/* Largest index lo in [0, n-1) with A[lo] <= e (XSBench's bisection). */
+PP_HD static inline long xs_search_egrid(long n, double e, const double *PP_RESTRICT A) {
+  long lo = 0, hi = n - 1, len = hi - lo;
+  while (len > 1) {
+    long mid = lo + len / 2;
+    if (A[mid] > e) hi = mid;
+    else lo = mid;
+    len = hi - lo;
+  }
+  return lo;
+}
+
+/* The same bisection over one nuclide's points, between lo and hi. */
+PP_HD static inline long xs_search_nuclide(double e, const xs_point *PP_RESTRICT A, long lo, long hi) {
+  long len = hi - lo;
+  while (len > 1) {
+    long mid = lo + len / 2;
+    if (A[mid].energy > e) hi = mid;
+    else lo = mid;
+    len = hi - lo;
+  }
+  return lo;
+}
+
+/* Where a lookup of energy e starts on the acceleration grid: the unionized
+ * grid index (one search per lookup), the hash bin, or -1 (nuclide grid). */
+PP_HD static inline long xs_grid_index(const xs_data *d, double e) {
+  if (d->grid == XS_UNIONIZED) return xs_search_egrid(d->n_isotopes * d->n_gridpoints, e, d->egrid);
+  if (d->grid == XS_HASH) {
+    double du = 1.0 / d->hash_bins;
+    return (long)(e / du);
+  }
+  return -1;
+}
+
+/* Lower bracketing point of energy e in nuclide nuc (never the last point). */
+PP_HD static inline const xs_point *xs_bracket(const xs_data *d, double e, int nuc, long idx) {
+  const long ngp = d->n_gridpoints;
+  const xs_point *g = d->nuclide_grid + (long)nuc * ngp;
+  long lower;
+  if (d->grid == XS_NUCLIDE) {
+    lower = xs_search_nuclide(e, g, 0, ngp - 1);
+  } else if (d->grid == XS_UNIONIZED) {
+    lower = d->index_grid[idx * d->n_isotopes + nuc];
+  } else {
+    long u_low = d->index_grid[idx * d->n_isotopes + nuc];
+    long u_high = idx == d->hash_bins - 1 ? ngp - 1 : d->index_grid[(idx + 1) * d->n_isotopes + nuc] + 1;
+    /* XSBench's edge rule: outside the bin's bracket, the grid's ends */
+    if (e <= g[u_low].energy) lower = 0;
+    else if (e >= g[u_high].energy) lower = ngp - 1;
+    else lower = xs_search_nuclide(e, g, u_low, u_high);
+  }
+  if (lower == ngp - 1) lower--;
+  return g + lower;
+}
+
+/* Macroscopic cross sections of material mat at energy e: each nuclide's
+ * five channels interpolated, weighted by its concentration, summed in the
+ * material's nuclide order. */
+PP_HD static inline void xs_macro(const xs_data *d, double e, int mat, double macro[XS_CHANNELS]) {
+  const long idx = xs_grid_index(d, e);
+  for (int k = 0; k < XS_CHANNELS; k++) macro[k] = 0;
+  const int nn = d->num_nucs[mat];
+  for (int j = 0; j < nn; j++) {
+    const int nuc = d->mats[mat * d->max_num_nucs + j];
+    const double conc = d->concs[mat * d->max_num_nucs + j];
+    const xs_point *lo = xs_bracket(d, e, nuc, idx), *hi = lo + 1;
+    const double f = (hi->energy - e) / (hi->energy - lo->energy);
+    macro[0] += XS_MUL(hi->total - XS_MUL(f, hi->total - lo->total), conc);
+    macro[1] += XS_MUL(hi->elastic - XS_MUL(f, hi->elastic - lo->elastic), conc);
+    macro[2] += XS_MUL(hi->absorption - XS_MUL(f, hi->absorption - lo->absorption), conc);
+    macro[3] += XS_MUL(hi->fission - XS_MUL(f, hi->fission - lo->fission), conc);
+    macro[4] += XS_MUL(hi->nu_fission - XS_MUL(f, hi->nu_fission - lo->nu_fission), conc);
+  }
+}
+
+/* Verification value of one lookup: 1 + index of the largest channel (first
+ * one on ties). The checksum is the sum over lookups, mod XS_HASH_MOD. */
+PP_HD static inline unsigned xs_verify(const double macro[XS_CHANNELS]) {
+  double max = -1.0;
+  unsigned arg = 0;
+  for (unsigned k = 0; k < XS_CHANNELS; k++)
+    if (macro[k] > max) max = macro[k], arg = k;
+  return arg + 1;
+}
+
+/* One lookup: its verification value. */
+PP_HD static inline unsigned xs_lookup(const xs_data *d, double e, int mat) {
+  double macro[XS_CHANNELS];
+  xs_macro(d, e, mat, macro);
+  return xs_verify(macro);
+}
+
+/* One particle of the history method: `lookups` dependent lookups, the
+ * stream fast-forwarded by the number of channels above 1 after each. */
+PP_HD static inline unsigned long long xs_history_particle(const xs_data *d, long long p,
+                                                           long long lookups) {
+  uint64_t seed = pp_lcg_skip(XS_SAMPLE_SEED, (uint64_t)p * (uint64_t)lookups * 10ull);
+  double e = pp_lcg_next(&seed);
+  int mat = xs_pick_mat(&seed);
+  unsigned long long sum = 0;
+  for (long long i = 0; i < lookups; i++) {
+    double macro[XS_CHANNELS];
+    xs_macro(d, e, mat, macro);
+    sum += xs_verify(macro);
+    uint64_t skip = 0;
+    for (int k = 0; k < XS_CHANNELS; k++) skip += macro[k] > 1.0;
+    if (skip) seed = pp_lcg_skip(seed, skip);
+    e = pp_lcg_next(&seed);
+    mat = xs_pick_mat(&seed);
+  }
+  return sum;
+}
+
+/* ---- sort keys ------------------------------------------------------------ */
+/* Key of a (material, energy) pair: material in the top 4 bits, energy in
+ * [0,1] as 60-bit fixed point below it, so one unsigned sort orders by
+ * material then energy. The energy itself travels as the value. */
+#define XS_KEY_MAT_SHIFT 60
+PP_HD static inline uint64_t xs_sort_key(int mat, double e) {
+  const uint64_t top = (1ull << XS_KEY_MAT_SHIFT) - 1;
+  double scaled = e * 1152921504606846976.0; /* 2^60 */
+  uint64_t q = scaled >= (double)top ? top : (uint64_t)scaled;
+  return ((uint64_t)mat << XS_KEY_MAT_SHIFT) | q;
+}
+PP_HD static inline int xs_key_mat(uint64_t key) { return (int)(key >> XS_KEY_MAT_SHIFT); }
+/* Digit of an LSD radix sort: `bits` bits of the key starting at `shift`. */
+PP_HD static inline unsigned xs_radix_digit(uint64_t key, int shift, int bits) {
+  return (unsigned)((key >> shift) & ((1ull << bits) - 1));
+}
+/* Material ranges of the fuel split (-k 3): material 0 is fuel. */
+PP_HD static inline int xs_is_fuel(int mat) { return mat == 0; }
+
+PP_END_DEVICE
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT DEFAULT
+#endif
+
+/* ---- problem (problem.c) --------------------------------------------------- */
+typedef struct xs_sizes {
+  const char *name;   /* small, large, XL, XXL */
+  long n_isotopes, n_gridpoints;
+} xs_sizes;
+
+/* Sizes of `name` (case-insensitive; NULL if unknown); gridpoints > 0 overrides. */
+int xs_sizes_for(const char *name, long gridpoints, xs_sizes *out);
+/* Bytes of the simulation data for a grid type (XSBench's estimate, exact). */
+double xs_data_bytes(const xs_sizes *z, int grid, int hash_bins);
+
+typedef struct xs_problem {
+  xs_data d;          /* host arrays */
+  xs_point *grid_mem; /* owned storage behind d */
+  double *egrid_mem, *concs_mem;
+  int *index_mem, *num_nucs_mem, *mats_mem;
+} xs_problem;
+
+/* Generates XSBench's data bit for bit; returns 0, or -1 out of memory. */
+int xs_problem_make(const xs_sizes *z, int grid, int hash_bins, xs_problem *pb);
+void xs_problem_free(xs_problem *pb);
+const char *xs_grid_name(int grid);
+const char *xs_variant_name(int v);
+int xs_variant_kernel_id(int v); /* XSBench CUDA -k id */
+
+PP_EXTERN_C_END
+#endif
