@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "pp/pp.h"
 
 static int failures;
@@ -49,10 +50,39 @@ static void test_parse(void) {
   CHECK(pp_parse_size("12x", &v) != 0);
   CHECK(pp_parse_size("2^99", &v) != 0);
   CHECK(pp_parse_size("", &v) != 0);
+  /* overflow says "too large" (-2), not "not a number" (-1) */
+  CHECK(pp_parse_size("2^70", &v) == -2);
+  CHECK(pp_parse_size("2^63", &v) == -2);
+  CHECK(pp_parse_size("2^62", &v) == 0 && v == 4611686018427387904ll);
+  CHECK(pp_parse_size("3^39", &v) == 0 && v == 4052555153018976267ll);
+  CHECK(pp_parse_size("3^40", &v) == -2);
+  CHECK(pp_parse_size("1<<63", &v) == -2);
+  CHECK(pp_parse_size("1<<62", &v) == 0 && v == 4611686018427387904ll);
+  CHECK(pp_parse_size("2^99999999999999999999", &v) == -2);
+  CHECK(pp_parse_size("1^99999999999999999999", &v) == 0 && v == 1);
+  CHECK(pp_parse_size("9223372036854775807", &v) == 0 && v == 9223372036854775807ll);
+  CHECK(pp_parse_size("9223372036854775808", &v) == -2);
+  CHECK(pp_parse_size("8589934592G", &v) == -2);
+  CHECK(pp_parse_size("8589934591G", &v) == 0 && v == 9223372035781033984ll);
+  CHECK(pp_parse_size("2^-1", &v) == -1);
+  CHECK(pp_parse_size("2^+3", &v) == -1);
+  CHECK(pp_parse_size("2^ 3", &v) == -1);
+  CHECK(pp_parse_size("2^3^4", &v) == -1);
+  CHECK(pp_parse_size("1<<", &v) == -1);
+  CHECK(pp_parse_size(" 5", &v) == -1);
+  long long w;
+  const char *msg = pp_parse_int("2^70", 1, 100, &w);
+  CHECK(msg && strstr(msg, "too large"));
   pp_list l;
   CHECK(pp_parse_list("1,2^3,4K", 1, 1 << 20, &l) == NULL && l.n == 3 && l.v[1] == 8 && l.v[2] == 4096);
   CHECK(pp_parse_list("1,0", 1, 10, &l) != NULL);  /* below the range */
-  CHECK(pp_parse_list("1,,", 1, 10, &l) == NULL && l.n == 1);
+  CHECK(pp_parse_list("1,,2", 1, 10, &l) != NULL); /* empty elements are refused */
+  CHECK(pp_parse_list("1,", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list(",1", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list(",", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list("", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list("1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2", 1, 10, &l) == NULL && l.n == 32);
+  CHECK(pp_parse_list("1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3", 1, 10, &l) != NULL);
   CHECK(pp_parse_list("11", 1, 10, &l) != NULL);   /* above */
 }
 
