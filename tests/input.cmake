@@ -136,3 +136,9 @@ if(PP_HAVE_MPI)
       EXPECT 2 "nul.deck:2: NUL byte" COMMAND ${_mpi2} ${SPMV} --deck ${IN_DECKS}/nul.deck)
   endif()
 endif()
+
+# libFuzzer harnesses of the deck reader and the CLI parsers (tests/fuzz/).
+option(PP_BUILD_FUZZ "build the libFuzzer harnesses in tests/fuzz (clang)" OFF)
+if(PP_BUILD_FUZZ)
+  add_subdirectory(fuzz)
+endif()

@@ -69,21 +69,27 @@ void pp_usage_check_all(const char *app, const char *msg) {
   exit(2);
 }
 
-void pp_usage_collective(const char *app, void (*fn)(void *ctx), void *ctx) {
-  if (usage_jmp) { /* nested: the outer section collects the verdict */
+char *pp_usage_try(void (*fn)(void *ctx), void *ctx) {
+  if (usage_jmp) { /* nested: the outer call catches */
     fn(ctx);
-    return;
+    return NULL;
   }
   jmp_buf jb;
   usage_jmp = &jb;
   if (setjmp(jb) == 0) {
     fn(ctx);
     usage_jmp = NULL;
-    pp_usage_check_all(app, NULL);
-  } else {
-    usage_jmp = NULL;
-    pp_usage_check_all(usage_app, usage_msg);
+    return NULL;
   }
+  usage_jmp = NULL;
+  return usage_msg;
+}
+
+void pp_usage_collective(const char *app, void (*fn)(void *ctx), void *ctx) {
+  int nested = usage_jmp != NULL;
+  char *msg = pp_usage_try(fn, ctx);
+  if (nested) return; /* the outermost call decides */
+  pp_usage_check_all(msg ? usage_app : app, msg);
 }
 
 /* 0 and *out, or -1 (not a size) or -2 (above LLONG_MAX). */

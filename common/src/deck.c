@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,36 +51,60 @@ static char *trim(char *s) {
   return s;
 }
 
-/* Reads the regular file `path` (at most PP_DECK_MAX_BYTES) into a
- * NUL-terminated buffer; *len is its length. */
-static char *slurp(const char *app, const char *path, size_t *len) {
+/* Frees everything the reader holds, then reports; the message is
+ * formatted first, as it may quote the deck's text. */
+static void read_fail(const char *app, pp_deck *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4), noreturn))
+#endif
+    ;
+static void read_fail(const char *app, pp_deck *d, const char *fmt, ...) {
+  char msg[2048]; /* only the message is cut, never a path used to open a file */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pp_deck_free(d);
+  pp_usage_error(app, "%s", msg);
+}
+
+/* Reads the regular file d->path (at most PP_DECK_MAX_BYTES) into d->text,
+ * NUL-terminated; returns its length. */
+static size_t slurp(const char *app, pp_deck *d) {
+  const char *path = d->path;
   /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) pp_usage_error(app, "cannot open input deck '%s': %s", path, strerror(errno));
+  if (fd < 0) read_fail(app, d, "cannot open input deck '%s': %s", path, strerror(errno));
   struct stat st;
-  if (fstat(fd, &st) != 0) pp_usage_error(app, "cannot read input deck '%s': %s", path, strerror(errno));
-  if (S_ISDIR(st.st_mode)) pp_usage_error(app, "input deck '%s' is a directory", path);
-  if (!S_ISREG(st.st_mode))
-    pp_usage_error(app, "input deck '%s' is not a regular file (a device, FIFO or socket)", path);
-  if (st.st_size > PP_DECK_MAX_BYTES)
-    pp_usage_error(app, "input deck '%s' has %lld bytes; a deck has at most %d", path,
-                   (long long)st.st_size, PP_DECK_MAX_BYTES);
-  char *buf = malloc(PP_DECK_MAX_BYTES + 2);
-  if (!buf) pp_usage_error(app, "cannot read input deck '%s': out of memory", path);
-  size_t n = 0;
-  for (;;) { /* the file may have grown since fstat: read one byte past the bound */
-    ssize_t r = read(fd, buf + n, PP_DECK_MAX_BYTES + 1 - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) pp_usage_error(app, "cannot read input deck '%s': %s", path, strerror(errno));
-    if (r == 0) break;
-    n += (size_t)r;
-    if (n > PP_DECK_MAX_BYTES)
-      pp_usage_error(app, "input deck '%s' has more than %d bytes", path, PP_DECK_MAX_BYTES);
+  const char *bad = NULL;
+  char big[96];
+  if (fstat(fd, &st) != 0) bad = strerror(errno);
+  else if (S_ISDIR(st.st_mode)) bad = "is a directory";
+  else if (!S_ISREG(st.st_mode)) bad = "is not a regular file (a device, FIFO or socket)";
+  else if (st.st_size > PP_DECK_MAX_BYTES) {
+    snprintf(big, sizeof big, "has %lld bytes; a deck has at most %d", (long long)st.st_size,
+             PP_DECK_MAX_BYTES);
+    bad = big;
+  } else if (!(d->text = malloc((size_t)st.st_size + 2))) bad = "cannot be read: out of memory";
+  if (bad) {
+    close(fd);
+    read_fail(app, d, "input deck '%s' %s", path, bad);
   }
-  close(fd);
-  buf[n] = '\0';
-  *len = n;
-  return buf;
+  /* Read one byte past the size seen: the file may have grown since. */
+  size_t n = 0, cap = (size_t)st.st_size + 1;
+  for (;;) {
+    ssize_t r = read(fd, d->text + n, cap - n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0 || (n += (size_t)r) == cap) {
+      int e = errno;
+      close(fd);
+      if (r < 0) read_fail(app, d, "cannot read input deck '%s': %s", path, strerror(e));
+      if (n == cap) read_fail(app, d, "input deck '%s' changed while it was read", path);
+      break;
+    }
+  }
+  d->text[n] = '\0';
+  return n;
 }
 
 /* The deck is UTF-8 text: no NUL, no control character but tab and
@@ -103,6 +128,10 @@ static const char *bad_byte(const char *t, size_t len, size_t *at) {
       snprintf(msg, sizeof msg, "byte \\x%02x is not UTF-8 text", c);
       return msg;
     }
+    if (n == 2 && c == 0xc2 && s[i + 1] < 0xa0) { /* C1 controls, e.g. U+009B (CSI) */
+      snprintf(msg, sizeof msg, "control character U+%04X", s[i + 1]);
+      return msg;
+    }
     i += (size_t)n;
   }
   return NULL;
@@ -122,52 +151,50 @@ static int cmp_key(const void *a, const void *b) {
 }
 
 pp_deck *pp_deck_read(const char *app, const char *path) {
-  size_t len;
-  char *text = slurp(app, path, &len);
-  size_t at;
-  const char *bad = bad_byte(text, len, &at);
-  if (bad) pp_usage_error(app, "%s:%d: %s", path, line_of(text, at), bad);
   pp_deck *d = calloc(1, sizeof *d);
   if (!d || !(d->app = copy_str(app)) || !(d->path = copy_str(path)))
-    pp_usage_error(app, "cannot read input deck '%s': out of memory", path);
-  d->text = text;
-  char *s = text;
+    read_fail(app, d, "cannot read input deck '%s': out of memory", path);
+  path = d->path;
+  size_t len = slurp(app, d), at;
+  const char *bad = bad_byte(d->text, len, &at);
+  if (bad) read_fail(app, d, "%s:%d: %s", path, line_of(d->text, at), bad);
+  char *s = d->text;
   if (!strncmp(s, "\xEF\xBB\xBF", 3)) s += 3; /* a UTF-8 byte-order mark */
   int cap = 0, line = 0;
   while (*s) {
     char *nl = strchr(s, '\n'), *next = nl ? nl + 1 : s + strlen(s);
     if (nl) *nl = '\0';
     if (++line > PP_DECK_MAX_LINES)
-      pp_usage_error(app, "%s: more than %d lines; a deck has at most that many", path, PP_DECK_MAX_LINES);
+      read_fail(app, d, "%s: more than %d lines; a deck has at most that many", path, PP_DECK_MAX_LINES);
     if (nl > s && nl[-1] == '\r') nl[-1] = '\0'; /* CRLF */
     if (strlen(s) > PP_DECK_LINE_MAX)
-      pp_usage_error(app, "%s:%d: line longer than %d characters", path, line, PP_DECK_LINE_MAX);
+      read_fail(app, d, "%s:%d: line longer than %d characters", path, line, PP_DECK_LINE_MAX);
     char *hash = strchr(s, '#');
     if (hash) *hash = '\0';
     char *body = trim(s);
     s = next;
     if (!*body) continue;
     char *eq = strchr(body, '=');
-    if (!eq) pp_usage_error(app, "%s:%d: expected 'key = value', found '%s'", path, line, body);
+    if (!eq) read_fail(app, d, "%s:%d: expected 'key = value', found '%s'", path, line, body);
     *eq = '\0';
     char *key = trim(body), *val = trim(eq + 1);
     if (!valid_key(key) || strlen(key) >= DECK_KEY_MAX)
-      pp_usage_error(app, "%s:%d: '%s' is not a valid key", path, line, key);
-    if (!*val) pp_usage_error(app, "%s:%d: '%s' has no value", path, line, key);
+      read_fail(app, d, "%s:%d: '%s' is not a valid key", path, line, key);
+    if (!*val) read_fail(app, d, "%s:%d: '%s' has no value", path, line, key);
     if (d->n == PP_DECK_MAX_KEYS)
-      pp_usage_error(app, "%s:%d: more than %d keys; a deck has at most that many", path, line,
+      read_fail(app, d, "%s:%d: more than %d keys; a deck has at most that many", path, line,
                      PP_DECK_MAX_KEYS);
     if (d->n == cap) {
       cap = cap ? 2 * cap : 16;
       deck_entry *e = realloc(d->e, sizeof *e * (size_t)cap);
-      if (!e) pp_usage_error(app, "cannot read input deck '%s': out of memory", path);
+      if (!e) read_fail(app, d, "cannot read input deck '%s': out of memory", path);
       d->e = e;
     }
     d->e[d->n++] = (deck_entry){key, val, line};
   }
   /* Duplicates, in O(n log n): sort by key; report the earliest repeat. */
   d->sorted = malloc(sizeof *d->sorted * (size_t)(d->n ? d->n : 1));
-  if (!d->sorted) pp_usage_error(app, "cannot read input deck '%s': out of memory", path);
+  if (!d->sorted) read_fail(app, d, "cannot read input deck '%s': out of memory", path);
   for (int i = 0; i < d->n; i++) d->sorted[i] = i;
   sort_deck = d;
   qsort(d->sorted, (size_t)d->n, sizeof *d->sorted, cmp_key);
@@ -178,7 +205,7 @@ pp_deck *pp_deck_read(const char *app, const char *path) {
     if (!again || b->line < again->line) again = b, first = &d->e[d->sorted[run]];
   }
   if (again)
-    pp_usage_error(app, "%s:%d: '%s' is set again (first on line %d)", path, again->line, again->key,
+    read_fail(app, d, "%s:%d: '%s' is set again (first on line %d)", path, again->line, again->key,
                    first->line);
   return d;
 }
@@ -300,16 +327,12 @@ void pp_deck_only(const pp_deck *d, const char *const *known) {
     if (near && best <= 2 * (1 + (int)strlen(e->key) / 3))
       pp_usage_error(d->app, "%s:%d: unknown key '%s' (did you mean '%s'?)", d->path, e->line, e->key,
                      near);
-    size_t n = 1;
-    for (k = known; *k; k++) n += strlen(*k) + 2;
-    char *list = malloc(n);
-    if (!list) pp_usage_error(d->app, "%s:%d: unknown key '%s'", d->path, e->line, e->key);
-    list[0] = '\0';
-    for (k = known; *k; k++) {
-      if (k != known) strcat(list, ", ");
-      strcat(list, *k);
-    }
+    char msg[2048]; /* the list of known keys, cut if it is very long */
+    size_t n = 0;
+    msg[0] = '\0';
+    for (k = known; *k && n + 2 < sizeof msg; k++)
+      n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s", k == known ? "" : ", ", *k);
     pp_usage_error(d->app, "%s:%d: unknown key '%s' (known keys: %s)", d->path, e->line, e->key,
-                   *known ? list : "none");
+                   *known ? msg : "none");
   }
 }

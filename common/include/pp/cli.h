@@ -90,6 +90,12 @@ void pp_usage_check_all(const char *app, const char *msg);
  * readers are covered). Nested calls join the outermost one. */
 void pp_usage_collective(const char *app, void (*fn)(void *ctx), void *ctx);
 
+/* Runs fn(ctx); a pp_usage_error() inside it returns here with its message
+ * (malloc'ed, the caller frees it) instead of exiting; NULL if none. For
+ * tests and fuzzers; memory fn allocated before the error is not freed.
+ * Nested calls (and pp_usage_collective) inside fn join the outermost one. */
+char *pp_usage_try(void (*fn)(void *ctx), void *ctx);
+
 /* Prints "<app>: <message> (see --help)" to stderr from the calling rank
  * (with "rank R of P: " under MPI) and exits 2: MPI_Abort when several ranks
  * run, as the others cannot know; inside pp_usage_collective, see there.
