@@ -2,11 +2,13 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "pp/bench.h"
 #include "pp/ceiling.h"
 #include "pp/mpi.h"
+#include "pp/outfile.h"
 
 void pp_progress(const pp_session *s, const char *fmt, ...) {
   if (!s->opt.progress || pp_mpi_rank() != 0) return;
@@ -18,14 +20,17 @@ void pp_progress(const pp_session *s, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Before anything runs: rank 0 writes the result files; every rank exits 2 if it cannot. */
 static void check_writable(const char *app, const char *opt, const char *path) {
-  if (!path || pp_mpi_rank() != 0) return;
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) pp_usage_error(app, "%s: cannot write '%s'", opt, path);
-  fclose(f);
-  remove(tmp);
+  const char *err = path && pp_mpi_rank() == 0 ? pp_outfile_check(path) : NULL;
+  if (!err) {
+    pp_usage_check_all(app, NULL);
+    return;
+  }
+  size_t n = strlen(opt) + strlen(path) + strlen(err) + 32;
+  char *msg = malloc(n);
+  if (msg) snprintf(msg, n, "%s: cannot write '%s': %s", opt, path, err);
+  pp_usage_check_all(app, msg ? msg : "cannot write a result file");
 }
 
 static size_t ceiling_bytes(const pp_session *s, pp_model m) {

@@ -10,6 +10,7 @@
 #include "pp/mpi.h"
 #include "pp/report.h"
 #include "pp/fault.h"
+#include "pp/outfile.h"
 
 typedef struct kv { char key[48]; char val[208]; } kv;
 
@@ -227,10 +228,9 @@ static void json_build(pp_json *j) {
 }
 
 static int write_json(const pp_report *r, const char *path) {
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return -1;
+  pp_outfile out;
+  if (pp_outfile_open(&out, path) != 0) return -1;
+  FILE *f = out.f;
   pp_json j;
   pp_json_begin(&j, f);
   pp_json_str(&j, "schema", "proxyport-result-1");
@@ -302,8 +302,7 @@ static int write_json(const pp_report *r, const char *path) {
   pp_json_int(&j, "failures", pp_report_failures(r));
   pp_json_bool(&j, "validated", pp_report_failures(r) == 0 && r->nrows > 0);
   pp_json_end(&j);
-  if (fclose(f) != 0) return -1;
-  return rename(tmp, path); /* atomic: a crash never leaves a half file */
+  return pp_outfile_commit(&out); /* atomic: a crash never leaves a half file */
 }
 
 static void csv_field(FILE *f, const char *s) {
@@ -316,10 +315,9 @@ static void csv_field(FILE *f, const char *s) {
 }
 
 static int write_csv(const pp_report *r, const char *path) {
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return -1;
+  pp_outfile out;
+  if (pp_outfile_open(&out, path) != 0) return -1;
+  FILE *f = out.f;
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "app,kernel,model,size,variant,ranks,samples,time_min_s,time_median_s,time_mean_s,"
              "time_stddev_s,time_ci_low_s,time_ci_high_s,fom,fom_unit,bytes_per_run,flops_per_run,"
@@ -341,8 +339,7 @@ static int write_csv(const pp_report *r, const char *path) {
     csv_field(f, b->c_compiler);
     fputc('\n', f);
   }
-  if (fclose(f) != 0) return -1;
-  return rename(tmp, path);
+  return pp_outfile_commit(&out);
 }
 
 int pp_report_finish(pp_report *r) {
