@@ -72,7 +72,8 @@ void pp_kernel_help(char *buf, size_t len, const pp_kernel *table, int count) {
   size_t used = 0;
   if (len) buf[0] = '\0';
   for (int i = 0; i < count && used < len; i++) {
-    int w = snprintf(buf + used, len - used, "  %-16s %s\n", table[i].name, table[i].help);
+    int w = snprintf(buf + used, len - used, "  %-16s %s\n", table[i].name,
+                     table[i].help ? table[i].help : "");
     if (w < 0) break;
     used += (size_t)w;
   }

@@ -5,7 +5,8 @@
 #define PP_ATOMIC_H
 #include "pp/portable.h"
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+/* (clang's OpenMP NVPTX device pass defines __CUDA_ARCH__ too, not __CUDACC__) */
+#if (defined(__CUDACC__) && defined(__CUDA_ARCH__)) || defined(__HIP_DEVICE_COMPILE__)
 #define PP_ATOMIC_NATIVE_ 1 /* device pass of nvcc/hipcc */
 #elif defined(__CUDACC__) || defined(__HIPCC__)
 #define PP_ATOMIC_HOST_PASS_ 1 /* host pass of nvcc/hipcc: never called there */
