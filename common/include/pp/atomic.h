@@ -4,6 +4,9 @@
 #ifndef PP_ATOMIC_H
 #define PP_ATOMIC_H
 #include "pp/portable.h"
+#ifdef __HIPCC__
+#include <hip/hip_runtime.h> /* atomicAdd (nvcc includes its runtime itself) */
+#endif
 
 /* (clang's OpenMP NVPTX device pass defines __CUDA_ARCH__ too, not __CUDACC__) */
 #if (defined(__CUDACC__) && defined(__CUDA_ARCH__)) || defined(__HIP_DEVICE_COMPILE__)
