@@ -1,0 +1,87 @@
+# xsbench_like: checksums against values XSBench 20 itself printed (read from
+# validate/xsbench/checksums.txt, never computed here), every variant, the
+# history method, MPI splits, planted faults, bad input refused with exit 2.
+set(XS $<TARGET_FILE:xsbench_like>)
+set(XS_FAST --warmup 0 --samples 2 --bootstrap 0 --ceiling-mib 8 --quiet)
+# The CPU-offload omp model once its kernel file is in the tree.
+set(XS_MODELS host)
+if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu" AND EXISTS ${PROJECT_SOURCE_DIR}/xsbench_like/kernels/omp.c)
+  set(XS_MODELS host,omp)
+endif()
+file(STRINGS ${PROJECT_SOURCE_DIR}/validate/xsbench/checksums.txt XS_RECORDED REGEX "^[a-zA-Z]")
+
+# Sets XS_ARGS (XSBench's arguments, used unchanged) and XS_SUM (its checksum).
+function(xs_recorded name)
+  foreach(line IN LISTS XS_RECORDED)
+    if(line MATCHES "^${name} \\| ([^|]*) \\| ([0-9]+) \\|")
+      separate_arguments(args UNIX_COMMAND "${CMAKE_MATCH_1}")
+      set(XS_ARGS ${args} PARENT_SCOPE)
+      set(XS_SUM ${CMAKE_MATCH_2} PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "tests/xsbench_like.cmake: no recorded XSBench run '${name}'")
+endfunction()
+
+# xs_check(TEST RUN [extra args]): the run's arguments, its recorded checksum required.
+function(xs_check test run)
+  xs_recorded(${run})
+  pp_test(xsbench_like_${test} COMMAND ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM} ${ARGN} ${XS_FAST}
+    EXPECT 0 "checksum ${XS_SUM}" LABELS validate)
+endfunction()
+
+foreach(grid unionized nuclide hash)
+  xs_check(${grid}_1e5 small-event-${grid}-l100000 --backend ${XS_MODELS})
+  xs_check(${grid}_variants small-event-${grid}-l10000 --backend ${XS_MODELS} --variant all)
+  xs_check(${grid}_history small-history-${grid}-p1000 --backend host)
+endforeach()
+xs_check(hash_bins_37 small-event-hash-h37-l100000 --backend ${XS_MODELS})   # XSBench's -h N
+xs_check(hash_bins_1 small-event-hash-h1-l10000 --backend ${XS_MODELS})
+xs_check(gridpoints small-event-unionized-g1000-l100000 --backend ${XS_MODELS})
+xs_check(one_lookup small-event-unionized-l1 --backend ${XS_MODELS} --variant all)
+xs_check(history_long small-history-nuclide-p7-l1000 --backend host)
+# XSBench's kernel ids select the variants.
+xs_check(kernel_id_6 small-event-unionized-l10000 --backend ${XS_MODELS} -k 6)
+# A default run: XSBench's published value, called valid (17M lookups, ~10 s).
+pp_test(xsbench_like_published COMMAND ${XS} -m event -s small --backend host --warmup 0 --samples 1
+  --bootstrap 0 --ceiling-mib 8
+  EXPECT 0 "valid: 945990 is XSBench's published checksum for its default small event run" LABELS validate)
+# Any other run: compared with the host computation, and the output says why.
+pp_test(xsbench_like_unpublished COMMAND ${XS} -s small -l 5000 --variant all --backend ${XS_MODELS} ${XS_FAST}
+  EXPECT 0 "prints any other run's checksum marked INVALID" LABELS validate)
+
+# Planted faults: a wrong checksum and a wrong sort must fail.
+pp_test(xsbench_like_fault_checksum COMMAND ${XS} -s small -l 1000 --backend host ${XS_FAST}
+  --inject-fault xs-checksum EXPECT 1 "FAIL checksum [0-9]+ != [0-9]+" LABELS validate)
+pp_test(xsbench_like_fault_sort COMMAND ${XS} -s small -l 1000 --backend host --variant sorted-energy
+  ${XS_FAST} --inject-fault xs-sort EXPECT 1 "FAIL .*sort of 1000 keys WRONG" LABELS validate)
+
+# MPI: lookups (particles) split over ranks; the checksum equals XSBench's.
+if(PP_HAVE_MPI)
+  foreach(np 2 3)
+    pp_mpi_command(_mpi ${np})
+    xs_recorded(small-event-unionized-l100000)
+    pp_test(xsbench_like_mpi${np} COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
+      --backend host --variant all ${XS_FAST} EXPECT 0 "${np} ranks split the lookups" LABELS mpi)
+    xs_recorded(small-history-unionized-p1000)
+    pp_test(xsbench_like_mpi${np}_history COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
+      --backend host ${XS_FAST} EXPECT 0 "${np} ranks split the particles" LABELS mpi)
+  endforeach()
+endif()
+
+# Bad input: one line, exit 2, before the data is generated.
+function(xs_bad name re)
+  pp_test(xsbench_like_bad_${name} COMMAND ${XS} ${ARGN} --backend host --quiet EXPECT 2 "${re}" LABELS input)
+endfunction()
+xs_bad(size "-s: unknown problem size \\(small, large, XL, XXL\\)" -s medium)
+xs_bad(grid "--grid: unknown grid type \\(unionized, nuclide, hash\\)" --grid linear)
+xs_bad(lookups_0 "-l: 0 is outside \\[1, 1099511627776\\]" -l 0)
+xs_bad(lookups_big "--lookups: 1099511627777 is outside \\[1, 1099511627776\\]" --lookups 1099511627777)
+xs_bad(history_big "particles x lookups per particle is beyond 2\\^40" -m history -p 2^30 -l 2^11)
+xs_bad(method "-m: unknown method \\(event, history\\)" -m both)
+xs_bad(kernel_5 "-k 5 \\(fuel/non-fuel partition\\) is not implemented" -k 5)
+xs_bad(variant "--variant: unknown variant" --variant fastest)
+xs_bad(history_variant "variants \\(--variant, -k\\) are event-method kernels" -m history -k 6)
+xs_bad(size_option "--size is not used" --size 10)
+xs_bad(binary "binary file mode is not supported" -b read)
+xs_bad(too_big "the XXL unionized-grid data needs [0-9.]+ GiB of host memory" -s XXL)

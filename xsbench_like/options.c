@@ -1,0 +1,149 @@
+/* xsbench_like's command line: the suite's option names and XSBench's own
+ * spellings as aliases, so an XSBench command line runs unchanged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pp/cli.h"
+#include "xs_options.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define XS_MAX_LOOKUPS (1ll << 40)
+
+static const char *p_problem(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  xs_sizes z;
+  if (xs_sizes_for(v, 0, &z) != 0) return "unknown problem size (small, large, XL, XXL)";
+  c->problem = z.name;
+  return NULL;
+}
+static const char *p_lookups(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  c->lookups_set = 1;
+  return pp_parse_int(v, 1, XS_MAX_LOOKUPS, &c->lookups);
+}
+static const char *p_particles(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  c->particles_set = 1;
+  return pp_parse_int(v, 1, XS_MAX_LOOKUPS, &c->particles);
+}
+static const char *p_gridpoints(const char *v, void *ctx) {
+  return pp_parse_int(v, 2, 1ll << 30, &((xs_config *)ctx)->gridpoints);
+}
+static const char *p_grid(const char *v, void *ctx) {
+  for (int g = XS_UNIONIZED; g <= XS_HASH; g++)
+    if (!strcmp(v, xs_grid_name(g))) {
+      ((xs_config *)ctx)->grid = g;
+      return NULL;
+    }
+  return "unknown grid type (unionized, nuclide, hash)";
+}
+static const char *p_hash_bins(const char *v, void *ctx) {
+  return pp_parse_int(v, 1, 1ll << 30, &((xs_config *)ctx)->hash_bins);
+}
+static const char *p_method(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  if (!strcmp(v, "event")) c->history = 0;
+  else if (!strcmp(v, "history")) c->history = 1;
+  else return "unknown method (event, history)";
+  return NULL;
+}
+static const char *p_variant(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  char buf[256];
+  if (strlen(v) >= sizeof buf) return "list too long";
+  strcpy(buf, v);
+  c->variants = 0;
+  for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+    int k = 0;
+    if (!strcmp(t, "all")) { c->variants = (1u << XS_VARIANT_COUNT) - 1; continue; }
+    while (k < XS_VARIANT_COUNT && strcmp(t, xs_variant_name(k))) k++;
+    if (k == XS_VARIANT_COUNT)
+      return "unknown variant (baseline, sampling, material, fuel, sorted-material, sorted-energy, all)";
+    c->variants |= 1u << k;
+  }
+  if (!c->variants) return "empty list";
+  c->variants_set = 1;
+  return NULL;
+}
+static const char *p_kernel(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  long long id;
+  const char *err = pp_parse_int(v, 0, 6, &id);
+  if (err) return "XSBench kernel ids are 0, 1, 2, 3, 4, 6";
+  if (id == 5) return "XSBench's -k 5 (fuel/non-fuel partition) is not implemented; ids 0-4 and 6 are";
+  for (int k = 0; k < XS_VARIANT_COUNT; k++)
+    if (xs_variant_kernel_id(k) == id) c->variants = 1u << k;
+  c->variants_set = 1;
+  return NULL;
+}
+static const char *p_threads(const char *v, void *ctx) {
+  (void)ctx;
+  long long t;
+  const char *err = pp_parse_int(v, 1, 1 << 16, &t);
+#ifdef _OPENMP
+  if (!err) omp_set_num_threads((int)t);
+#endif
+  return err;
+}
+static const char *p_expect(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  long long x;
+  const char *err = pp_parse_int(v, 0, (long long)XS_HASH_MOD - 1, &x);
+  if (!err) c->expect = (unsigned long long)x, c->expect_set = 1;
+  return err;
+}
+static const char *p_binary(const char *v, void *ctx) {
+  (void)v, (void)ctx;
+  return "XSBench's binary file mode is not supported: the data is generated in every run";
+}
+
+/* Both spellings of each option; XSBench's first letters where they exist. */
+static const pp_app_option options[] = {
+    {"--problem", "SIZE", "H-M benchmark size: small, large, XL, XXL (default large; XSBench -s)", p_problem},
+    {"-s", "SIZE", "= --problem", p_problem},
+    {"--method", "M", "event (default) or history (XSBench's CPU default; host only) (-m)", p_method},
+    {"-m", "M", "= --method", p_method},
+    {"--lookups", "N", "event: total lookups (default 17,000,000); history: lookups per\n"
+                       "                     particle (default 34); 1..2^40 (XSBench -l)", p_lookups},
+    {"-l", "N", "= --lookups", p_lookups},
+    {"--particles", "N", "history: particles (default 500,000) (XSBench -p)", p_particles},
+    {"-p", "N", "= --particles", p_particles},
+    {"--grid", "TYPE", "unionized (default), nuclide or hash (XSBench -G)", p_grid},
+    {"-G", "TYPE", "= --grid", p_grid},
+    {"--hash-bins", "N", "hash grid bins (default 10,000); XSBench's '-h N' is accepted too\n"
+                         "                     ('-h' followed by a number; '-h' alone is --help)", p_hash_bins},
+    {"--gridpoints", "N", "points per nuclide, overrides the size's (XSBench -g)", p_gridpoints},
+    {"-g", "N", "= --gridpoints", p_gridpoints},
+    {"--variant", "LIST", "event kernels: baseline, sampling, material, fuel, sorted-material,\n"
+                          "                     sorted-energy, all (default baseline)", p_variant},
+    {"-k", "ID", "XSBench CUDA kernel id: 0 baseline, 1 sampling, 2 material, 3 fuel,\n"
+                 "                     4 sorted-material, 6 sorted-energy", p_kernel},
+    {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},
+    {"-t", "N", "= --threads", p_threads},
+    {"--expect-checksum", "N", "every model must print this checksum (e.g. one recorded from\n"
+                               "                     XSBench itself, validate/xsbench/)", p_expect},
+    {"-b", "MODE", "XSBench's binary file mode: refused", p_binary},
+    {NULL, NULL, NULL, NULL}};
+
+const pp_app_option *xs_options(void) { return options; }
+
+void xs_config_default(xs_config *c) {
+  memset(c, 0, sizeof *c);
+  c->problem = "large";
+  c->grid = XS_UNIONIZED;
+  c->hash_bins = XS_DEFAULT_HASH_BINS;
+  c->variants = 1u << XS_BASELINE;
+}
+
+/* XSBench's "-h N" is hash bins; the suite's "-h" is help: a number after
+ * "-h" decides. Rewrites argv in place. */
+void xs_rewrite_argv(int argc, char **argv) {
+  static char hash_opt[] = "--hash-bins";
+  for (int i = 1; i + 1 < argc; i++) {
+    if (strcmp(argv[i], "-h")) continue;
+    const char *v = argv[i + 1];
+    if (v[0] >= '0' && v[0] <= '9') argv[i] = hash_opt;
+  }
+}

@@ -1,0 +1,24 @@
+/* xsbench_like's own options (options.c). */
+#ifndef XS_OPTIONS_H
+#define XS_OPTIONS_H
+#include "pp/cli.h"
+#include "xsbench_like.h"
+
+typedef struct xs_config {
+  const char *problem;               /* small, large, XL, XXL */
+  long long gridpoints;              /* 0: the size's */
+  int grid;                          /* xs_grid */
+  long long hash_bins;
+  int history;                       /* 1: history method */
+  long long lookups, particles;      /* as given (0: default) */
+  int lookups_set, particles_set;
+  unsigned variants;                 /* bit v: xs_variant v */
+  int variants_set;
+  unsigned long long expect;         /* --expect-checksum */
+  int expect_set;
+} xs_config;
+
+const pp_app_option *xs_options(void);
+void xs_config_default(xs_config *c);
+void xs_rewrite_argv(int argc, char **argv);
+#endif
