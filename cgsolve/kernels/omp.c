@@ -14,7 +14,7 @@ static int teams_for(int64_t n) {
 static double dot(const double *x, const double *y, int64_t n, double *scratch) {
   (void)scratch;
   double s = 0;
-#pragma omp target teams distribute parallel for num_teams(teams_for(n)) thread_limit(CG_TPB) \
+#pragma omp target teams distribute parallel for num_teams(pp_omp_teams(teams_for(n), CG_TPB)) thread_limit(CG_TPB) \
     device(pp_omp_device) is_device_ptr(x, y) reduction(+ : s) map(tofrom : s)
   for (int64_t i = 0; i < n; i++) s += cg_dot_item(x[i], y[i]);
   return s;
@@ -22,7 +22,7 @@ static double dot(const double *x, const double *y, int64_t n, double *scratch) 
 
 static void axpby(double *w, double alpha, const double *x, double beta, const double *y,
                   int64_t n) {
-#pragma omp target teams distribute parallel for num_teams(teams_for(n)) thread_limit(CG_TPB) \
+#pragma omp target teams distribute parallel for num_teams(pp_omp_teams(teams_for(n), CG_TPB)) thread_limit(CG_TPB) \
     device(pp_omp_device) is_device_ptr(w, x, y)
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }

@@ -70,3 +70,14 @@ void pp_json_bool(pp_json *j, const char *key, int v) {
   sep(j, key);
   fputs(v ? "true" : "false", j->f);
 }
+
+void pp_json_num_array(pp_json *j, const char *key, const double *v, int n) {
+  sep(j, key);
+  fputc('[', j->f);
+  for (int i = 0; i < n; i++) {
+    if (i) fputs(", ", j->f);
+    if (isfinite(v[i])) fprintf(j->f, "%.17g", v[i]);
+    else fputs("null", j->f);
+  }
+  fputc(']', j->f);
+}

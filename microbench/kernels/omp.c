@@ -14,7 +14,7 @@ static int teams_for(size_t n, int tpb) {
 
 /* The combined construct, with the launch shape and the device. */
 #define OMP_FOR(n, tpb, ...)                                                              \
-  PP_PRAGMA(omp target teams distribute parallel for num_teams(teams_for(n, tpb))        \
+  PP_PRAGMA(omp target teams distribute parallel for num_teams(pp_omp_teams(teams_for(n, tpb), tpb)) \
             thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
 
 /* A loop over [0, n). Default: one team per tpb iterations (clang then runs one
@@ -113,7 +113,7 @@ static void empty(int *flag, int value, int tpb) {
   for (int i = 0; i < 1; i++) flag[0] = value;
 }
 static void chain(double *a, int async, int tpb) {
-  int teams = teams_for(MB_CHAIN_LEN, tpb);
+  int teams = pp_omp_teams(teams_for(MB_CHAIN_LEN, tpb), tpb);
   for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
     if (async) {
       /* deferred target tasks, ordered by their dependence on a */
