@@ -42,3 +42,16 @@ if(PP_HAVE_MPI)
             ${_mpi2} ${MB} --backend host --size 4096,2^18 --kernels copy,triad,reduce ${PP_TEST_FAST}
     LABELS mpi unit)
 endif()
+
+# The README's results table is computed from the committed JSON, not typed:
+# the script runs on them and README.md holds exactly its output ...
+set(RT ${PROJECT_SOURCE_DIR}/validate/results-table.py)
+pp_test(results_table COMMAND python3 ${RT} --check-readme
+  EXPECT 0 "README table matches the JSON" LABELS unit)
+# ... and a result file that did not validate is refused, never shown.
+set(_rt ${CMAKE_CURRENT_BINARY_DIR}/results-table-unvalidated/nvidia-h200)
+file(READ ${PROJECT_SOURCE_DIR}/validate/results/nvidia-h200/microbench.json _j)
+string(REPLACE "\"validated\": true" "\"validated\": false" _j "${_j}")
+file(WRITE ${_rt}/microbench.json "${_j}")
+pp_test(results_table_unvalidated COMMAND python3 ${RT} --results ${_rt}/..
+  EXPECT 2 "microbench.json: not validated" LABELS unit)
