@@ -53,7 +53,7 @@ int pp_native_set_wait(int index);
 /* Host memory: physical, and available (MemAvailable; physical if unknown). */
 size_t pp_host_physical_bytes(void);
 size_t pp_host_available_bytes(void);
-/* Size of the host's last-level cache (a guess of 32 MiB when unknown). */
+/* The host's last-level cache, all instances together (32 MiB when unknown). */
 size_t pp_host_llc_bytes(void);
 /* Free and total memory of GPU `index` asked from the native driver (CUDA or
  * HIP), so OpenMP-only runs know them too. Returns 0, or -1 when the build
