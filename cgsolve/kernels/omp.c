@@ -18,7 +18,7 @@ static double dot(const double *x, const double *y, int64_t n, double *scratch) 
 
 static void axpby(double *w, double alpha, const double *x, double beta, const double *y,
                   int64_t n) {
-#pragma omp target teams distribute parallel for num_teams(teams_for(n)) thread_limit(CG_TPB) \
+#pragma omp target teams distribute parallel for num_teams(pp_omp_teams(teams_for(n), CG_TPB)) thread_limit(CG_TPB) \
     device(pp_omp_device) is_device_ptr(w, x, y)
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }

@@ -86,3 +86,14 @@ int pp_utf8_len(const unsigned char *p) {
     return 0;
   return n;
 }
+
+void pp_json_num_array(pp_json *j, const char *key, const double *v, int n) {
+  sep(j, key);
+  fputc('[', j->f);
+  for (int i = 0; i < n; i++) {
+    if (i) fputs(", ", j->f);
+    if (isfinite(v[i])) fprintf(j->f, "%.17g", v[i]);
+    else fputs("null", j->f);
+  }
+  fputc(']', j->f);
+}

@@ -34,7 +34,7 @@ static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
   double r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(acc)
   acc[0] = 0;
-  PP_OMP_FOR(pp_omp_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, acc))
+  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, acc))
   for (size_t i = 0; i < n; i++) mb_atomic_update(acc, x[i]);
 #pragma omp target device(pp_omp_device) is_device_ptr(acc) map(from : r)
   r = acc[0];
@@ -45,7 +45,7 @@ static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
   unsigned long long r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(count)
   count[0] = 0;
-  PP_OMP_FOR(pp_omp_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, out, count))
+  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, out, count))
   for (size_t i = 0; i < n; i++) mb_atomic_capture(x[i], out, count);
 #pragma omp target device(pp_omp_device) is_device_ptr(count) map(from : r)
   r = count[0];
@@ -56,7 +56,7 @@ static void launch_empty(int *flag, int tpb) {
   for (int i = 0; i < 1; i++) mb_launch_empty(flag);
 }
 static void chain(double *a, int async, int tpb) {
-  int teams = pp_omp_teams(MB_CHAIN_LEN, tpb, mb_blocks);
+  int teams = pp_omp_loop_teams(MB_CHAIN_LEN, tpb, mb_blocks);
   for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
     if (async) {
       /* deferred target tasks, ordered by their dependence on a */

@@ -24,6 +24,8 @@ void pp_json_str(pp_json *j, const char *key, const char *v);
 void pp_json_num(pp_json *j, const char *key, double v);      /* NaN/inf -> null */
 void pp_json_int(pp_json *j, const char *key, long long v);
 void pp_json_bool(pp_json *j, const char *key, int v);
+/* A number array on one line (raw samples). */
+void pp_json_num_array(pp_json *j, const char *key, const double *v, int n);
 
 /* Length of the UTF-8 character at p (1-4), or 0 if p does not start a
  * valid, shortest-form character (stray continuation byte, overlong form,

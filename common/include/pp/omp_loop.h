@@ -14,11 +14,11 @@
 #include "pp/omp_device.h"
 #include "pp/portable.h"
 
-/* Teams of the default shape: ceil(n / tpb), at least 1. */
-static inline int pp_omp_teams(size_t n, int tpb, int blocks) {
-  if (blocks > 0) return blocks;
-  size_t t = (n + (size_t)tpb - 1) / (size_t)tpb;
-  return t < 1 ? 1 : t > 0x7fffffff ? 0x7fffffff : (int)t;
+/* Teams of the shape: `blocks`, or ceil(n / tpb), at least 1; on the host as
+ * the offload device no more than it can form (pp_omp_teams, omp_device.h). */
+static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
+  size_t t = blocks > 0 ? (size_t)blocks : (n + (size_t)tpb - 1) / (size_t)tpb;
+  return pp_omp_teams(t < 1 ? 1 : t > 0x7fffffff ? 0x7fffffff : (long long)t, tpb);
 }
 
 /* The combined construct with its launch shape and device. */
@@ -40,10 +40,10 @@ static inline int pp_omp_teams(size_t n, int tpb, int blocks) {
 #define PP_OMP_LOOP(n, tpb, blocks, clauses, body)                                       \
   do {                                                                                   \
     if ((blocks) > 0) {                                                                  \
-      PP_OMP_FOR(blocks, tpb, PP_OMP_BLOCKED clauses)                                    \
+      PP_OMP_FOR(pp_omp_loop_teams(n, tpb, blocks), tpb, PP_OMP_BLOCKED clauses)                                    \
       for (size_t i = 0; i < (n); i++) body;                                             \
     } else {                                                                             \
-      PP_OMP_FOR(pp_omp_teams(n, tpb, 0), tpb, clauses)                                  \
+      PP_OMP_FOR(pp_omp_loop_teams(n, tpb, 0), tpb, clauses)                                  \
       for (size_t i = 0; i < (n); i++) body;                                             \
     }                                                                                    \
   } while (0)
