@@ -234,6 +234,7 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
   const snap_kernels *k = PP_MODEL_DISPATCH(m, snap_kernels_);
   if (!k) {
     pp_report_skip(s->report, m, "testsnap has no kernels for this model in this build");
+    pp_report_param(s->report, pp_model_name(m), "NOT RUN: testsnap has no kernels for this model yet");
     return;
   }
   const pp_device_ops *o = s->ops[m];
@@ -249,6 +250,7 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
   if (!w) {
     if (!why[0]) pp_device_fail(m, "testsnap scratch", "allocation failed");
     pp_report_skip(s->report, m, why);
+    pp_report_param(s->report, pp_model_name(m), "NOT RUN: %s", why);
     release_data(m, o, &dd), free(e), free(f);
     return;
   }

@@ -270,6 +270,23 @@ PP_HD static inline snap_c snap_u_mirror(int ma, int mb, snap_c s) {
   return u;
 }
 
+/* U of one neighbour, every level, into u[idxu_max] (full layout): the
+ * recursion for 2 mb <= j, the rest mirrored. */
+PP_HD static inline void snap_u_all(const snap_tables *t, const snap_ck *c, snap_c *u) {
+  const snap_c zero = {0.0, 0.0};
+  u[0].r = 1.0, u[0].i = 0.0;
+  for (int j = 1; j <= t->twojmax; j++) {
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const snap_c ua = ma < j ? u[snap_uidx(j - 1, ma, mb)] : zero;
+        const snap_c ub = ma > 0 ? u[snap_uidx(j - 1, ma - 1, mb)] : zero;
+        u[snap_uidx(j, ma, mb)] = snap_u_step(t, c, j, ma, mb, ua, ub);
+      }
+    for (int mb = j / 2 + 1; mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) u[snap_uidx(j, ma, mb)] = snap_u_mirror(ma, mb, u[snap_uidx(j, j - ma, j - mb)]);
+  }
+}
+
 /* The gradient of the scaled neighbour term sfac w U: dsfac r_hat U + sfac dU. */
 PP_HD static inline void snap_du_scale(const snap_dck *g, snap_c u, const snap_c du[3], snap_c out[3]) {
   for (int k = 0; k < 3; k++) {

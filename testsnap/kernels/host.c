@@ -54,23 +54,6 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   return w;
 }
 
-/* U of one neighbour, all levels (recursion for 2 mb <= j, the rest mirrored). */
-static void uarray(const snap_tables *t, const snap_ck *c, snap_c *u) {
-  u[0].r = 1.0, u[0].i = 0.0;
-  const snap_c zero = {0.0, 0.0};
-  for (int j = 1; j <= t->twojmax; j++) {
-    for (int mb = 0; 2 * mb <= j; mb++)
-      for (int ma = 0; ma <= j; ma++) {
-        const snap_c ua = ma < j ? u[snap_uidx(j - 1, ma, mb)] : zero;
-        const snap_c ub = ma > 0 ? u[snap_uidx(j - 1, ma - 1, mb)] : zero;
-        u[snap_uidx(j, ma, mb)] = snap_u_step(t, c, j, ma, mb, ua, ub);
-      }
-    for (int mb = j / 2 + 1; mb <= j; mb++)
-      for (int ma = 0; ma <= j; ma++)
-        u[snap_uidx(j, ma, mb)] = snap_u_mirror(ma, mb, u[snap_uidx(j, j - ma, j - mb)]);
-  }
-}
-
 static void compute_ui(const snap_data *d, void *p) {
   work *w = p;
   const snap_tables *t = &d->t;
@@ -84,7 +67,7 @@ static void compute_ui(const snap_data *d, void *p) {
       for (int ma = 0; ma <= j; ma++) ur[snap_uidx(j, ma, ma)] = d->wself;
     for (int jj = 0; jj < d->nneigh[i]; jj++) {
       const snap_ck c = snap_ck_of(d, d->rij + ((size_t)i * d->nmax + jj) * 3);
-      uarray(t, &c, u);
+      snap_u_all(t, &c, u);
       for (int e = 0; e < nu; e++) ur[e] += c.sfac * u[e].r, ui[e] += c.sfac * u[e].i;
     }
   }
