@@ -87,3 +87,9 @@ pp_test(testsnap_bad_reference COMMAND ${TS} --case W_2J8_2000 --reference ${TS_
   ${TS_FAST} EXPECT 2 "short.dump:30: file ends after 21 of 2000 atoms" LABELS input)
 pp_test(testsnap_bad_lattice_small COMMAND ${TS} --lattice 2 ${TS_POT} --backend host ${TS_FAST}
   EXPECT 2 "--lattice: the box .* is smaller than twice the cutoff" LABELS input)
+
+# Live: a fresh random configuration, its reference made by LAMMPS now.
+# Skipped (not passed) when no LAMMPS with ML-SNAP is installed
+# (validate/testsnap/install_lammps.sh, or LMP=/path/to/lmp).
+pp_test(testsnap_live_lammps COMMAND ${PROJECT_SOURCE_DIR}/validate/testsnap/live_check.sh ${TS} LABELS validate)
+set_tests_properties(testsnap_live_lammps PROPERTIES SKIP_RETURN_CODE 77)
