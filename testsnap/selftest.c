@@ -28,34 +28,16 @@ int main(int argc, char **argv) {
   snap_data d;
   ts_data_fill(&d, p, &h, &nl, eb, f);
   if (ts_host_eval(&d, 0)) return 3;
-  const snap_tables *t = &h.t;
-  const int nu = t->idxu_max;
+  const int nu = h.t.idxu_max;
   snap_c *u = malloc(sizeof(snap_c) * (size_t)nu);
   double *ur = malloc(sizeof(double) * (size_t)nu), *ui = malloc(sizeof(double) * (size_t)nu);
   double *yr = malloc(sizeof(double) * (size_t)nu), *yi = malloc(sizeof(double) * (size_t)nu);
   double worst = 0.0;
   int nmin = nl.nmax;
   for (int i = 0; i < a.n; i++) {
-    memset(ur, 0, sizeof(double) * nu), memset(ui, 0, sizeof(double) * nu);
-    for (int j = 0; j <= t->twojmax; j++)
-      for (int ma = 0; ma <= j; ma++) ur[snap_uidx(j, ma, ma)] = d.wself;
-    for (int jj = 0; jj < nl.nneigh[i]; jj++) {
-      const snap_ck c = snap_ck_of(&d, nl.rij + ((size_t)i * nl.nmax + jj) * 3);
-      snap_u_all(t, &c, u);
-      for (int e = 0; e < nu; e++) ur[e] += c.sfac * u[e].r, ui[e] += c.sfac * u[e].i;
-    }
-    memset(yr, 0, sizeof(double) * nu), memset(yi, 0, sizeof(double) * nu);
-    for (int z = 0; z < t->idxz_max; z++) {
-      const snap_c zz = snap_z_elem(t, z, ur, ui, 1);
-      yr[t->idxz[z].jju] += t->zbeta[z] * zz.r, yi[t->idxz[z].jju] += t->zbeta[z] * zz.i;
-    }
-    double ey = d.e0;
-    for (int j = 0; j <= t->twojmax; j++)
-      for (int mb = 0; 2 * mb <= j; mb++)
-        for (int ma = 0; ma <= j; ma++) {
-          const int e = snap_uidx(j, ma, mb);
-          ey += snap_energy_term(j, ma, mb, (snap_c){ur[e], ui[e]}, (snap_c){yr[e], yi[e]});
-        }
+    snap_atom_ui(&d, i, ur, ui, 1, u);
+    snap_atom_yi(&d, ur, ui, yr, yi, 1);
+    double ey = snap_atom_energy_y(&d, ur, ui, yr, yi, 1);
     if (plant && i == 0) ey += 1e-6;
     const double err = fabs(ey - eb[i]);
     if (!(err <= worst)) worst = err;

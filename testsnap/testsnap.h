@@ -370,6 +370,93 @@ PP_HD static inline void snap_force_gather(const snap_data *d, const double *ded
     for (int k = 0; k < 3; k++) f[k] -= dedr[(long)d->rev_pair[q] * 3 + k];
 }
 
+/* ---- whole-atom and whole-pair forms (host model, simple device forms) --------------- */
+/* U_i of atom i, every element, into (ur, ui)[e*s]; u: scratch [idxu_max]. */
+PP_HD static inline void snap_atom_ui(const snap_data *d, int i, double *ur, double *ui, long s, snap_c *u) {
+  const snap_tables *t = &d->t;
+  for (int e = 0; e < t->idxu_max; e++) ur[e * s] = ui[e * s] = 0.0;
+  for (int j = 0; j <= t->twojmax; j++)
+    for (int ma = 0; ma <= j; ma++) ur[snap_uidx(j, ma, ma) * s] = d->wself;
+  for (int jj = 0; jj < d->nneigh[i]; jj++) {
+    const snap_ck c = snap_ck_of(d, d->rij + ((long)i * d->nmax + jj) * 3);
+    snap_u_all(t, &c, u);
+    for (int e = 0; e < t->idxu_max; e++) ur[e * s] += c.sfac * u[e].r, ui[e * s] += c.sfac * u[e].i;
+  }
+}
+
+/* Y_i from U_i: every Z element times its beta factor, summed into its element. */
+PP_HD static inline void snap_atom_yi(const snap_data *d, const double *ur, const double *ui, double *yr, double *yi,
+                                      long s) {
+  const snap_tables *t = &d->t;
+  for (int e = 0; e < t->idxu_max; e++) yr[e * s] = yi[e * s] = 0.0;
+  for (int jjz = 0; jjz < t->idxz_max; jjz++) {
+    const snap_c z = snap_z_elem(t, jjz, ur, ui, s);
+    const long e = t->idxz[jjz].jju * s;
+    yr[e] += t->zbeta[jjz] * z.r;
+    yi[e] += t->zbeta[jjz] * z.i;
+  }
+}
+
+/* dE_i/dr_j of pair (i, jj) from Y_i: the dU recursion of the neighbour
+ * (scratch u[idxu_max], du[3*idxu_max]), then the weighted contraction. */
+PP_HD static inline void snap_pair_dedr(const snap_data *d, int i, int jj, const double *yr, const double *yi, long s,
+                                        snap_c *u, snap_c *du, double out[3]) {
+  const snap_tables *t = &d->t;
+  const snap_c zero = {0.0, 0.0};
+  const snap_c zero3[3] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+  const snap_dck g = snap_dck_of(d, d->rij + ((long)i * d->nmax + jj) * 3);
+  u[0].r = 1.0, u[0].i = 0.0;
+  du[0] = du[1] = du[2] = zero;
+  for (int j = 1; j <= t->twojmax; j++) {
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const int ea = ma < j ? snap_uidx(j - 1, ma, mb) : -1;
+        const int eb = ma > 0 ? snap_uidx(j - 1, ma - 1, mb) : -1;
+        const int e = snap_uidx(j, ma, mb);
+        u[e] = snap_du_step(t, &g, j, ma, mb, ea >= 0 ? u[ea] : zero, ea >= 0 ? du + 3 * ea : zero3,
+                            eb >= 0 ? u[eb] : zero, eb >= 0 ? du + 3 * eb : zero3, du + 3 * e);
+      }
+    for (int mb = j / 2 + 1; mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const int e = snap_uidx(j, ma, mb), src = snap_uidx(j, j - ma, j - mb);
+        u[e] = snap_u_mirror(ma, mb, u[src]);
+        for (int k = 0; k < 3; k++) du[3 * e + k] = snap_u_mirror(ma, mb, du[3 * src + k]);
+      }
+  }
+  out[0] = out[1] = out[2] = 0.0;
+  for (int j = 0; j <= t->twojmax; j++)
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        if (snap_half_weight(j, ma, mb) == 0.0) continue;
+        const int e = snap_uidx(j, ma, mb);
+        snap_c dus[3];
+        snap_du_scale(&g, u[e], du + 3 * e, dus);
+        const snap_c y = {yr[e * s], yi[e * s]};
+        snap_dedr_term(j, ma, mb, dus, y, out);
+      }
+}
+
+/* E_i through the bispectrum: e0 + sum_k beta_k B_k (LAMMPS's way). */
+PP_HD static inline double snap_atom_energy_b(const snap_data *d, const double *ur, const double *ui, long s) {
+  double e = d->e0;
+  for (int k = 0; k < d->t.idxb_max; k++) e += d->t.beta[k] * snap_b_elem(&d->t, k, ur, ui, s);
+  return e;
+}
+
+/* E_i through Y: e0 + (2/3) sum_half U_i : conj(Y_i) (cheap once Y_i exists). */
+PP_HD static inline double snap_atom_energy_y(const snap_data *d, const double *ur, const double *ui,
+                                              const double *yr, const double *yi, long s) {
+  double e = 0.0;
+  for (int j = 0; j <= d->t.twojmax; j++)
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const long q = snap_uidx(j, ma, mb) * s;
+        const snap_c u = {ur[q], ui[q]}, y = {yr[q], yi[q]};
+        e += snap_energy_term(j, ma, mb, u, y);
+      }
+  return d->e0 + e;
+}
+
 PP_END_DEVICE
 
 PP_EXTERN_C_END

@@ -56,84 +56,28 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
 
 static void compute_ui(const snap_data *d, void *p) {
   work *w = p;
-  const snap_tables *t = &d->t;
-  const int nu = t->idxu_max;
+  const size_t nu = (size_t)d->t.idxu_max;
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < d->natoms; i++) {
-    double *ur = w->ur + (size_t)i * nu, *ui = w->ui + (size_t)i * nu;
-    snap_c *u = w->scratch + (size_t)thread_id() * nu * 4;
-    memset(ur, 0, sizeof(double) * nu), memset(ui, 0, sizeof(double) * nu);
-    for (int j = 0; j <= t->twojmax; j++)
-      for (int ma = 0; ma <= j; ma++) ur[snap_uidx(j, ma, ma)] = d->wself;
-    for (int jj = 0; jj < d->nneigh[i]; jj++) {
-      const snap_ck c = snap_ck_of(d, d->rij + ((size_t)i * d->nmax + jj) * 3);
-      snap_u_all(t, &c, u);
-      for (int e = 0; e < nu; e++) ur[e] += c.sfac * u[e].r, ui[e] += c.sfac * u[e].i;
-    }
-  }
+  for (int i = 0; i < d->natoms; i++)
+    snap_atom_ui(d, i, w->ur + i * nu, w->ui + i * nu, 1, w->scratch + (size_t)thread_id() * nu * 4);
 }
 
 static void compute_yi(const snap_data *d, void *p) {
   work *w = p;
-  const snap_tables *t = &d->t;
-  const int nu = t->idxu_max;
+  const size_t nu = (size_t)d->t.idxu_max;
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < d->natoms; i++) {
-    const double *ur = w->ur + (size_t)i * nu, *ui = w->ui + (size_t)i * nu;
-    double *yr = w->yr + (size_t)i * nu, *yi = w->yi + (size_t)i * nu;
-    memset(yr, 0, sizeof(double) * nu), memset(yi, 0, sizeof(double) * nu);
-    for (int jjz = 0; jjz < t->idxz_max; jjz++) {
-      const snap_c z = snap_z_elem(t, jjz, ur, ui, 1);
-      const int e = t->idxz[jjz].jju;
-      yr[e] += t->zbeta[jjz] * z.r;
-      yi[e] += t->zbeta[jjz] * z.i;
-    }
-  }
+  for (int i = 0; i < d->natoms; i++) snap_atom_yi(d, w->ur + i * nu, w->ui + i * nu, w->yr + i * nu, w->yi + i * nu, 1);
 }
 
 static void compute_deidrj(const snap_data *d, void *p) {
   work *w = p;
-  const snap_tables *t = &d->t;
-  const int nu = t->idxu_max;
-  const snap_c zero = {0.0, 0.0}, zero3[3] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+  const size_t nu = (size_t)d->t.idxu_max;
 #pragma omp parallel for schedule(static)
   for (int i = 0; i < d->natoms; i++) {
-    const double *yr = w->yr + (size_t)i * nu, *yi = w->yi + (size_t)i * nu;
-    snap_c *u = w->scratch + (size_t)thread_id() * nu * 4, *du = u + nu; /* du[e*3 + k] */
-    for (int jj = 0; jj < d->nneigh[i]; jj++) {
-      const size_t pr = (size_t)i * d->nmax + jj;
-      const snap_dck g = snap_dck_of(d, d->rij + pr * 3);
-      double acc[3] = {0.0, 0.0, 0.0};
-      u[0].r = 1.0, u[0].i = 0.0;
-      du[0] = du[1] = du[2] = zero;
-      for (int j = 1; j <= t->twojmax; j++) {
-        for (int mb = 0; 2 * mb <= j; mb++)
-          for (int ma = 0; ma <= j; ma++) {
-            const int ea = ma < j ? snap_uidx(j - 1, ma, mb) : -1;
-            const int eb = ma > 0 ? snap_uidx(j - 1, ma - 1, mb) : -1;
-            const int e = snap_uidx(j, ma, mb);
-            u[e] = snap_du_step(t, &g, j, ma, mb, ea >= 0 ? u[ea] : zero, ea >= 0 ? du + 3 * ea : zero3,
-                                eb >= 0 ? u[eb] : zero, eb >= 0 ? du + 3 * eb : zero3, du + 3 * e);
-          }
-        for (int mb = j / 2 + 1; mb <= j; mb++)
-          for (int ma = 0; ma <= j; ma++) {
-            const int e = snap_uidx(j, ma, mb), s = snap_uidx(j, j - ma, j - mb);
-            u[e] = snap_u_mirror(ma, mb, u[s]);
-            for (int k = 0; k < 3; k++) du[3 * e + k] = snap_u_mirror(ma, mb, du[3 * s + k]);
-          }
-      }
-      for (int j = 0; j <= t->twojmax; j++)
-        for (int mb = 0; 2 * mb <= j; mb++)
-          for (int ma = 0; ma <= j; ma++) {
-            if (snap_half_weight(j, ma, mb) == 0.0) continue;
-            const int e = snap_uidx(j, ma, mb);
-            snap_c dus[3];
-            snap_du_scale(&g, u[e], du + 3 * e, dus);
-            const snap_c y = {yr[e], yi[e]};
-            snap_dedr_term(j, ma, mb, dus, y, acc);
-          }
-      for (int k = 0; k < 3; k++) w->dedr[pr * 3 + k] = acc[k];
-    }
+    snap_c *u = w->scratch + (size_t)thread_id() * nu * 4;
+    for (int jj = 0; jj < d->nneigh[i]; jj++)
+      snap_pair_dedr(d, i, jj, w->yr + i * nu, w->yi + i * nu, 1, u, u + nu,
+                     w->dedr + ((size_t)i * d->nmax + jj) * 3);
   }
 }
 
@@ -145,15 +89,9 @@ static void compute_forces(const snap_data *d, void *p) {
 
 static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
-  const snap_tables *t = &d->t;
-  const int nu = t->idxu_max;
+  const size_t nu = (size_t)d->t.idxu_max;
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < d->natoms; i++) {
-    const double *ur = w->ur + (size_t)i * nu, *ui = w->ui + (size_t)i * nu;
-    double e = d->e0;
-    for (int k = 0; k < t->idxb_max; k++) e += t->beta[k] * snap_b_elem(t, k, ur, ui, 1);
-    d->energy[i] = e;
-  }
+  for (int i = 0; i < d->natoms; i++) d->energy[i] = snap_atom_energy_b(d, w->ur + i * nu, w->ui + i * nu, 1);
 }
 
 static const snap_kernels kernels = {
