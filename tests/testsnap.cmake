@@ -93,3 +93,14 @@ pp_test(testsnap_bad_lattice_small COMMAND ${TS} --lattice 2 ${TS_POT} --backend
 # (validate/testsnap/install_lammps.sh, or LMP=/path/to/lmp).
 pp_test(testsnap_live_lammps COMMAND ${PROJECT_SOURCE_DIR}/validate/testsnap/live_check.sh ${TS} LABELS validate)
 set_tests_properties(testsnap_live_lammps PROPERTIES SKIP_RETURN_CODE 77)
+
+# The omp model on the CPU-offload build: both compute_yi forms, the LAMMPS
+# 2J14 case and TestSNAP's W_2 (also covered by the PP_TEST_MODELS runs above).
+if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
+  foreach(yi collapsed nested)
+    pp_test(testsnap_omp_yi_${yi} COMMAND ${TS} --case W_2J8_2000_disp --backend omp --yi ${yi} ${TS_FAST}
+      EXPECT 0 "omp: forces vs .*peratom.dump.*\nomp: PASS" LABELS validate)
+  endforeach()
+  pp_test(testsnap_omp_fault COMMAND ${TS} --case W_2J8_2000 --backend omp ${TS_FAST} --inject-fault snap-force
+    EXPECT 1 "omp: FAIL" LABELS validate)
+endif()

@@ -217,10 +217,15 @@ static void add_row(pp_session *s, pp_model m, const problem *pb, const ts_confi
                     const double *t, int valid, const char *check) {
   pp_row row;
   pp_row_init(&row, kernel, m, pb->nl.natoms);
-  if (c->variant_set && m != PP_HOST)
-    snprintf(row.variant, sizeof row.variant, "scratch=%s levels=%d yi=%s",
-             c->variant.scratch == SNAP_SCRATCH_TEAM ? "team" : "global", c->variant.levels,
-             c->variant.yi_collapsed ? "collapsed" : "nested");
+  if (c->variant_set && m != PP_HOST) {
+    const snap_variant *v = &c->variant;
+    char lv[8] = "dflt", ts[8] = "dflt";
+    if (v->levels) snprintf(lv, sizeof lv, "%d", v->levels);
+    if (v->team_size) snprintf(ts, sizeof ts, "%d", v->team_size);
+    snprintf(row.variant, sizeof row.variant, "scratch=%s levels=%s yi=%s team=%s",
+             v->scratch < 0 ? "dflt" : v->scratch == SNAP_SCRATCH_TEAM ? "team" : "global", lv,
+             v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts);
+  }
   pp_row_time(&row, t, (int)c->steps, &s->opt.bootstrap, 0, "ms/atom-step");
   row.fom = 1000.0 * row.time.median / pb->nl.natoms; /* grind time */
   row.higher_is_better = 0;

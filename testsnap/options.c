@@ -85,10 +85,10 @@ static const pp_app_option options[] = {
     {"--fd-check", "N", "also check N force components against central differences of\n"
                         "                     the host model's energies", p_fd},
     {"--fd-step", "H", "displacement of the finite differences (default 1e-5 A)", p_fd_step},
-    {"--scratch", "team|global", "GPU models: scratch of compute_ui and the dU kernel (default team)", p_scratch},
-    {"--levels", "2|3", "GPU models: atoms x neighbours (2) or x vector lanes too (3, default)", p_levels},
-    {"--yi", "collapsed|nested", "GPU models: compute_yi launch (default collapsed)", p_yi},
-    {"--team-size", "N", "GPU models: threads per team (default: the model's)", p_team},
+    {"--scratch", "team|global", "scratch of compute_ui and the dU kernel (default: the model's)", p_scratch},
+    {"--levels", "2|3", "atoms x neighbours (2) or x vector lanes too (3) (default: the model's)", p_levels},
+    {"--yi", "collapsed|nested", "compute_yi as one flattened launch or nested (default: the model's)", p_yi},
+    {"--team-size", "N", "threads per team (default: the model's)", p_team},
     {NULL, NULL, NULL, NULL}};
 
 const pp_app_option *ts_options(void) { return options; }
@@ -99,9 +99,9 @@ void ts_config_default(ts_config *c) {
   c->displace = 0.05;
   c->steps = 100;
   c->fd_step = 1e-5;
-  c->variant.scratch = SNAP_SCRATCH_TEAM;
-  c->variant.levels = 3;
-  c->variant.yi_collapsed = 1;
+  c->variant.scratch = SNAP_SCRATCH_DEFAULT;
+  c->variant.levels = 0;
+  c->variant.yi_collapsed = -1;
 }
 
 const char *ts_unused_option(int argc, char **argv) {

@@ -111,11 +111,12 @@ static inline double snap_work_bytes(const snap_data *d) {
 #define SNAP_WORK_BYTES_EXTRA (64.0 * 1048576.0)
 
 /* ---- kernel interface ----------------------------------------------------------- */
-enum { SNAP_SCRATCH_TEAM = 0, SNAP_SCRATCH_GLOBAL = 1 };
+/* Every field's "default" value means: the model's own best choice. */
+enum { SNAP_SCRATCH_DEFAULT = -1, SNAP_SCRATCH_TEAM = 0, SNAP_SCRATCH_GLOBAL = 1 };
 typedef struct snap_variant {
   int scratch;       /* U recursion and dU scratch: SNAP_SCRATCH_TEAM (level 0) or _GLOBAL (level 1) */
-  int levels;        /* 2: atoms x neighbours; 3: atoms x neighbours x vector lanes */
-  int yi_collapsed;  /* 1: compute_yi as one flattened (atom, jjz) launch; 0: nested */
+  int levels;        /* 2: atoms x neighbours; 3: atoms x neighbours x vector lanes; 0: default */
+  int yi_collapsed;  /* 1: compute_yi as one flattened (atom, jjz) launch; 0: nested; -1: default */
   int team_size;     /* threads per team, 0: the model's default */
 } snap_variant;
 
