@@ -8,17 +8,15 @@
 #include "pp/device.h"
 #include "pp/model.h"
 #include "pp/portable.h"
+#include "pp/reduce.h"
 #include "../spmv/spmv.h"
 PP_EXTERN_C_BEGIN
 
 /* Threads per block/team of the vector kernels (ompx, cuda, hip, and the
  * omp thread_limit): one element per thread, as microbench measured best. */
 #define CG_TPB 256
-/* Dot products on the GPU models launch at most this many blocks (threads
- * stride over the vector), then one block sums the partials. */
-#define CG_DOT_MAX_BLOCKS 2048
-/* Doubles of device scratch a dot may use: the partials and the result. */
-#define CG_SCRATCH_LEN (CG_DOT_MAX_BLOCKS + 1)
+/* Doubles of device scratch a dot uses (the shared reduction, pp/reduce.h). */
+#define CG_SCRATCH_LEN PP_REDUCE_SCRATCH_LEN
 
 /* Every pointer is device memory of the model, n local entries.
  * dot returns sum_i x[i]*y[i] on the host (this rank's part; the driver
@@ -37,7 +35,6 @@ const cg_kernels *cg_kernels_cuda(void);
 const cg_kernels *cg_kernels_hip(void);
 
 PP_BEGIN_DEVICE
-PP_HD static inline double cg_dot_item(double x, double y) { return x * y; }
 PP_HD static inline double cg_axpby_item(double alpha, double x, double beta, double y) {
   return alpha * x + beta * y;
 }

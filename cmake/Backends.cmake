@@ -142,14 +142,7 @@ if(NOT PP_ENABLE_MPI STREQUAL "OFF")
 endif()
 
 # ---- build description (goes into every result file) ------------------------
-execute_process(COMMAND git -C ${CMAKE_SOURCE_DIR} describe --always --dirty --abbrev=12
-                OUTPUT_VARIABLE PP_GIT_REVISION OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(NOT PP_GIT_REVISION)
-  set(PP_GIT_REVISION "unknown")
-endif()
-if(EXISTS ${CMAKE_SOURCE_DIR}/.git/index)
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/.git/index)
-endif()
+# The git stamp is taken at build time: cmake/GitStamp.cmake (common/CMakeLists.txt).
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
 set(PP_C_COMPILER_DESC "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION} (${CMAKE_C_COMPILER})")
 set(PP_C_FLAGS_DESC "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
@@ -170,7 +163,7 @@ endif()
 
 function(pp_print_summary)
   message(STATUS "")
-  message(STATUS "ProxyPort ${PROJECT_VERSION} (${PP_GIT_REVISION}), ${CMAKE_BUILD_TYPE}")
+  message(STATUS "ProxyPort ${PROJECT_VERSION}, ${CMAKE_BUILD_TYPE}")
   message(STATUS "  C compiler     ${PP_C_COMPILER_DESC}")
   foreach(m HOST OMP OMPX CUDA HIP MPI)
     if(PP_HAVE_${m})

@@ -128,7 +128,7 @@ if(PP_HAVE_MPI)
     EXPECT 1 "FAIL relres .*. gap" LABELS mpi validate)
   # A usage error every rank sees: printed once, exit 2 (no MPI_Abort).
   pp_test(cgsolve_mpi2_too_big COMMAND ${_mpi2} ${CG} --backend host --size 1200 --quiet
-    EXPECT 2 "^cgsolve: N = 1200 \\([0-9]+ rows, [0-9]+ entries on rank 0\\) needs" LABELS mpi input)
+    EXPECT 2 "^cgsolve: (rank 0 of 2: )?N = 1200 \\([0-9]+ rows, [0-9]+ entries on rank 0\\) needs" LABELS mpi input)
   pp_test(cgsolve_mpi3_too_few_planes COMMAND ${_mpi3} ${CG} --backend host --size 1 --quiet
     EXPECT 2 "N = 1 has 2 z-planes of nodes, fewer than the 3 ranks" LABELS mpi input)
 endif()

@@ -1,11 +1,34 @@
 #!/bin/sh
-# expect.sh RC REGEX -- COMMAND...: runs COMMAND, passes if it exits with RC
-# and its combined output matches the extended regular expression REGEX.
+# expect.sh [--once] [--absent REGEX2] [--clean] RC REGEX -- COMMAND...: runs
+# COMMAND, passes if it exits with RC and its combined output matches the
+# extended regular expression REGEX.
+#   --once     REGEX must match exactly one line (a message printed once)
+#   --absent   the output must not match REGEX2 (e.g. an MPI_ABORT banner)
+#   --clean    the output must hold no raw control character but tab/newline
+once=0 absent="" clean=0
+while :; do
+  case $1 in
+    --once) once=1; shift ;;
+    --absent) absent=$2; shift 2 ;;
+    --clean) clean=1; shift ;;
+    *) break ;;
+  esac
+done
 want=$1 re=$2
 shift 3
 out=$("$@" 2>&1)
 rc=$?
-printf '%s\n' "$out"
+printf '%s\n' "$out" | LC_ALL=C tr '\001-\010\013-\037\177' '?'
 if [ "$rc" -ne "$want" ]; then echo "expect.sh: exit code $rc, expected $want"; exit 1; fi
 if ! printf '%s\n' "$out" | grep -Eq -- "$re"; then echo "expect.sh: output does not match /$re/"; exit 1; fi
+if [ "$once" = 1 ]; then
+  n=$(printf '%s\n' "$out" | grep -Ec -- "$re")
+  if [ "$n" -ne 1 ]; then echo "expect.sh: /$re/ matches $n lines, expected one"; exit 1; fi
+fi
+if [ -n "$absent" ] && printf '%s\n' "$out" | grep -Eq -- "$absent"; then
+  echo "expect.sh: output matches /$absent/, which must be absent"; exit 1
+fi
+if [ "$clean" = 1 ] && printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')"; then
+  echo "expect.sh: output holds raw control characters"; exit 1
+fi
 echo "expect.sh: exit $rc and /$re/ as expected"

@@ -10,6 +10,40 @@ pp_test(microbench_json
           --kernels zaxpy_d,triad,atomic_capture,launch_async --
           ${MB} --backend ${PP_TEST_MODELS} --size 4096 ${PP_TEST_FAST}
   LABELS unit validate)
+# Sizes below the launch chain's 1024 elements (it once wrote 1024 doubles into n-element arrays).
+pp_test(microbench_small_sizes COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 1,100,1023 --tpb 64 ${PP_TEST_FAST}
+  EXPECT 0 " passed, 0 failed" LABELS validate)
+# A host allocation that fails is one clear line and exit 3, never a crash.
+pp_test(microbench_host_oom COMMAND sh -c "ulimit -v 600000 && exec \"$0\" \"$@\"" ${MB} --backend host --size 2^24 ${PP_TEST_FAST}
+  EXPECT 3 "microbench: cannot allocate .* MiB of host memory" LABELS unit)
+
+# Planted faults: every check must FAIL (exit 1) on a wrong result. NAME-missed
+# (every kernel; the generic loop skips its runs): poisoned outputs stay unwritten.
+set(MB_FAULT ${MB} --backend host --size 4096 ${PP_TEST_FAST})
+foreach(k init zaxpy_d zaxpy_f zaxpy_i copy mul add triad dot atomic_update atomic_capture reduce
+          launch_empty launch_sync launch_async)
+  pp_test(microbench_fault_${k}_missed COMMAND ${MB_FAULT} --kernels ${k} --inject-fault ${k}-missed
+    EXPECT 1 "${k} +host .*FAIL" LABELS validate fault)
+endforeach()
+# One wrong element of the result.
+foreach(k init zaxpy_d zaxpy_f zaxpy_i copy mul add triad)
+  pp_test(microbench_fault_${k}_element COMMAND ${MB_FAULT} --kernels ${k} --inject-fault ${k}-element
+    EXPECT 1 "${k} +host .*FAIL 1 of 4096 elements differ" LABELS validate fault)
+endforeach()
+# A wrong sum.
+foreach(k dot atomic_update reduce)
+  pp_test(microbench_fault_${k}_sum COMMAND ${MB_FAULT} --kernels ${k} --inject-fault ${k}-sum
+    EXPECT 1 "${k} +host .*FAIL" LABELS validate fault)
+endforeach()
+# Compaction: a wrong count; one wrong value among the right count.
+pp_test(microbench_fault_atomic_capture_count COMMAND ${MB_FAULT} --kernels atomic_capture
+  --inject-fault atomic_capture-count EXPECT 1 "atomic_capture +host .*FAIL count" LABELS validate fault)
+pp_test(microbench_fault_atomic_capture_value COMMAND ${MB_FAULT} --kernels atomic_capture
+  --inject-fault atomic_capture-value EXPECT 1 "atomic_capture +host .*FAIL .*multiset DIFFERS" LABELS validate fault)
+# One launch of the 100 of one run missing.
+pp_test(microbench_fault_launch_empty_skip_one COMMAND ${MB_FAULT} --kernels launch_empty
+  --inject-fault launch_empty-skip-one EXPECT 1 "launch_empty +host .*FAIL 299 launches counted, 300 made" LABELS validate fault)
+
 pp_test(microbench_help COMMAND ${MB} --help EXPECT 0 "--backend LIST.*" LABELS unit)
 pp_test(microbench_bad_backend COMMAND ${MB} --backend foo EXPECT 2 "unknown model 'foo'" LABELS unit input)
 pp_test(microbench_bad_size COMMAND ${MB} --size -5 EXPECT 2 "--size: '-5' is not" LABELS unit input)

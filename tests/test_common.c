@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "pp/pp.h"
 
 static int failures;
@@ -49,23 +50,83 @@ static void test_parse(void) {
   CHECK(pp_parse_size("12x", &v) != 0);
   CHECK(pp_parse_size("2^99", &v) != 0);
   CHECK(pp_parse_size("", &v) != 0);
+  /* overflow says "too large" (-2), not "not a number" (-1) */
+  CHECK(pp_parse_size("2^70", &v) == -2);
+  CHECK(pp_parse_size("2^63", &v) == -2);
+  CHECK(pp_parse_size("2^62", &v) == 0 && v == 4611686018427387904ll);
+  CHECK(pp_parse_size("3^39", &v) == 0 && v == 4052555153018976267ll);
+  CHECK(pp_parse_size("3^40", &v) == -2);
+  CHECK(pp_parse_size("1<<63", &v) == -2);
+  CHECK(pp_parse_size("1<<62", &v) == 0 && v == 4611686018427387904ll);
+  CHECK(pp_parse_size("2^99999999999999999999", &v) == -2);
+  CHECK(pp_parse_size("1^99999999999999999999", &v) == 0 && v == 1);
+  CHECK(pp_parse_size("9223372036854775807", &v) == 0 && v == 9223372036854775807ll);
+  CHECK(pp_parse_size("9223372036854775808", &v) == -2);
+  CHECK(pp_parse_size("8589934592G", &v) == -2);
+  CHECK(pp_parse_size("8589934591G", &v) == 0 && v == 9223372035781033984ll);
+  CHECK(pp_parse_size("2^-1", &v) == -1);
+  CHECK(pp_parse_size("2^+3", &v) == -1);
+  CHECK(pp_parse_size("2^ 3", &v) == -1);
+  CHECK(pp_parse_size("2^3^4", &v) == -1);
+  CHECK(pp_parse_size("1<<", &v) == -1);
+  CHECK(pp_parse_size(" 5", &v) == -1);
+  long long w;
+  const char *msg = pp_parse_int("2^70", 1, 100, &w);
+  CHECK(msg && strstr(msg, "too large"));
   pp_list l;
   CHECK(pp_parse_list("1,2^3,4K", 1, 1 << 20, &l) == NULL && l.n == 3 && l.v[1] == 8 && l.v[2] == 4096);
   CHECK(pp_parse_list("1,0", 1, 10, &l) != NULL);  /* below the range */
-  CHECK(pp_parse_list("1,,", 1, 10, &l) == NULL && l.n == 1);
+  CHECK(pp_parse_list("1,,2", 1, 10, &l) != NULL); /* empty elements are refused */
+  CHECK(pp_parse_list("1,", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list(",1", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list(",", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list("", 1, 10, &l) != NULL);
+  CHECK(pp_parse_list("1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2", 1, 10, &l) == NULL && l.n == 32);
+  CHECK(pp_parse_list("1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3", 1, 10, &l) != NULL);
   CHECK(pp_parse_list("11", 1, 10, &l) != NULL);   /* above */
 }
 
+/* XSBench's LCG: reference values printed by XSBench's own LCG_random_double()
+ * and fast_forward_LCG() (version 20, openmp-threading/Simulation.c), linked into
+ * a throwaway driver in /tmp; the command, driver and full output are in
+ * validate/xsbench/lcg-reference.txt. They are literal, never recomputed here. */
+static const struct {
+  uint64_t seed;
+  uint64_t next[3];  /* states after 1, 2, 3 calls of LCG_random_double */
+  double value[3];   /* the values those calls returned (%.17g) */
+  uint64_t skip[4];  /* fast_forward_LCG(seed, n) for n in lcg_skip_n */
+} lcg_ref[] = {
+    {1070, /* XSBench's STARTING_SEED */
+     {5034782264453221031ull, 413720145226129956ull, 3848738012330184501ull},
+     {0.54587218691116701, 0.044855628025518852, 0.41728101142959284},
+     {4431472941795656326ull, 443776670795765742ull, 3634467506112984622ull, 5954648561377741459ull}},
+    {1144900, /* STARTING_SEED^2, Materials.c */
+     {767753441757430229ull, 6953484305838148554ull, 8807747715860775987ull},
+     {0.08323999494866291, 0.75389827907335805, 0.95493792082404927},
+     {9216278314946693340ull, 6425765346469475844ull, 6930584812010609220ull, 6566138582560672993ull}},
+    {0,
+     {1ull, 2806196910506780710ull, 6924308458965941631ull},
+     {1.0842021724855044e-19, 0.30424847867935623, 0.75073502741706288},
+     {7360529711821355800ull, 7150793935526674880ull, 3174098156010832384ull, 4133560638274335821ull}},
+    {42,
+     {7179805799027480083ull, 522813245550799040ull, 4820991143792763841ull},
+     {0.77843610453296175, 0.05668352566303738, 0.52269290716334915},
+     {5831881675947278594ull, 5353172489097844714ull, 8260713361968681514ull, 6601395328943467327ull}},
+};
+static const uint64_t lcg_skip_n[4] = {1000, 1000000, 3000000000ull, 0x8000000000000005ull};
+
 static void test_rng(void) {
-  uint64_t s = 12345, t = 12345;
-  for (int i = 0; i < 1000; i++) pp_lcg_next(&s);
-  CHECK(pp_lcg_skip(t, 1000) == s);
-  CHECK(pp_lcg_skip(t, 0) == t);
-  /* XSBench's stream from seed 42: first value of its LCG */
-  uint64_t x = 42;
-  double u = pp_lcg_next(&x);
-  CHECK(x == ((2806196910506780709ull * 42 + 1) & 0x7FFFFFFFFFFFFFFFull));
-  CHECK(u >= 0 && u < 1);
+  for (size_t k = 0; k < sizeof lcg_ref / sizeof lcg_ref[0]; k++) {
+    uint64_t s = lcg_ref[k].seed;
+    for (int i = 0; i < 3; i++) {
+      double u = pp_lcg_next(&s);
+      CHECK(s == lcg_ref[k].next[i]);
+      CHECK(u == lcg_ref[k].value[i]); /* bit for bit */
+      CHECK(pp_lcg_skip(lcg_ref[k].seed, (uint64_t)i + 1) == lcg_ref[k].next[i]);
+    }
+    for (int j = 0; j < 4; j++) CHECK(pp_lcg_skip(lcg_ref[k].seed, lcg_skip_n[j]) == lcg_ref[k].skip[j]);
+    CHECK(pp_lcg_skip(lcg_ref[k].seed, 0) == lcg_ref[k].seed);
+  }
   double a = pp_hash_uniform(1, 5), b = pp_hash_uniform(1, 5), c = pp_hash_uniform(1, 6);
   CHECK(a == b && a != c && a >= 0 && a < 1);
 }

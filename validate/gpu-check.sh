@@ -26,5 +26,15 @@ if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/cgsolve --backend omp,ompx,cuda --size 40 $fast
   check mpirun -n 3 --allow-run-as-root --oversubscribe $b/microbench --backend all --size 2^16 --tpb 256 $fast
 fi
+# xsbench_like: every model, variant and grid type, odd lookup counts (the
+# expected checksum is the host's computation of the same run)
+for g in unionized hash nuclide; do for l in 1000003 1 33; do
+  check $b/xsbench_like --backend all -s small --grid $g -l $l --variant all $fast
+done; done
+check $b/xsbench_like --backend all -s small --grid hash --hash-bins 37 -l 100003 --variant all $fast
+check $b/xsbench_like --backend all -s large -l 4000037 --variant all $fast
+if command -v mpirun >/dev/null; then
+  check mpirun -n 2 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 100003 --variant all $fast
+fi
 [ $fail = 0 ] && echo "gpu-check: all passed" || echo "gpu-check: FAILURES"
 exit $fail

@@ -1,15 +1,26 @@
 #!/bin/sh
 # Reference runs on a GPU node; their output is what validate/results/<device>/
-# publishes. Usage: validate/gpu-run.sh APP OUTDIR [extra app options]
+# publishes. Usage: validate/gpu-run.sh [--allow-dirty] APP OUTDIR [extra app options]
 #   BIN   folder of the binaries (default build/nvidia-sm90/bin)
 #   NAME  file stem (default APP)
 # Writes OUTDIR/NAME.json, NAME.csv, NAME.txt (table and progress) and
 # NAME.cmd (the exact command and the GPU it ran on).
+# Published results must name their exact code: a tree with uncommitted
+# changes (checked with git where the tree has it, and always in the binary's
+# own build stamp, build.git_dirty in the JSON) is refused unless
+# --allow-dirty is given; a refused run's files are renamed *.dirty.
 set -eu
+allow_dirty=0
+if [ "${1:-}" = "--allow-dirty" ]; then allow_dirty=1; shift; fi
+[ $# -ge 2 ] || { echo "usage: validate/gpu-run.sh [--allow-dirty] APP OUTDIR [app options]" >&2; exit 2; }
 app=$1 out=$2
 shift 2
 bin=${BIN:-build/nvidia-sm90/bin}
 name=${NAME:-$app}
+if [ $allow_dirty = 0 ] && git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet HEAD; then
+  echo "gpu-run: the tree has uncommitted changes; commit them (and rebuild) or pass --allow-dirty" >&2
+  exit 2
+fi
 mkdir -p "$out"
 export OMP_TARGET_OFFLOAD=MANDATORY # a silent host fallback must never pass as a GPU result
 cmd="$bin/$app --backend all $* --json $out/$name.json --csv $out/$name.csv"
@@ -17,5 +28,13 @@ cmd="$bin/$app --backend all $* --json $out/$name.json --csv $out/$name.csv"
   echo "$cmd" | sed "s|$out/|<outdir>/|g"
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1 || true
 } > "$out/$name.cmd"
+status=0
 # shellcheck disable=SC2086
-$cmd > "$out/$name.txt" 2>&1
+$cmd > "$out/$name.txt" 2>&1 || status=$?
+if [ $allow_dirty = 0 ] && [ -f "$out/$name.json" ] &&
+   python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["build"].get("git_dirty") else 1)' "$out/$name.json"; then
+  for f in json csv txt cmd; do [ -f "$out/$name.$f" ] && mv "$out/$name.$f" "$out/$name.$f.dirty"; done
+  echo "gpu-run: $bin/$app was built from a dirty tree (build.git_dirty); results renamed *.dirty. Rebuild from a clean commit or pass --allow-dirty" >&2
+  exit 2
+fi
+exit $status

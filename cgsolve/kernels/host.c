@@ -1,20 +1,11 @@
 /* cgsolve, host model: the reference vector kernels, C with OpenMP threads. */
 #include "cgsolve.h"
+#include "pp/reduce.h"
 
-/* The dot sums fixed blocks of the vector, each in index order, then the
- * block sums in block order: the result does not depend on the thread count,
- * so the reference residual history is reproducible from run to run. */
+/* The shared host reduction (pp/reduce.h): fixed blocks summed in order, so
+ * the reference residual history does not depend on the thread count. */
 static double dot(const double *x, const double *y, int64_t n, double *scratch) {
-  int64_t nb = n < CG_DOT_MAX_BLOCKS ? (n > 0 ? n : 1) : CG_DOT_MAX_BLOCKS;
-#pragma omp parallel for schedule(static)
-  for (int64_t b = 0; b < nb; b++) {
-    double s = 0;
-    for (int64_t i = b * n / nb; i < (b + 1) * n / nb; i++) s += cg_dot_item(x[i], y[i]);
-    scratch[b] = s;
-  }
-  double s = 0;
-  for (int64_t b = 0; b < nb; b++) s += scratch[b];
-  return s;
+  return pp_reduce_host()->dot(x, y, (size_t)n, CG_TPB, 0, scratch);
 }
 
 static void axpby(double *w, double alpha, const double *x, double beta, const double *y,

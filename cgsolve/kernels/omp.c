@@ -1,9 +1,10 @@
 /* cgsolve, omp model: standard OpenMP 5 target offload only. One combined
  * `target teams distribute parallel for` per kernel, one element per thread
- * (num_teams = n / CG_TPB, the form microbench measured best), the dot by the
- * construct's own reduction clause. */
+ * (num_teams = n / CG_TPB, the form microbench measured best); the dot is the
+ * shared omp reduction (pp/reduce.h: the construct's reduction clause). */
 #include <omp.h>
 #include "cgsolve.h"
+#include "pp/reduce.h"
 #include "pp/omp_device.h"
 
 static int teams_for(int64_t n) {
@@ -12,17 +13,12 @@ static int teams_for(int64_t n) {
 }
 
 static double dot(const double *x, const double *y, int64_t n, double *scratch) {
-  (void)scratch;
-  double s = 0;
-#pragma omp target teams distribute parallel for num_teams(teams_for(n)) thread_limit(CG_TPB) \
-    device(pp_omp_device) is_device_ptr(x, y) reduction(+ : s) map(tofrom : s)
-  for (int64_t i = 0; i < n; i++) s += cg_dot_item(x[i], y[i]);
-  return s;
+  return pp_reduce_omp()->dot(x, y, (size_t)n, CG_TPB, 0, scratch);
 }
 
 static void axpby(double *w, double alpha, const double *x, double beta, const double *y,
                   int64_t n) {
-#pragma omp target teams distribute parallel for num_teams(teams_for(n)) thread_limit(CG_TPB) \
+#pragma omp target teams distribute parallel for num_teams(pp_omp_teams(teams_for(n), CG_TPB)) thread_limit(CG_TPB) \
     device(pp_omp_device) is_device_ptr(w, x, y)
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }

@@ -2,11 +2,13 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "pp/bench.h"
 #include "pp/ceiling.h"
 #include "pp/mpi.h"
+#include "pp/outfile.h"
 
 void pp_progress(const pp_session *s, const char *fmt, ...) {
   if (!s->opt.progress || pp_mpi_rank() != 0) return;
@@ -18,34 +20,89 @@ void pp_progress(const pp_session *s, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Before anything runs: rank 0 writes the result files; every rank exits 2 if it cannot. */
 static void check_writable(const char *app, const char *opt, const char *path) {
-  if (!path || pp_mpi_rank() != 0) return;
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) pp_usage_error(app, "%s: cannot write '%s'", opt, path);
-  fclose(f);
-  remove(tmp);
+  const char *err = path && pp_mpi_rank() == 0 ? pp_outfile_check(path) : NULL;
+  if (!err) {
+    pp_usage_check_all(app, NULL);
+    return;
+  }
+  size_t n = strlen(opt) + strlen(path) + strlen(err) + 32;
+  char *msg = malloc(n);
+  if (msg) snprintf(msg, n, "%s: cannot write '%s': %s", opt, path, err);
+  pp_usage_check_all(app, msg ? msg : "cannot write a result file");
 }
 
-static size_t ceiling_bytes(const pp_session *s, pp_model m) {
-  size_t mib = s->opt.ceiling_mib ? (size_t)s->opt.ceiling_mib : (s->info[m].is_gpu ? 1024 : 256);
-  size_t bytes = mib << 20;
-  size_t free_mem = s->info[m].free_mem;
+/* Buffers of the host ceiling: max(256 MiB, 8 x the last-level cache), so
+ * the copy streams from memory; 0 when --ceiling-mib asks for
+ * less (a cache-resident copy is no roof) or the host cannot spare them. */
+static size_t host_ceiling_bytes(const pp_session *s, size_t llc) {
+  size_t want = (size_t)256 << 20;
+  if (8 * llc > want) want = 8 * llc;
+  size_t bytes = s->opt.ceiling_mib ? (size_t)s->opt.ceiling_mib << 20 : want;
+  size_t avail = pp_host_available_bytes() / 4;
+  if (bytes > avail) bytes = avail;
+  return bytes >= 8 * llc ? bytes : 0;
+}
+
+static size_t gpu_ceiling_bytes(const pp_session *s, pp_model m) {
+  size_t bytes = (s->opt.ceiling_mib ? (size_t)s->opt.ceiling_mib : 1024) << 20;
+  size_t free_mem = s->info[m].free_mem, total;
+  /* the app may hold memory by now: ask again where the driver can tell */
+  pp_native_mem_info(s->info[m].index, &free_mem, &total);
   if (free_mem && bytes > free_mem / 4) bytes = free_mem / 4;
   return bytes;
 }
 
-static double measure(pp_session *s, pp_model m) {
-  size_t bytes = ceiling_bytes(s, m);
+static double measure(pp_session *s, pp_model m, const pp_device_ops *ops, size_t bytes) {
   /* The ceiling is the device's: CUDA/HIP measure it with events whatever --timer says. */
   int wall = pp_timer_wall;
   pp_timer_wall = 0;
-  pp_progress(s, "measuring the copy ceiling with %s (%.0f MiB buffers)", pp_model_name(m),
+  pp_progress(s, "measuring the copy ceiling with %s (2 x %.0f MiB buffers)", pp_model_name(m),
               bytes / 1048576.0);
-  double gbs = pp_measure_copy_gbs(s->ops[m], bytes, 10);
+  double gbs = pp_measure_copy_gbs(ops, bytes, 10);
   pp_timer_wall = wall;
   return gbs;
+}
+
+void pp_session_ready(pp_session *s) {
+  if (s->ready) return;
+  s->ready = 1;
+  /* One streaming ceiling per device: GPU models are all measured against the
+   * native model's copy (cuda/hip) when it is built, so they share a yardstick. */
+  static const pp_model gpu_order[] = {PP_CUDA, PP_HIP, PP_OMPX, PP_OMP};
+  int any_gpu = 0, any_cpu = 0;
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!s->ops[m]) continue;
+    if (s->info[m].is_gpu) any_gpu = 1;
+    else any_cpu = 1;
+  }
+  double gpu = NAN, host = NAN;
+  for (int k = 0; k < 4 && any_gpu && isnan(gpu); k++) {
+    pp_model g = gpu_order[k];
+    if (!(pp_models_built() & (1u << g))) continue;
+    pp_device_info info;
+    const pp_device_ops *ops = s->ops[g] ? s->ops[g] : pp_device_open(g, s->opt.device, &info);
+    if (!s->ops[g]) s->info[g] = info; /* opened only to measure */
+    gpu = measure(s, g, ops, gpu_ceiling_bytes(s, g));
+  }
+  /* The host, and OpenMP offloading to the host (the same cores and memory,
+   * whose omp_target_memcpy is one thread: no roof), share the host's ceiling:
+   * all threads, buffers well beyond the last-level cache. */
+  size_t llc = pp_host_llc_bytes();
+  if (any_cpu) {
+    size_t bytes = host_ceiling_bytes(s, llc);
+    if (bytes) host = measure(s, PP_HOST, pp_device_ops_for(PP_HOST), bytes);
+    else pp_progress(s, "no host copy ceiling: buffers below 8 x the %.0f MiB last-level cache "
+                     "would stay in it (%%copy shows '-')", llc / 1048576.0);
+  }
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!s->ops[m]) continue;
+    s->copy_gbs[m] = s->info[m].is_gpu ? gpu : host;
+    pp_report_device(s->report, (pp_model)m, &s->info[m], s->copy_gbs[m]);
+    /* rows whose working set fits in 4 x the cache could run from it */
+    if (!s->info[m].is_gpu) pp_report_ceiling_min_bytes(s->report, (pp_model)m, 4.0 * (double)llc);
+  }
 }
 
 void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
@@ -77,23 +134,10 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
     pp_progress(s, "opening %s", pp_model_name((pp_model)m));
     s->ops[m] = pp_device_open((pp_model)m, s->opt.device, &s->info[m]);
   }
-  /* One streaming ceiling per device: GPU models are all measured against the
-   * native model's copy (cuda/hip) when it is built, so they share a yardstick. */
-  static const pp_model gpu_order[] = {PP_CUDA, PP_HIP, PP_OMPX, PP_OMP};
-  int any_gpu = (s->opt.backends & ~(1u << PP_HOST)) != 0;
-  double gpu = NAN;
-  for (int k = 0; k < 4 && any_gpu && isnan(gpu); k++) {
-    pp_model g = gpu_order[k];
-    if (!(pp_models_built() & (1u << g))) continue;
-    if (!s->ops[g]) s->ops[g] = pp_device_open(g, s->opt.device, &s->info[g]);
-    gpu = measure(s, g);
-    if (!(s->opt.backends & (1u << g))) s->ops[g] = NULL; /* opened only to measure */
-  }
-  for (int m = 0; m < PP_MODEL_COUNT; m++) {
-    if (!(s->opt.backends & (1u << m))) continue;
-    s->copy_gbs[m] = m == PP_HOST ? measure(s, PP_HOST) : gpu;
-    pp_report_device(s->report, (pp_model)m, &s->info[m], s->copy_gbs[m]);
-  }
+  /* The copy ceilings are measured later, by pp_session_ready (the app's
+   * inputs are checked first); until then copy_gbs is NaN. */
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    if (s->ops[m]) pp_report_device(s->report, (pp_model)m, &s->info[m], NAN);
 }
 
 void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
@@ -108,10 +152,11 @@ void pp_session_check_fits(const pp_session *s, const char *what, double device_
                what, device_bytes / gib, pp_model_name((pp_model)m), s->info[m].index,
                s->info[m].free_mem / gib), bad = msg;
   }
-  double host_mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  if (!bad && host_bytes > host_mem)
-    snprintf(msg, sizeof msg, "%s needs %.2f GiB of host memory; this node has %.2f GiB", what,
-             host_bytes / gib, host_mem / gib), bad = msg;
+  double avail = (double)pp_host_available_bytes(), phys = (double)pp_host_physical_bytes();
+  if (!bad && host_bytes > avail)
+    snprintf(msg, sizeof msg, "%s needs %.2f GiB of host memory; this node has %.2f GiB "
+             "available (MemAvailable) of %.2f GiB physical", what, host_bytes / gib,
+             avail / gib, phys / gib), bad = msg;
   pp_usage_check_all(s->app->name, bad);
 }
 
@@ -124,6 +169,9 @@ int pp_session_finish(pp_session *s) {
 }
 
 void pp_bench(const pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out) {
+  /* Sessions are never const objects; the ceilings are session state filled
+   * lazily, before the first timed run, when the app did not say it was ready. */
+  if (!s->ready) pp_session_ready((pp_session *)s);
   const pp_device_ops *ops = s->ops[m];
   for (int w = 0; w < s->opt.warmup; w++) fn(ctx);
   ops->sync();

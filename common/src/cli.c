@@ -1,5 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,18 +9,53 @@
 #include "pp/cli.h"
 #include "pp/device.h"
 #include "pp/fault.h"
+#include "pp/json.h"
 #include "pp/mpi.h"
+
+/* Writes `s` with every byte a terminal could act on shown as \xNN: control
+ * characters, DEL, C1 controls and bytes that are not UTF-8, so a hostile
+ * argument or deck can never drive the terminal. */
+static void put_escaped(FILE *f, const char *s) {
+  const unsigned char *p = (const unsigned char *)s;
+  while (*p) {
+    int n = pp_utf8_len(p);
+    if (n == 1 && *p >= 0x20 && *p != 0x7f) fputc(*p, f);
+    else if (n >= 2 && !(n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) fwrite(p, 1, (size_t)n, f);
+    else { fprintf(f, "\\x%02x", *p); n = 1; }
+    p += n;
+  }
+}
+
+static void print_usage(const char *app, const char *msg) {
+  fprintf(stderr, "%s: ", app);
+  if (pp_mpi_size() > 1) fprintf(stderr, "rank %d of %d: ", pp_mpi_rank(), pp_mpi_size());
+  put_escaped(stderr, msg);
+  fprintf(stderr, " (see --help)\n");
+  fflush(stderr);
+}
+
+/* Inside pp_usage_collective a usage error becomes this rank's verdict. */
+static jmp_buf *usage_jmp;
+static const char *usage_app;
+static char *usage_msg;
 
 void pp_usage_error(const char *app, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (pp_mpi_rank() == 0) {
-    fprintf(stderr, "%s: ", app);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see --help)\n");
-  }
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  pp_mpi_exit(2);
+  char *msg = malloc(n > 0 ? (size_t)n + 1 : 1);
+  if (!msg) { fprintf(stderr, "%s: bad usage (out of memory)\n", app); pp_mpi_abort(2); }
+  va_start(ap, fmt);
+  vsnprintf(msg, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  if (usage_jmp) {
+    usage_app = app;
+    usage_msg = msg;
+    longjmp(*usage_jmp, 1);
+  }
+  print_usage(app, msg);
+  pp_mpi_abort(2); /* the other ranks cannot know: end the job */
 }
 
 void pp_usage_check_all(const char *app, const char *msg) {
@@ -26,31 +63,63 @@ void pp_usage_check_all(const char *app, const char *msg) {
   double who = msg ? (double)(P - me) : 0; /* max over ranks -> the lowest failing rank */
   pp_mpi_max(&who, 1);
   if (who == 0) return;
-  if (me == P - (int)who) {
-    fprintf(stderr, "%s: %s (see --help)\n", app, msg);
-    fflush(stderr);
-  }
+  if (me == P - (int)who) print_usage(app, msg);
   pp_mpi_barrier();
   pp_mpi_finalize();
   exit(2);
 }
 
+char *pp_usage_try(void (*fn)(void *ctx), void *ctx) {
+  if (usage_jmp) { /* nested: the outer call catches */
+    fn(ctx);
+    return NULL;
+  }
+  jmp_buf jb;
+  usage_jmp = &jb;
+  if (setjmp(jb) == 0) {
+    fn(ctx);
+    usage_jmp = NULL;
+    return NULL;
+  }
+  usage_jmp = NULL;
+  return usage_msg;
+}
+
+void pp_usage_collective(const char *app, void (*fn)(void *ctx), void *ctx) {
+  int nested = usage_jmp != NULL;
+  char *msg = pp_usage_try(fn, ctx);
+  if (nested) return; /* the outermost call decides */
+  pp_usage_check_all(msg ? usage_app : app, msg);
+}
+
+/* 0 and *out, or -1 (not a size) or -2 (above LLONG_MAX). */
 int pp_parse_size(const char *s, long long *out) {
   char *end;
+  if (!s || !isdigit((unsigned char)*s)) return -1;
   errno = 0;
-  if (!s || !*s || *s == '-' || !isdigit((unsigned char)*s)) return -1;
   long long v = strtoll(s, &end, 10);
-  if (errno) return -1;
-  if (*end == '^' || (end[0] == '<' && end[1] == '<')) {
-    /* 2^N or B<<N */
+  int big = errno == ERANGE;
+  if (*end == '^' || (end[0] == '<' && end[1] == '<')) { /* B^N or B<<N */
     const char *p = end + (*end == '^' ? 1 : 2);
+    if (!isdigit((unsigned char)*p)) return -1;
     char *e2;
+    errno = 0;
     long long ex = strtoll(p, &e2, 10);
-    if (e2 == p || *e2 || ex < 0 || ex > 62) return -1;
-    long double r = 1;
-    if (*end == '^') for (long long i = 0; i < ex; i++) r *= (long double)v;
-    else r = (long double)v * (long double)(1ll << ex);
-    if (r > 9.2e18L) return -1;
+    if (*e2) return -1;
+    if (big) return -2;
+    if (errno == ERANGE) ex = LLONG_MAX;
+    if (v == 0 || (v == 1 && *end == '^')) { /* 0^N, 1^N, 0<<N: no overflow whatever N */
+      *out = *end == '^' && (v == 1 || ex == 0);
+      return 0;
+    }
+    if (ex > 63) return -2;
+    long double r = 1, max = (long double)LLONG_MAX;
+    if (*end == '^') {
+      for (long long i = 0; i < ex && r <= max; i++) r *= (long double)v;
+    } else {
+      r = (long double)v * (long double)(1ull << ex);
+    }
+    if (r > max) return -2;
     *out = (long long)r;
     return 0;
   }
@@ -59,7 +128,7 @@ int pp_parse_size(const char *s, long long *out) {
   else if (*end == 'M' || *end == 'm') mult = 1ll << 20, end++;
   else if (*end == 'G' || *end == 'g') mult = 1ll << 30, end++;
   if (*end) return -1;
-  if (v > (long long)(9.2e18 / (double)mult)) return -1;
+  if (big || v > LLONG_MAX / mult) return -2;
   *out = v * mult;
   return 0;
 }
@@ -67,8 +136,13 @@ int pp_parse_size(const char *s, long long *out) {
 const char *pp_parse_int(const char *s, long long lo, long long hi, long long *out) {
   static char msg[160];
   long long v;
-  if (pp_parse_size(s, &v) != 0) {
-    snprintf(msg, sizeof msg, "'%s' is not a non-negative integer", s ? s : "");
+  int rc = pp_parse_size(s, &v);
+  if (rc == -2) {
+    snprintf(msg, sizeof msg, "'%.40s' is too large (at most %lld)", s, hi);
+    return msg;
+  }
+  if (rc != 0) {
+    snprintf(msg, sizeof msg, "'%.40s' is not a non-negative integer", s ? s : "");
     return msg;
   }
   if (v < lo || v > hi) {
@@ -85,7 +159,7 @@ const char *pp_parse_double(const char *s, double lo, double hi, double *out) {
   errno = 0;
   double x = s && *s ? strtod(s, &end) : 0;
   if (!s || !*s || *end || errno == ERANGE || !(x >= lo && x <= hi)) {
-    snprintf(msg, sizeof msg, "'%s' is not a number in [%g, %g]", s ? s : "", lo, hi);
+    snprintf(msg, sizeof msg, "'%.40s' is not a number in [%g, %g]", s ? s : "", lo, hi);
     return msg;
   }
   *out = x;
@@ -94,40 +168,50 @@ const char *pp_parse_double(const char *s, double lo, double hi, double *out) {
 
 const char *pp_parse_list(const char *s, long long lo, long long hi, pp_list *out) {
   static char msg[200];
-  char buf[1024];
   if (!s || !*s) return "empty list";
-  if (strlen(s) >= sizeof buf) return "list too long";
-  strcpy(buf, s);
   out->n = 0;
-  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+  for (const char *p = s;; p++) { /* one element per comma-separated field */
+    size_t len = strcspn(p, ",");
+    if (len == 0) return "empty element in the list (two commas, or a comma at either end)";
     if (out->n == PP_MAX_LIST) {
       snprintf(msg, sizeof msg, "more than %d values", PP_MAX_LIST);
       return msg;
     }
+    char tok[64];
+    if (len >= sizeof tok) {
+      snprintf(msg, sizeof msg, "'%.20s...' is not a size", p);
+      return msg;
+    }
+    memcpy(tok, p, len);
+    tok[len] = '\0';
     const char *err = pp_parse_int(tok, lo, hi, &out->v[out->n]);
     if (err) {
       snprintf(msg, sizeof msg, "%s", err);
       return msg;
     }
     out->n++;
+    p += len;
+    if (!*p) return NULL;
   }
-  return out->n ? NULL : "empty list";
 }
 
 static void parse_backends(const char *app, const char *s, pp_model_set *out) {
-  char buf[256];
-  if (strlen(s) >= sizeof buf) pp_usage_error(app, "--backend: list too long");
-  strcpy(buf, s);
   pp_model_set built = pp_models_built(), set = 0;
-  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    if (strcmp(tok, "all") == 0) { set |= built; continue; }
-    int m = pp_model_from_name(tok);
-    if (m < 0) pp_usage_error(app, "--backend: unknown model '%s' (host, omp, ompx, cuda, hip, all)", tok);
-    if (!(built & (1u << m)))
+  for (const char *p = s;; p++) {
+    size_t len = strcspn(p, ",");
+    char tok[16];
+    if (len == 0) pp_usage_error(app, "--backend: empty element in '%s'", s);
+    snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), p);
+    int m = len < sizeof tok ? pp_model_from_name(tok) : -1;
+    if (len < sizeof tok && !strcmp(tok, "all")) set |= built;
+    else if (m < 0)
+      pp_usage_error(app, "--backend: unknown model '%.*s' (host, omp, ompx, cuda, hip, all)", (int)(len > 40 ? 40 : len), p);
+    else if (!(built & (1u << m)))
       pp_usage_error(app, "--backend: model '%s' is %s", tok, pp_model_absent_reason((pp_model)m));
-    set |= 1u << m;
+    else set |= 1u << m;
+    p += len;
+    if (!*p) break;
   }
-  if (!set) pp_usage_error(app, "--backend: empty list");
   *out = set;
 }
 
@@ -172,9 +256,17 @@ static void print_help(const pp_app *app) {
   if (app->epilog) printf("\n%s", app->epilog);
 }
 
+/* The value of option argv[*i]. A value that starts with "--" is the next
+ * option, not a value (`--json --quiet` must not write a file "--quiet");
+ * a file whose name starts with "--" can be given as ./--name. */
 static const char *need_arg(const pp_app *app, int argc, char **argv, int *i) {
   if (*i + 1 >= argc) pp_usage_error(app->name, "%s needs a value", argv[*i]);
-  return argv[++*i];
+  const char *v = argv[*i + 1];
+  if (v[0] == '-' && v[1] == '-')
+    pp_usage_error(app->name, "%s needs a value, found the option '%s'", argv[*i], v);
+  if (!*v) pp_usage_error(app->name, "%s needs a value, found an empty string", argv[*i]);
+  ++*i;
+  return v;
 }
 
 static long long int_opt(const pp_app *app, const char *name, const char *v, long long lo, long long hi) {
@@ -184,22 +276,47 @@ static long long int_opt(const pp_app *app, const char *name, const char *v, lon
   return x;
 }
 
-void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
-  memset(opt, 0, sizeof *opt);
-  opt->backends = pp_models_built();
-  opt->warmup = 2;
-  opt->samples = 10;
-  opt->bootstrap.resamples = 1000;
-  opt->bootstrap.confidence = 0.95;
-  opt->seed = 42;
-  opt->device = -1;
-  opt->progress = 1;
+/* The command line for reports, cut at a character boundary (never inside a
+ * UTF-8 sequence) with "..." when it does not fit. */
+static void record_command(int argc, char **argv, char *out, size_t cap) {
+  size_t len = 0;
+  out[0] = '\0';
+  for (int i = 0; i < argc; i++) {
+    for (const char *p = i ? " " : ""; *p; p++) out[len++] = *p;
+    for (const unsigned char *p = (const unsigned char *)argv[i]; *p;) {
+      int n = pp_utf8_len(p);
+      if (n == 0) n = 1; /* a stray byte: kept here, replaced in the JSON */
+      if (len + (size_t)n + 4 > cap) {
+        memcpy(out + len, "...", 4);
+        return;
+      }
+      memcpy(out + len, p, (size_t)n);
+      len += (size_t)n;
+      p += n;
+    }
+    if (i + 1 < argc && len + 1 + 4 > cap) {
+      memcpy(out + len, "...", 4);
+      return;
+    }
+    out[len] = '\0';
+  }
+}
+
+typedef struct cli_args {
+  int argc;
+  char **argv;
+  const pp_app *app;
+  pp_options *opt;
+} cli_args;
+
+static void cli_parse(void *ctx) {
+  const cli_args *c = ctx;
+  int argc = c->argc;
+  char **argv = c->argv;
+  const pp_app *app = c->app;
+  pp_options *opt = c->opt;
   const char *err = pp_parse_list(app->default_sizes, 1, app->max_size, &opt->sizes);
   if (err) pp_usage_error(app->name, "internal: default sizes: %s", err);
-
-  size_t len = 0;
-  for (int i = 0; i < argc && len + 2 < sizeof opt->command; i++)
-    len += (size_t)snprintf(opt->command + len, sizeof opt->command - len, "%s%s", i ? " " : "", argv[i]);
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -213,9 +330,9 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
       if (err) pp_usage_error(app->name, "--size: %s", err);
       opt->size_given = 1;
     } else if (!strcmp(a, "--warmup")) {
-      opt->warmup = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, 1000000);
+      opt->warmup = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, PP_MAX_WARMUP);
     } else if (!strcmp(a, "--samples")) {
-      opt->samples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 1, 1000000);
+      opt->samples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 1, PP_MAX_SAMPLES);
     } else if (!strcmp(a, "--timer")) {
       const char *v = need_arg(app, argc, argv, &i);
       if (strcmp(v, "events") && strcmp(v, "wall"))
@@ -230,7 +347,7 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
       pp_gpu_wait = k;
       opt->gpu_wait_set = 1;
     } else if (!strcmp(a, "--bootstrap")) {
-      opt->bootstrap.resamples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, 1000000);
+      opt->bootstrap.resamples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, PP_MAX_BOOTSTRAP);
     } else if (!strcmp(a, "--confidence")) {
       const char *v = need_arg(app, argc, argv, &i);
       char *end;
@@ -261,5 +378,28 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
       if (msg) pp_usage_error(app->name, "%s: %s", a, msg);
     }
   }
+  if (opt->bootstrap.resamples > 0 &&
+      (double)opt->samples * opt->bootstrap.resamples > PP_MAX_SAMPLES_X_BOOTSTRAP)
+    pp_usage_error(app->name,
+                   "--samples %d x --bootstrap %d = %.3g resampled values per result; at most %.0e "
+                   "(the interval would take longer than the runs)",
+                   opt->samples, opt->bootstrap.resamples,
+                   (double)opt->samples * opt->bootstrap.resamples, PP_MAX_SAMPLES_X_BOOTSTRAP);
+}
+
+void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->backends = pp_models_built();
+  opt->warmup = 2;
+  opt->samples = 10;
+  opt->bootstrap.resamples = 1000;
+  opt->bootstrap.confidence = 0.95;
+  opt->seed = 42;
+  opt->device = -1;
+  opt->progress = 1;
+  record_command(argc, argv, opt->command, sizeof opt->command);
+  /* Every rank parses the same command line (and decks): one collective verdict. */
+  cli_args c = {argc, argv, app, opt};
+  pp_usage_collective(app->name, cli_parse, &c);
   opt->bootstrap.seed = opt->seed;
 }

@@ -1,35 +1,40 @@
-/* Input deck reader (pp/deck.h). Decks are tiny, so a flat array of entries
- * and linear look-ups are all that is needed. */
+/* Input deck reader (pp/deck.h). The whole file is read at once, after
+ * checking that it is a regular file of bounded size, so no input (a FIFO,
+ * /dev/zero, a directory, a huge file) can hang or exhaust the reader. */
+#define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "pp/cli.h"
 #include "pp/deck.h"
+#include "pp/json.h"
 
-#define DECK_LINE_MAX 1024
 #define DECK_KEY_MAX 64
 
 typedef struct deck_entry {
-  char key[DECK_KEY_MAX];
-  char *value;
+  const char *key, *value; /* into the deck's text */
   int line;
 } deck_entry;
 
 struct pp_deck {
-  char app[64];
-  char path[1024];
-  deck_entry *e;
-  int n, cap;
+  char *app, *path, *text;
+  deck_entry *e; /* in file order */
+  int *sorted;   /* entry indices by key, then line */
+  int n;
 };
 
-static char *trim(char *s) {
-  while (isspace((unsigned char)*s)) s++;
-  char *end = s + strlen(s);
-  while (end > s && isspace((unsigned char)end[-1])) *--end = '\0';
-  return s;
+static char *copy_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
 }
 
 static int valid_key(const char *k) {
@@ -39,60 +44,196 @@ static int valid_key(const char *k) {
   return 1;
 }
 
-static const deck_entry *find(const pp_deck *d, const char *key) {
-  for (int i = 0; i < d->n; i++)
-    if (!strcmp(d->e[i].key, key)) return &d->e[i];
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t') s++;
+  char *end = s + strlen(s);
+  while (end > s && (end[-1] == ' ' || end[-1] == '\t')) *--end = '\0';
+  return s;
+}
+
+/* Frees everything the reader holds, then reports; the message is
+ * formatted first, as it may quote the deck's text. */
+static void read_fail(const char *app, pp_deck *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4), noreturn))
+#endif
+    ;
+static void read_fail(const char *app, pp_deck *d, const char *fmt, ...) {
+  char msg[2048]; /* only the message is cut, never a path used to open a file */
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  pp_deck_free(d);
+  pp_usage_error(app, "%s", msg);
+}
+
+/* Reads the regular file d->path (at most PP_DECK_MAX_BYTES) into d->text,
+ * NUL-terminated; returns its length. */
+static size_t slurp(const char *app, pp_deck *d) {
+  const char *path = d->path;
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) read_fail(app, d, "cannot open input deck '%s': %s", path, strerror(errno));
+  struct stat st;
+  const char *bad = NULL;
+  char big[96];
+  if (fstat(fd, &st) != 0) bad = strerror(errno);
+  else if (S_ISDIR(st.st_mode)) bad = "is a directory";
+  else if (!S_ISREG(st.st_mode)) bad = "is not a regular file (a device, FIFO or socket)";
+  else if (st.st_size > PP_DECK_MAX_BYTES) {
+    snprintf(big, sizeof big, "has %lld bytes; a deck has at most %d", (long long)st.st_size,
+             PP_DECK_MAX_BYTES);
+    bad = big;
+  } else if (!(d->text = malloc((size_t)st.st_size + 2))) bad = "cannot be read: out of memory";
+  if (bad) {
+    close(fd);
+    read_fail(app, d, "input deck '%s' %s", path, bad);
+  }
+  /* Read one byte past the size seen: the file may have grown since. */
+  size_t n = 0, cap = (size_t)st.st_size + 1;
+  for (;;) {
+    ssize_t r = read(fd, d->text + n, cap - n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0 || (n += (size_t)r) == cap) {
+      int e = errno;
+      close(fd);
+      if (r < 0) read_fail(app, d, "cannot read input deck '%s': %s", path, strerror(e));
+      if (n == cap) read_fail(app, d, "input deck '%s' changed while it was read", path);
+      break;
+    }
+  }
+  d->text[n] = '\0';
+  return n;
+}
+
+/* The deck is UTF-8 text: no NUL, no control character but tab and
+ * newline, CR only before LF. Returns NULL, or the offending byte's offset
+ * and a description (the byte shown escaped, never raw). */
+static const char *bad_byte(const char *t, size_t len, size_t *at) {
+  static char msg[96];
+  const unsigned char *s = (const unsigned char *)t;
+  for (size_t i = 0; i < len;) {
+    unsigned c = s[i];
+    *at = i;
+    if (c == '\r' && (i + 1 == len || s[i + 1] != '\n'))
+      return "carriage return (\\r) not followed by a newline";
+    if (c == 0) return "NUL byte (\\x00): not a text file";
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
+      snprintf(msg, sizeof msg, "control character \\x%02x", c);
+      return msg;
+    }
+    int n = pp_utf8_len(s + i);
+    if (n == 0) {
+      snprintf(msg, sizeof msg, "byte \\x%02x is not UTF-8 text", c);
+      return msg;
+    }
+    if (n == 2 && c == 0xc2 && s[i + 1] < 0xa0) { /* C1 controls, e.g. U+009B (CSI) */
+      snprintf(msg, sizeof msg, "control character U+%04X", s[i + 1]);
+      return msg;
+    }
+    i += (size_t)n;
+  }
   return NULL;
 }
 
+static int line_of(const char *t, size_t at) {
+  int line = 1;
+  for (size_t i = 0; i < at; i++) line += t[i] == '\n';
+  return line;
+}
+
+static const pp_deck *sort_deck; /* qsort has no context argument */
+static int cmp_key(const void *a, const void *b) {
+  const deck_entry *x = &sort_deck->e[*(const int *)a], *y = &sort_deck->e[*(const int *)b];
+  int c = strcmp(x->key, y->key);
+  return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
 pp_deck *pp_deck_read(const char *app, const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) pp_usage_error(app, "cannot open input deck '%s': %s", path, strerror(errno));
   pp_deck *d = calloc(1, sizeof *d);
-  snprintf(d->app, sizeof d->app, "%s", app);
-  snprintf(d->path, sizeof d->path, "%s", path);
-  char buf[DECK_LINE_MAX + 2];
-  for (int line = 1; fgets(buf, sizeof buf, f); line++) {
-    size_t len = strlen(buf);
-    if (len == sizeof buf - 1 && buf[len - 1] != '\n' && !feof(f))
-      pp_usage_error(app, "%s:%d: line longer than %d characters", path, line, DECK_LINE_MAX);
-    buf[strcspn(buf, "\r")] = '\0'; /* tolerate CRLF files */
-    char *hash = strchr(buf, '#');
+  if (!d || !(d->app = copy_str(app)) || !(d->path = copy_str(path)))
+    read_fail(app, d, "cannot read input deck '%s': out of memory", path);
+  path = d->path;
+  size_t len = slurp(app, d), at;
+  const char *bad = bad_byte(d->text, len, &at);
+  if (bad) read_fail(app, d, "%s:%d: %s", path, line_of(d->text, at), bad);
+  char *s = d->text;
+  if (!strncmp(s, "\xEF\xBB\xBF", 3)) s += 3; /* a UTF-8 byte-order mark */
+  int cap = 0, line = 0;
+  while (*s) {
+    char *nl = strchr(s, '\n'), *next = nl ? nl + 1 : s + strlen(s);
+    if (nl) *nl = '\0';
+    if (++line > PP_DECK_MAX_LINES)
+      read_fail(app, d, "%s: more than %d lines; a deck has at most that many", path, PP_DECK_MAX_LINES);
+    if (nl > s && nl[-1] == '\r') nl[-1] = '\0'; /* CRLF */
+    if (strlen(s) > PP_DECK_LINE_MAX)
+      read_fail(app, d, "%s:%d: line longer than %d characters", path, line, PP_DECK_LINE_MAX);
+    char *hash = strchr(s, '#');
     if (hash) *hash = '\0';
-    char *s = trim(buf);
-    if (!*s) continue;
-    char *eq = strchr(s, '=');
-    if (!eq) pp_usage_error(app, "%s:%d: expected 'key = value', found '%s'", path, line, s);
+    char *body = trim(s);
+    s = next;
+    if (!*body) continue;
+    char *eq = strchr(body, '=');
+    if (!eq) read_fail(app, d, "%s:%d: expected 'key = value', found '%s'", path, line, body);
     *eq = '\0';
-    char *key = trim(s), *val = trim(eq + 1);
+    char *key = trim(body), *val = trim(eq + 1);
     if (!valid_key(key) || strlen(key) >= DECK_KEY_MAX)
-      pp_usage_error(app, "%s:%d: '%s' is not a valid key", path, line, key);
-    if (!*val) pp_usage_error(app, "%s:%d: '%s' has no value", path, line, key);
-    const deck_entry *old = find(d, key);
-    if (old) pp_usage_error(app, "%s:%d: '%s' is set again (first on line %d)", path, line, key, old->line);
-    if (d->n == d->cap) {
-      d->cap = d->cap ? 2 * d->cap : 16;
-      d->e = realloc(d->e, sizeof *d->e * (size_t)d->cap);
+      read_fail(app, d, "%s:%d: '%s' is not a valid key", path, line, key);
+    if (!*val) read_fail(app, d, "%s:%d: '%s' has no value", path, line, key);
+    if (d->n == PP_DECK_MAX_KEYS)
+      read_fail(app, d, "%s:%d: more than %d keys; a deck has at most that many", path, line,
+                     PP_DECK_MAX_KEYS);
+    if (d->n == cap) {
+      cap = cap ? 2 * cap : 16;
+      deck_entry *e = realloc(d->e, sizeof *e * (size_t)cap);
+      if (!e) read_fail(app, d, "cannot read input deck '%s': out of memory", path);
+      d->e = e;
     }
-    deck_entry *e = &d->e[d->n++];
-    snprintf(e->key, sizeof e->key, "%s", key);
-    e->value = malloc(strlen(val) + 1);
-    strcpy(e->value, val);
-    e->line = line;
+    d->e[d->n++] = (deck_entry){key, val, line};
   }
-  if (ferror(f)) pp_usage_error(app, "cannot read input deck '%s'", path);
-  fclose(f);
+  /* Duplicates, in O(n log n): sort by key; report the earliest repeat. */
+  d->sorted = malloc(sizeof *d->sorted * (size_t)(d->n ? d->n : 1));
+  if (!d->sorted) read_fail(app, d, "cannot read input deck '%s': out of memory", path);
+  for (int i = 0; i < d->n; i++) d->sorted[i] = i;
+  sort_deck = d;
+  qsort(d->sorted, (size_t)d->n, sizeof *d->sorted, cmp_key);
+  const deck_entry *first = NULL, *again = NULL;
+  for (int i = 1, run = 0; i < d->n; i++) {
+    const deck_entry *b = &d->e[d->sorted[i]];
+    if (strcmp(d->e[d->sorted[i - 1]].key, b->key)) { run = i; continue; }
+    if (!again || b->line < again->line) again = b, first = &d->e[d->sorted[run]];
+  }
+  if (again)
+    read_fail(app, d, "%s:%d: '%s' is set again (first on line %d)", path, again->line, again->key,
+                   first->line);
   return d;
 }
 
 void pp_deck_free(pp_deck *d) {
   if (!d) return;
-  for (int i = 0; i < d->n; i++) free(d->e[i].value);
+  free(d->app);
+  free(d->path);
+  free(d->text);
   free(d->e);
+  free(d->sorted);
   free(d);
 }
 
 const char *pp_deck_path(const pp_deck *d) { return d->path; }
+
+static const deck_entry *find(const pp_deck *d, const char *key) {
+  int lo = 0, hi = d->n - 1;
+  while (lo <= hi) { /* keys are unique: binary search over the sorted index */
+    int mid = lo + (hi - lo) / 2;
+    int c = strcmp(d->e[d->sorted[mid]].key, key);
+    if (!c) return &d->e[d->sorted[mid]];
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return NULL;
+}
+
 int pp_deck_has(const pp_deck *d, const char *key) { return find(d, key) != NULL; }
 
 static const deck_entry *need(const pp_deck *d, const char *key) {
@@ -147,10 +288,51 @@ const char *pp_deck_string_or(const pp_deck *d, const char *key, const char *def
   return e ? e->value : def;
 }
 
+/* Edit distance in half steps: changing only a letter's case costs 1, any
+ * other insertion, deletion or substitution 2 (so 'n' is nearest to 'N'). */
+static int distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  int row[DECK_KEY_MAX + 1];
+  if (lb > DECK_KEY_MAX) return 1 << 20;
+  for (int j = 0; j <= lb; j++) row[j] = 2 * j;
+  for (int i = 1; i <= la; i++) {
+    int diag = row[0];
+    row[0] = 2 * i;
+    for (int j = 1; j <= lb; j++) {
+      int ca = (unsigned char)a[i - 1], cb = (unsigned char)b[j - 1];
+      int sub = ca == cb ? 0 : tolower(ca) == tolower(cb) ? 1 : 2;
+      int best = diag + sub;
+      if (row[j] + 2 < best) best = row[j] + 2;
+      if (row[j - 1] + 2 < best) best = row[j - 1] + 2;
+      diag = row[j];
+      row[j] = best;
+    }
+  }
+  return row[lb];
+}
+
 void pp_deck_only(const pp_deck *d, const char *const *known) {
   for (int i = 0; i < d->n; i++) {
+    const deck_entry *e = &d->e[i];
     const char *const *k = known;
-    while (*k && strcmp(*k, d->e[i].key)) k++;
-    if (!*k) pp_usage_error(d->app, "%s:%d: unknown key '%s'", d->path, d->e[i].line, d->e[i].key);
+    while (*k && strcmp(*k, e->key)) k++;
+    if (*k) continue;
+    const char *near = NULL;
+    int best = 0;
+    for (k = known; *k; k++) {
+      int dist = distance(e->key, *k);
+      if (!near || dist < best) near = *k, best = dist;
+    }
+    /* a suggestion only when it is close: at most 1 + len/3 edits */
+    if (near && best <= 2 * (1 + (int)strlen(e->key) / 3))
+      pp_usage_error(d->app, "%s:%d: unknown key '%s' (did you mean '%s'?)", d->path, e->line, e->key,
+                     near);
+    char msg[2048]; /* the list of known keys, cut if it is very long */
+    size_t n = 0;
+    msg[0] = '\0';
+    for (k = known; *k && n + 2 < sizeof msg; k++)
+      n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s", k == known ? "" : ", ", *k);
+    pp_usage_error(d->app, "%s:%d: unknown key '%s' (known keys: %s)", d->path, e->line, e->key,
+                   *known ? msg : "none");
   }
 }

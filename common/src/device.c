@@ -19,6 +19,10 @@ int pp_native_set_wait(int index) {
   (void)index;
   return -1;
 }
+int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes) {
+  (void)index, (void)free_bytes, (void)total_bytes;
+  return -1;
+}
 #endif
 
 const pp_device_ops *pp_device_ops_for(pp_model m) {

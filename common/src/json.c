@@ -47,10 +47,13 @@ void pp_json_str(pp_json *j, const char *key, const char *v) {
   sep(j, key);
   if (!v) { fputs("null", j->f); return; }
   fputc('"', j->f);
-  for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-    if (*p == '"' || *p == '\\') fprintf(j->f, "\\%c", *p);
-    else if (*p < 0x20) fprintf(j->f, "\\u%04x", *p);
-    else fputc(*p, j->f);
+  for (const unsigned char *p = (const unsigned char *)v; *p;) {
+    int n = pp_utf8_len(p);
+    if (n == 0) fputs("\\ufffd", j->f), n = 1; /* not UTF-8: the replacement character */
+    else if (*p == '"' || *p == '\\') fprintf(j->f, "\\%c", *p);
+    else if (*p < 0x20 || *p == 0x7f) fprintf(j->f, "\\u%04x", *p);
+    else fwrite(p, 1, (size_t)n, j->f);
+    p += n;
   }
   fputc('"', j->f);
 }
@@ -69,4 +72,28 @@ void pp_json_int(pp_json *j, const char *key, long long v) {
 void pp_json_bool(pp_json *j, const char *key, int v) {
   sep(j, key);
   fputs(v ? "true" : "false", j->f);
+}
+
+int pp_utf8_len(const unsigned char *p) {
+  unsigned c = p[0];
+  int n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (n <= 1) return n;
+  for (int i = 1; i < n; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  /* no overlong forms, no surrogates, nothing above U+10FFFF */
+  if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
+      (c == 0xf4 && p[1] > 0x8f))
+    return 0;
+  return n;
+}
+
+void pp_json_num_array(pp_json *j, const char *key, const double *v, int n) {
+  sep(j, key);
+  fputc('[', j->f);
+  for (int i = 0; i < n; i++) {
+    if (i) fputs(", ", j->f);
+    if (isfinite(v[i])) fprintf(j->f, "%.17g", v[i]);
+    else fputs("null", j->f);
+  }
+  fputc(']', j->f);
 }

@@ -55,6 +55,13 @@ void pp_mpi_exit(int code) {
   if (inited_) MPI_Finalize();
   exit(code);
 }
+void pp_mpi_abort(int code) {
+  fflush(stdout);
+  fflush(stderr);
+  if (inited_ && size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  if (inited_) MPI_Finalize();
+  exit(code);
+}
 
 #else /* no MPI: one rank */
 
@@ -69,4 +76,8 @@ void pp_mpi_max(double *v, int n) { (void)v; (void)n; }
 int pp_mpi_all(int ok) { return ok; }
 void pp_mpi_barrier(void) {}
 void pp_mpi_exit(int code) { exit(code); }
+void pp_mpi_abort(int code) {
+  fflush(stdout);
+  exit(code);
+}
 #endif

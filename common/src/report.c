@@ -10,6 +10,7 @@
 #include "pp/mpi.h"
 #include "pp/report.h"
 #include "pp/fault.h"
+#include "pp/outfile.h"
 
 typedef struct kv { char key[48]; char val[208]; } kv;
 
@@ -21,6 +22,7 @@ struct pp_report {
   int have_device[PP_MODEL_COUNT];
   pp_device_info device[PP_MODEL_COUNT];
   double copy_gbs[PP_MODEL_COUNT];
+  double ceiling_min_bytes[PP_MODEL_COUNT];
   char skipped[PP_MODEL_COUNT][160];
   pp_row *rows;
   int nrows, cap;
@@ -39,6 +41,7 @@ pp_report *pp_report_new(const char *app, const pp_options *opt) {
 
 void pp_report_free(pp_report *r) {
   if (!r) return;
+  for (int i = 0; i < r->nrows; i++) free(r->rows[i].samples);
   free(r->rows);
   free(r);
 }
@@ -62,6 +65,10 @@ void pp_report_device(pp_report *r, pp_model m, const pp_device_info *info, doub
   r->have_device[m] = 1;
   r->device[m] = *info;
   r->copy_gbs[m] = copy_gbs;
+}
+
+void pp_report_ceiling_min_bytes(pp_report *r, pp_model m, double bytes) {
+  r->ceiling_min_bytes[m] = bytes;
 }
 
 void pp_report_skip(pp_report *r, pp_model m, const char *why) {
@@ -90,6 +97,11 @@ void pp_row_metric(pp_row *row, const char *name, const char *unit, double value
 void pp_row_time(pp_row *row, const double *samples, int n, const pp_bootstrap *bs,
                  double work_per_run, const char *unit) {
   pp_stats_compute(samples, n, bs, &row->time);
+  row->bootstrap = *bs;
+  row->samples = malloc(sizeof(double) * (size_t)n);
+  if (!row->samples) pp_device_fail(PP_HOST, "alloc", "out of host memory for the samples");
+  memcpy(row->samples, samples, sizeof(double) * (size_t)n);
+  row->nsamples = n;
   snprintf(row->fom_unit, sizeof row->fom_unit, "%s", unit);
   if (work_per_run > 0) {
     row->fom = work_per_run / row->time.median;
@@ -101,26 +113,52 @@ void pp_row_time(pp_row *row, const double *samples, int n, const pp_bootstrap *
 }
 
 void pp_row_combine_ranks(pp_row *row) {
-  int n = pp_mpi_size();
+  int n = pp_mpi_size(), me = pp_mpi_rank();
   if (n == 1) return;
   row->valid = pp_mpi_all(row->valid);
-  if (row->higher_is_better) pp_mpi_sum(&row->fom, 1);
-  else pp_mpi_max(&row->fom, 1);
-  pp_mpi_max(&row->time.median, 1);
+  /* The slowest rank: largest median, the lowest rank among equals. */
+  double mine = row->time.median, slow = mine;
+  pp_mpi_max(&slow, 1);
+  double who = -(double)(mine == slow ? me : n);
+  pp_mpi_max(&who, 1);
+  int src = (int)-who;
+  /* Its samples reach every rank by a sum in which only it contributes
+   * (x + 0 is exact), so the statistics below are the same everywhere. */
+  double k = me == src ? row->nsamples : 0;
+  pp_mpi_sum(&k, 1);
+  int ns = (int)k;
+  double *all = calloc((size_t)(ns ? ns : 1), sizeof *all);
+  if (!all) pp_device_fail(PP_HOST, "alloc", "out of host memory for the samples");
+  if (me == src) memcpy(all, row->samples, sizeof *all * (size_t)ns);
+  pp_mpi_sum(all, ns);
+  double work = row->fom * mine; /* this rank's work per run (higher_is_better) */
+  free(row->samples);
+  row->samples = all;
+  row->nsamples = ns;
+  pp_stats_compute(all, ns, &row->bootstrap, &row->time);
+  if (row->higher_is_better) row->fom = n * work / row->time.median;
+  else row->fom = row->time.median * 1e6;
+  if (isfinite(row->frac_ceiling)) row->frac_ceiling *= mine / row->time.median;
   row->bytes *= n;
   row->flops *= n;
   row->ranks = n;
 }
 
-pp_row *pp_report_add(pp_report *r, const pp_row *row) {
+pp_row *pp_report_add(pp_report *r, pp_row *row) {
   if (r->nrows == r->cap) {
     r->cap = r->cap ? 2 * r->cap : 64;
     r->rows = realloc(r->rows, sizeof *r->rows * (size_t)r->cap);
+    if (!r->rows) pp_device_fail(PP_HOST, "alloc", "out of host memory for the report");
   }
   pp_row *dst = &r->rows[r->nrows++];
   *dst = *row;
+  row->samples = NULL; /* the report owns them now */
+  row->nsamples = 0;
   if (isnan(dst->frac_ceiling) && !strcmp(dst->fom_unit, "GB/s") && isfinite(r->copy_gbs[dst->model]))
     dst->frac_ceiling = dst->fom / (r->copy_gbs[dst->model] * dst->ranks);
+  /* A cache-resident working set is not bounded by a DRAM ceiling. */
+  if (dst->bytes < r->ceiling_min_bytes[dst->model] * dst->ranks) dst->frac_ceiling = NAN;
+  if (!isfinite(r->copy_gbs[dst->model])) dst->frac_ceiling = NAN;
   return dst;
 }
 
@@ -160,10 +198,12 @@ static void fmt_time(char *buf, size_t n, double s) {
   else snprintf(buf, n, "%.3f s", s);
 }
 
+static void print_summary(const pp_report *r, FILE *f);
+
 static void print_table(const pp_report *r, FILE *f) {
   const pp_buildinfo *b = pp_build_info();
-  fprintf(f, "\n== %s  (ProxyPort %s, git %s, %d rank%s)\n", r->app, b->version, b->git_revision,
-          pp_mpi_size(), pp_mpi_size() > 1 ? "s" : "");
+  fprintf(f, "\n== %s  (ProxyPort %s, git %s%s%s, %d rank%s)\n", r->app, b->version, b->git_revision,
+          b->git_diff_hash[0] ? " diff " : "", b->git_diff_hash, pp_mpi_size(), pp_mpi_size() > 1 ? "s" : "");
   for (int i = 0; i < r->nparams; i++) fprintf(f, "   %-22s %s\n", r->params[i].key, r->params[i].val);
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (r->have_device[m]) {
@@ -190,8 +230,76 @@ static void print_table(const pp_report *r, FILE *f) {
   }
   int bad = pp_report_failures(r);
   fprintf(f, "\n%d result%s, %d passed, %d failed. FOM is of the median time; vs-nat is performance\n"
-             "relative to the native model (cuda/hip) on the same kernel, size and variant.\n",
+             "relative to the native model (cuda/hip) on the same kernel, size and variant;\n"
+             "%%copy is GB/s over the device's copy ceiling ('-': none, or a working set that fits\n"
+             "in a cache the ceiling's buffers do not).\n",
           r->nrows, r->nrows == 1 ? "" : "s", r->nrows - bad, bad);
+  if (r->nrows) print_summary(r, f);
+}
+
+/* The best valid row of kernel k, model m at size n (NULL if none; *seen set
+ * when the model has rows there at all). */
+static const pp_row *best_row(const pp_report *r, const char *k, int m, long long n, int *seen) {
+  const pp_row *best = NULL;
+  *seen = 0;
+  for (int i = 0; i < r->nrows; i++) {
+    const pp_row *w = &r->rows[i];
+    if ((int)w->model != m || w->size != n || strcmp(w->kernel, k)) continue;
+    *seen = 1;
+    if (!w->valid) continue;
+    if (!best || (w->higher_is_better ? w->fom > best->fom : w->fom < best->fom)) best = w;
+  }
+  return best;
+}
+
+/* At a glance: per kernel at its largest size, each model at its fastest
+ * variant, its ratio to the native model's fastest and its %copy. Kernels
+ * with neither figure for any model are left out. */
+static void print_summary(const pp_report *r, FILE *f) {
+  int nat = native_model(r), present[PP_MODEL_COUNT] = {0}, lines = 0;
+  for (int i = 0; i < r->nrows; i++) present[r->rows[i].model] = 1;
+  char buf[256];
+  for (int i = 0; i < r->nrows; i++) {
+    const char *k = r->rows[i].kernel;
+    int first = 1, any = 0, seen, len = 0;
+    for (int j = 0; j < i && first; j++) first = strcmp(r->rows[j].kernel, k) != 0;
+    if (!first) continue;
+    long long n = 0;
+    for (int j = i; j < r->nrows; j++)
+      if (!strcmp(r->rows[j].kernel, k) && r->rows[j].size > n) n = r->rows[j].size;
+    const pp_row *ref = nat >= 0 ? best_row(r, k, nat, n, &seen) : NULL;
+    len += snprintf(buf + len, sizeof buf - (size_t)len, "%-16s %11lld", k, n);
+    for (int m = 0; m < PP_MODEL_COUNT; m++) {
+      if (!present[m]) continue;
+      const pp_row *b = best_row(r, k, m, n, &seen);
+      char ratio[16] = "-", frac[16] = "-", cell[40];
+      if (b && ref && m != PP_HOST) {
+        snprintf(ratio, sizeof ratio, "%.2f", b->higher_is_better ? b->fom / ref->fom : ref->fom / b->fom);
+        any = 1;
+      }
+      if (b && isfinite(b->frac_ceiling)) {
+        snprintf(frac, sizeof frac, "%.1f%%", 100 * b->frac_ceiling);
+        any = 1;
+      }
+      if (b) snprintf(cell, sizeof cell, "%5s %7s", ratio, frac);
+      else snprintf(cell, sizeof cell, "%13s", seen ? "FAIL" : "");
+      len += snprintf(buf + len, sizeof buf - (size_t)len, "  %-13s", cell);
+    }
+    if (!any) continue;
+    if (!lines++) {
+      fprintf(f, "\nSummary: each kernel at its largest size, each model at its fastest variant:\n");
+      if (nat >= 0) fprintf(f, "vs-nat (ratio to %s's fastest) and %%copy.\n", pp_model_name((pp_model)nat));
+      else fprintf(f, "%%copy (no native model ran, so no vs-nat).\n");
+      fprintf(f, "%-16s %11s", "kernel", "size");
+      for (int m = 0; m < PP_MODEL_COUNT; m++)
+        if (present[m]) fprintf(f, "  %-13s", pp_model_name((pp_model)m));
+      fputc('\n', f);
+    }
+    fprintf(f, "%s\n", buf);
+  }
+  if (!lines)
+    fprintf(f, "\nSummary: no native model ran and no row has a %%copy (working sets in cache), so\n"
+               "there is no ratio to summarize.\n");
 }
 
 static void json_stats(pp_json *j, const pp_stats *s) {
@@ -213,6 +321,8 @@ static void json_build(pp_json *j) {
   pp_json_obj(j, "build");
   pp_json_str(j, "version", b->version);
   pp_json_str(j, "git_revision", b->git_revision);
+  pp_json_bool(j, "git_dirty", pp_build_dirty());
+  pp_json_str(j, "git_diff_sha256", b->git_diff_hash); /* first 12 hex of `git diff HEAD | sha256sum` */
   pp_json_str(j, "build_type", b->build_type);
   pp_json_str(j, "c_compiler", b->c_compiler);
   pp_json_str(j, "c_flags", b->c_flags);
@@ -227,10 +337,9 @@ static void json_build(pp_json *j) {
 }
 
 static int write_json(const pp_report *r, const char *path) {
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return -1;
+  pp_outfile out;
+  if (pp_outfile_open(&out, path) != 0) return -1;
+  FILE *f = out.f;
   pp_json j;
   pp_json_begin(&j, f);
   pp_json_str(&j, "schema", "proxyport-result-1");
@@ -263,6 +372,7 @@ static int write_json(const pp_report *r, const char *path) {
       pp_json_int(&j, "count", d->count);
       pp_json_int(&j, "total_mem_bytes", (long long)d->total_mem);
       pp_json_num(&j, "copy_ceiling_gbs", r->copy_gbs[m]);
+      pp_json_num(&j, "copy_ceiling_min_row_bytes", r->ceiling_min_bytes[m]);
     } else {
       pp_json_str(&j, "reason", r->skipped[m]);
     }
@@ -279,6 +389,7 @@ static int write_json(const pp_report *r, const char *path) {
     pp_json_str(&j, "variant", w->variant);
     pp_json_int(&j, "ranks", w->ranks);
     json_stats(&j, &w->time);
+    pp_json_num_array(&j, "samples", w->samples, w->nsamples);
     pp_json_num(&j, "fom", w->fom);
     pp_json_str(&j, "fom_unit", w->fom_unit);
     pp_json_bool(&j, "fom_higher_is_better", w->higher_is_better);
@@ -302,8 +413,7 @@ static int write_json(const pp_report *r, const char *path) {
   pp_json_int(&j, "failures", pp_report_failures(r));
   pp_json_bool(&j, "validated", pp_report_failures(r) == 0 && r->nrows > 0);
   pp_json_end(&j);
-  if (fclose(f) != 0) return -1;
-  return rename(tmp, path); /* atomic: a crash never leaves a half file */
+  return pp_outfile_commit(&out); /* atomic: a crash never leaves a half file */
 }
 
 static void csv_field(FILE *f, const char *s) {
@@ -316,10 +426,9 @@ static void csv_field(FILE *f, const char *s) {
 }
 
 static int write_csv(const pp_report *r, const char *path) {
-  char tmp[1100];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return -1;
+  pp_outfile out;
+  if (pp_outfile_open(&out, path) != 0) return -1;
+  FILE *f = out.f;
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "app,kernel,model,size,variant,ranks,samples,time_min_s,time_median_s,time_mean_s,"
              "time_stddev_s,time_ci_low_s,time_ci_high_s,fom,fom_unit,bytes_per_run,flops_per_run,"
@@ -341,8 +450,7 @@ static int write_csv(const pp_report *r, const char *path) {
     csv_field(f, b->c_compiler);
     fputc('\n', f);
   }
-  if (fclose(f) != 0) return -1;
-  return rename(tmp, path);
+  return pp_outfile_commit(&out);
 }
 
 int pp_report_finish(pp_report *r) {

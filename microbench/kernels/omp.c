@@ -1,134 +1,78 @@
 /* microbench, omp model: standard OpenMP 5 target offload only. Each loop is
- * one combined `target teams distribute parallel for`, by default with one
- * iteration per thread (num_teams = n / tpb); --blocks picks the team count
- * (see OMP_LOOP and validate/results/nvidia-h200/NOTES.md). */
+ * one combined `target teams distribute parallel for` in the shape of
+ * pp/omp_loop.h: by default one iteration per thread (num_teams = n / tpb);
+ * --blocks picks the team count (validate/results/nvidia-h200/NOTES.md). */
 #include <omp.h>
 #include "microbench.h"
-#include "pp/omp_device.h"
+#include "pp/omp_loop.h"
 
-static int teams_for(size_t n, int tpb) {
-  if (mb_blocks > 0) return mb_blocks;
-  size_t t = (n + (size_t)tpb - 1) / (size_t)tpb;
-  return t > 0x7fffffff ? 0x7fffffff : (int)t;
+static void init(double *z, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z), z[i] = mb_init());
 }
-
-/* The combined construct, with the launch shape and the device. */
-#define OMP_FOR(n, tpb, ...)                                                              \
-  PP_PRAGMA(omp target teams distribute parallel for num_teams(teams_for(n, tpb))        \
-            thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
-
-/* A loop over [0, n). Default: one team per tpb iterations (clang then runs one
- * parallel region, with its barriers, per team). With --blocks N: N teams, each
- * one contiguous block of the loop (dist_schedule(static)) that its threads
- * stride through (schedule(static, 1), coalesced): one parallel region per team. */
-#ifdef PP_OFFLOAD_CPU
-/* LLVM 19's host offload device writes only 2 of 100000 elements with
- * schedule(static, 1) in this construct (seen here); contiguous per thread is
- * right for CPUs anyway. */
-#define OMP_BLOCKED dist_schedule(static)
-#else
-#define OMP_BLOCKED dist_schedule(static) schedule(static, 1)
-#endif
-#define OMP_LOOP(n, tpb, clauses, body)                                                   \
-  do {                                                                                    \
-    if (mb_blocks > 0) {                                                                  \
-      OMP_FOR(n, tpb, OMP_BLOCKED clauses)                                                \
-      for (size_t i = 0; i < (n); i++) body;                                              \
-    } else {                                                                              \
-      OMP_FOR(n, tpb, clauses)                                                            \
-      for (size_t i = 0; i < (n); i++) body;                                              \
-    }                                                                                     \
-  } while (0)
-
-static void fill_zero(double *a, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(a), a[i] = 0.0);
+static void zaxpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_d(a, x[i], y[i]));
 }
-static void axpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_axpy_d(a, x[i], y[i]));
+static void zaxpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_f(a, x[i], y[i]));
 }
-static void axpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_axpy_f(a, x[i], y[i]));
+static void zaxpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_i(a, x[i], y[i]));
 }
-static void axpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_axpy_i(a, x[i], y[i]));
+static void copy(double *z, const double *a, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, a), z[i] = mb_copy(a[i]));
 }
-static void copy(double *c, const double *a, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(c, a), c[i] = a[i]);
+static void mul(double *z, const double *c, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, c), z[i] = mb_mul(c[i]));
 }
-static void mul(double *b, const double *c, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(b, c), b[i] = mb_mul(c[i]));
+static void add(double *z, const double *a, const double *b, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, a, b), z[i] = mb_add(a[i], b[i]));
 }
-static void add(double *c, const double *a, const double *b, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(c, a, b), c[i] = a[i] + b[i]);
+static void triad(double *z, const double *b, const double *c, size_t n, int tpb) {
+  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, b, c), z[i] = mb_triad(b[i], c[i]));
 }
-static void triad(double *a, const double *b, const double *c, size_t n, int tpb) {
-  OMP_LOOP(n, tpb, is_device_ptr(a, b, c), a[i] = mb_triad(b[i], c[i]));
-}
-static double dot(const double *a, const double *b, size_t n, int tpb, double *scratch) {
-  (void)scratch;
-  double s = 0;
-  OMP_LOOP(n, tpb, is_device_ptr(a, b) reduction(+ : s), s += a[i] * b[i]);
-  return s;
-}
-static double atomic_sum(const double *x, size_t n, int tpb, double *acc) {
+static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
   double r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(acc)
   acc[0] = 0;
-  OMP_FOR(n, tpb, is_device_ptr(x, acc))
-  for (size_t i = 0; i < n; i++) {
-#pragma omp atomic update
-    acc[0] += x[i];
-  }
+  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, acc))
+  for (size_t i = 0; i < n; i++) mb_atomic_update(acc, x[i]);
 #pragma omp target device(pp_omp_device) is_device_ptr(acc) map(from : r)
   r = acc[0];
   return r;
 }
-static long long atomic_compact(const double *x, size_t n, int tpb, double *out,
+static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
                                 unsigned long long *count) {
   unsigned long long r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(count)
   count[0] = 0;
-  OMP_FOR(n, tpb, is_device_ptr(x, out, count))
-  for (size_t i = 0; i < n; i++) {
-    if (x[i] > 0) {
-      unsigned long long k;
-#pragma omp atomic capture
-      k = count[0]++;
-      out[k] = x[i];
-    }
-  }
+  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, out, count))
+  for (size_t i = 0; i < n; i++) mb_atomic_capture(x[i], out, count);
 #pragma omp target device(pp_omp_device) is_device_ptr(count) map(from : r)
   r = count[0];
   return (long long)r;
 }
-static double reduce_sum(const double *x, size_t n, int tpb, double *scratch) {
-  (void)scratch;
-  double s = 0;
-  OMP_LOOP(n, tpb, is_device_ptr(x) reduction(+ : s), s += x[i]);
-  return s;
-}
-static void empty(int *flag, int value, int tpb) {
-#pragma omp target teams distribute parallel for num_teams(1) thread_limit(tpb) \
-    device(pp_omp_device) is_device_ptr(flag)
-  for (int i = 0; i < 1; i++) flag[0] = value;
+static void launch_empty(int *flag, int tpb) {
+  PP_OMP_FOR(1, tpb, is_device_ptr(flag))
+  for (int i = 0; i < 1; i++) mb_launch_empty(flag);
 }
 static void chain(double *a, int async, int tpb) {
-  int teams = teams_for(MB_CHAIN_LEN, tpb);
+  int teams = pp_omp_loop_teams(MB_CHAIN_LEN, tpb, mb_blocks);
   for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
     if (async) {
       /* deferred target tasks, ordered by their dependence on a */
-#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(tpb) \
-    device(pp_omp_device) is_device_ptr(a) nowait depend(inout : a[0])
-      for (int i = 0; i < MB_CHAIN_LEN; i++) a[i] += 1.0;
+      PP_OMP_FOR(teams, tpb, is_device_ptr(a) nowait depend(inout : a[0]))
+      for (int i = 0; i < MB_CHAIN_LEN; i++) a[i] = mb_launch_step(a[i]);
     } else {
-#pragma omp target teams distribute parallel for num_teams(teams) thread_limit(tpb) \
-    device(pp_omp_device) is_device_ptr(a)
-      for (int i = 0; i < MB_CHAIN_LEN; i++) a[i] += 1.0;
+      PP_OMP_FOR(teams, tpb, is_device_ptr(a))
+      for (int i = 0; i < MB_CHAIN_LEN; i++) a[i] = mb_launch_step(a[i]);
     }
   }
 #pragma omp taskwait
 }
+static void launch_sync(double *a, int tpb) { chain(a, 0, tpb); }
+static void launch_async(double *a, int tpb) { chain(a, 1, tpb); }
 
-static const mb_kernels table = {fill_zero, axpy_d, axpy_f, axpy_i, copy, mul, add, triad,
-                                 dot, atomic_sum, atomic_compact, reduce_sum, empty, chain};
+static const mb_kernels table = {init, zaxpy_d, zaxpy_f, zaxpy_i, copy, mul, add, triad,
+                                 atomic_update, atomic_capture, launch_empty, launch_sync,
+                                 launch_async};
 const mb_kernels *mb_kernels_omp(void) { return &table; }

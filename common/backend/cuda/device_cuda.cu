@@ -1,6 +1,7 @@
 /* Native runtime glue, written once in CUDA dialect through pp/gpu_native.h:
  * nvcc builds it as the cuda model, hipcc (with PP_NATIVE_HIP) as hip. */
 #include <stdio.h>
+#include "pp/cli.h"
 #include "pp/gpu_native.h"
 #include "pp/mpi.h"
 #include "pp/timer.h"
@@ -12,10 +13,17 @@ extern "C" int pp_native_set_wait(int index) {
   static const unsigned flags[] = {gpuDeviceScheduleAuto, gpuDeviceScheduleSpin,
                                    gpuDeviceScheduleYield, gpuDeviceScheduleBlockingSync};
   int n = 0;
-  if (gpuGetDeviceCount(&n) != gpuSuccess || n == 0) return 0; /* init reports it */
-  PP_GPU_CHECK(gpuSetDevice(index >= 0 ? index % n : pp_mpi_local_rank() % n));
+  if (gpuGetDeviceCount(&n) != gpuSuccess || n == 0 || index >= n) return 0; /* init reports it */
+  PP_GPU_CHECK(gpuSetDevice(index >= 0 ? index : pp_mpi_local_rank() % n));
   PP_GPU_CHECK(gpuSetDeviceFlags(flags[pp_gpu_wait & 3]));
   return 0;
+}
+
+extern "C" int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes) {
+  int n = 0;
+  if (gpuGetDeviceCount(&n) != gpuSuccess || index < 0 || index >= n) return -1;
+  if (gpuSetDevice(index) != gpuSuccess) return -1;
+  return gpuMemGetInfo(free_bytes, total_bytes) == gpuSuccess ? 0 : -1;
 }
 #endif
 
@@ -26,11 +34,9 @@ static void native_init(int index, pp_device_info *info) {
     pp_device_fail(PP_NATIVE_MODEL, "init",
                    e != gpuSuccess ? gpuGetErrorString(e) : "no GPU device found");
   int dev = index >= 0 ? index : pp_mpi_local_rank() % n;
-  if (dev >= n) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "device %d requested, %d present", dev, n);
-    pp_device_fail(PP_NATIVE_MODEL, "init", msg);
-  }
+  char msg[96];
+  snprintf(msg, sizeof msg, "--device %d: this node has %d GPU%s (0 to %d)", dev, n, n > 1 ? "s" : "", n - 1);
+  pp_usage_check_all(pp_model_name(PP_NATIVE_MODEL), dev >= n ? msg : NULL); /* bad usage: exit 2 */
   PP_GPU_CHECK(gpuSetDevice(dev));
   gpuDeviceProp p;
   PP_GPU_CHECK(gpuGetDeviceProperties(&p, dev));

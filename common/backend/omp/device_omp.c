@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <omp.h>
+#include "pp/cli.h"
 #include "pp/device.h"
 #include "pp/mpi.h"
 #include "pp/omp_device.h"
@@ -11,6 +12,7 @@
 #endif
 
 int pp_omp_device = 0;
+int pp_omp_host_team_limit = 0;
 static pp_model current = PP_OMP;
 
 static void fail(const char *what, const char *detail) { pp_device_fail(current, what, detail); }
@@ -22,11 +24,10 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
     fail("init", "no OpenMP offload device found (omp_get_num_devices() = 0); refusing to fall "
                  "back to the host");
   int dev = index >= 0 ? index : pp_mpi_local_rank() % n;
-  if (dev >= n) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "device %d requested, %d present", dev, n);
-    fail("init", msg);
-  }
+  char msg[96];
+  snprintf(msg, sizeof msg, "--device %d: this node has %d OpenMP offload device%s (0 to %d)", dev, n,
+           n > 1 ? "s" : "", n - 1);
+  pp_usage_check_all(pp_model_name(m), dev >= n ? msg : NULL); /* bad usage: exit 2 */
   /* A region that ran on the initial device would mean a silent host fallback. */
   int on_host = 1;
 #pragma omp target device(dev) map(from : on_host)
@@ -38,6 +39,16 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   info->count = n;
   info->index = dev;
   info->is_gpu = strcmp(PP_OFFLOAD_ARCH, "x86_64") != 0;
+  /* OpenMP has no memory query: a GPU's comes from its native driver when
+   * the build has one; the host-as-device's memory is the host's. */
+  if (!info->is_gpu) {
+    info->total_mem = pp_host_physical_bytes();
+    info->free_mem = pp_host_available_bytes();
+    int procs = omp_get_num_procs(), limit = omp_get_thread_limit();
+    pp_omp_host_team_limit = procs < limit ? procs : limit;
+  } else if (pp_native_mem_info(dev, &info->free_mem, &info->total_mem) != 0) {
+    info->free_mem = info->total_mem = 0; /* unknown: the fit check cannot run */
+  }
 }
 
 

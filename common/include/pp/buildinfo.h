@@ -1,13 +1,19 @@
-/* What built this binary (filled in by CMake at configure time). */
+/* What built this binary: compilers and flags (CMake, at configure time) and
+ * the source's git stamp (cmake/GitStamp.cmake, at build time). */
 #ifndef PP_BUILDINFO_H
 #define PP_BUILDINFO_H
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 typedef struct pp_buildinfo {
-  const char *version, *git_revision, *build_type;
+  const char *version;
+  const char *git_revision; /* 12-hex commit, "-dirty" when tracked files differ from it */
+  const char *build_type;
   const char *c_compiler, *c_flags, *offload, *offload_flags;
   const char *cuda_compiler, *cuda_flags, *hip_compiler, *hip_flags, *mpi;
+  const char *git_diff_hash; /* first 12 hex of `git diff HEAD | sha256sum`; "" when clean */
 } pp_buildinfo;
 const pp_buildinfo *pp_build_info(void);
+/* 1 when the binary was built from a tree with uncommitted changes. */
+int pp_build_dirty(void);
 PP_EXTERN_C_END
 #endif

@@ -11,6 +11,14 @@ PP_EXTERN_C_BEGIN
 
 #define PP_MAX_LIST 32
 
+/* Bounds on the timing options, so that no combination runs for hours:
+ * the bootstrap costs samples x resamples random draws per result row
+ * (1e8 is about a second; a run has tens to hundreds of rows). */
+#define PP_MAX_WARMUP 100000
+#define PP_MAX_SAMPLES 100000
+#define PP_MAX_BOOTSTRAP 100000
+#define PP_MAX_SAMPLES_X_BOOTSTRAP 1e8
+
 typedef struct pp_list {
   int n;
   long long v[PP_MAX_LIST];
@@ -57,10 +65,11 @@ typedef struct pp_app {
 void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt);
 
 /* Parses "2^24", "16M", "1<<10", "4096" (K/M/G are powers of 1024).
- * Returns 0 and sets *out, or -1. */
+ * Returns 0 and sets *out, -1 if `s` is not such a number, -2 if it is one
+ * but larger than LLONG_MAX. */
 int pp_parse_size(const char *s, long long *out);
-/* Comma-separated list of sizes, each in [lo, hi]. Returns NULL or a message
- * (static storage). */
+/* Comma-separated list of sizes, each in [lo, hi]; an empty element
+ * ("1,,2", "1,") is refused. Returns NULL or a message (static storage). */
 const char *pp_parse_list(const char *s, long long lo, long long hi, pp_list *out);
 /* Parses a non-negative integer in [lo, hi]; NULL or a message. */
 const char *pp_parse_int(const char *s, long long lo, long long hi, long long *out);
@@ -71,13 +80,29 @@ const char *pp_parse_double(const char *s, double lo, double hi, double *out);
 /* Collective usage check: every rank calls it with its own verdict (`msg`
  * NULL when this rank found nothing wrong). If any rank has a message, the
  * lowest such rank prints "<app>: <msg>" once and every rank exits 2 cleanly
- * (no MPI_Abort); otherwise it returns. Without MPI: pp_usage_error(msg). */
+ * (no MPI_Abort); otherwise it returns. Without MPI: one rank, the same. */
 void pp_usage_check_all(const char *app, const char *msg);
 
-/* Prints "<app>: <message>" to stderr and exits 2 (bad usage or input). */
+/* Runs fn(ctx) on every rank as one collective usage check: a
+ * pp_usage_error() inside fn, on any rank, becomes that rank's verdict of
+ * pp_usage_check_all (printed once, every rank exits 2, no MPI_Abort).
+ * Every rank must call it (pp_cli_parse does, so app option parsers and deck
+ * readers are covered). Nested calls join the outermost one. */
+void pp_usage_collective(const char *app, void (*fn)(void *ctx), void *ctx);
+
+/* Runs fn(ctx); a pp_usage_error() inside it returns here with its message
+ * (malloc'ed, the caller frees it) instead of exiting; NULL if none. For
+ * tests and fuzzers; memory fn allocated before the error is not freed.
+ * Nested calls (and pp_usage_collective) inside fn join the outermost one. */
+char *pp_usage_try(void (*fn)(void *ctx), void *ctx);
+
+/* Prints "<app>: <message> (see --help)" to stderr from the calling rank
+ * (with "rank R of P: " under MPI) and exits 2: MPI_Abort when several ranks
+ * run, as the others cannot know; inside pp_usage_collective, see there.
+ * Control characters and bytes that are not UTF-8 are printed as \xNN. */
 void pp_usage_error(const char *app, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
+    __attribute__((format(printf, 2, 3), noreturn))
 #endif
     ;
 

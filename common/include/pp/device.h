@@ -50,6 +50,16 @@ extern int pp_gpu_wait;
  * or -1 when the build has no native model to set it through. */
 int pp_native_set_wait(int index);
 
+/* Host memory: physical, and available (MemAvailable; physical if unknown). */
+size_t pp_host_physical_bytes(void);
+size_t pp_host_available_bytes(void);
+/* The host's last-level cache, all instances together (32 MiB when unknown). */
+size_t pp_host_llc_bytes(void);
+/* Free and total memory of GPU `index` asked from the native driver (CUDA or
+ * HIP), so OpenMP-only runs know them too. Returns 0, or -1 when the build
+ * has no native model or the driver cannot tell. Never exits. */
+int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes);
+
 /* The ops of model m, or NULL when m is not in this build. */
 const pp_device_ops *pp_device_ops_for(pp_model m);
 

@@ -18,6 +18,13 @@ int pp_mpi_all(int ok);                 /* logical AND over ranks */
 void pp_mpi_barrier(void);
 /* Ends every rank with `code` (MPI_Abort under MPI, exit otherwise). */
 void pp_mpi_exit(int code);
+/* Ends the whole job now with `code`, for an error this rank alone found and
+ * has already printed (MPI_Abort when several ranks run, exit otherwise). */
+void pp_mpi_abort(int code)
+#if defined(__GNUC__)
+    __attribute__((noreturn))
+#endif
+    ;
 
 PP_EXTERN_C_END
 #endif

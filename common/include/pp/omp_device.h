@@ -5,5 +5,22 @@
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 extern int pp_omp_device;
+/* Threads the host can run when it is the offload device (cpu preset); 0 on a GPU. */
+extern int pp_omp_host_team_limit;
+
+/* The num_teams clause of a region asking for `teams` teams of `threads`:
+ * unchanged on a GPU. On the host as a device, libomp forms teams x threads
+ * host threads and warns ("Cannot form a team with N threads") when that
+ * exceeds the processors, then shrinks them itself; asking for no more than
+ * it can form keeps that warning off the screen. Kernels loop over
+ * omp_get_num_teams() (distribute, or team-strided loops), so fewer teams
+ * change no result. Use: num_teams(pp_omp_teams(nt, tpb)). */
+static inline int pp_omp_teams(long long teams, long long threads) {
+  const long long p = pp_omp_host_team_limit;
+  if (p <= 0) return (int)teams;
+  long long per = threads < 1 ? 1 : threads > p ? p : threads; /* threads per team it can form */
+  long long most = p / per;
+  return (int)(teams < 1 ? 1 : teams > most ? most : teams);
+}
 PP_EXTERN_C_END
 #endif

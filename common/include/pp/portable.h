@@ -13,8 +13,12 @@
 #define PP_HD
 #endif
 
-#if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__) && defined(__clang__)
 #define PP_BEGIN_DEVICE _Pragma("omp begin declare target")
+#define PP_END_DEVICE _Pragma("omp end declare target")
+#elif defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
+/* GCC 12 lacks OpenMP 5.1's `begin declare target`; the 4.5 form means the same here. */
+#define PP_BEGIN_DEVICE _Pragma("omp declare target")
 #define PP_END_DEVICE _Pragma("omp end declare target")
 #else
 #define PP_BEGIN_DEVICE

@@ -35,6 +35,12 @@ typedef struct pp_row {
   int nmetrics;
   pp_metric metrics[PP_MAX_METRICS];
   int ranks;            /* MPI ranks that contributed */
+  /* Every timed run's seconds, as pp_row_time received them (stored in the
+   * JSON so later comparisons can resample them). Heap memory: pp_report_add
+   * takes it over and clears the caller's pointer. */
+  double *samples;
+  int nsamples;
+  pp_bootstrap bootstrap; /* how time.ci_* were computed (recomputed by combine_ranks) */
 } pp_row;
 
 typedef struct pp_report pp_report;
@@ -47,24 +53,38 @@ void pp_report_param(pp_report *r, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* Device of a model that ran, and its measured copy bandwidth (GB/s, read+write). */
+/* Device of a model that ran, and its measured copy bandwidth (GB/s, read+write;
+ * NaN: no honest ceiling). May be called again to set the ceiling later. */
 void pp_report_device(pp_report *r, pp_model m, const pp_device_info *info, double copy_gbs);
+/* Rows of model m that move fewer than `bytes` per run get no %copy (their
+ * working set can stay in a cache the ceiling's buffers do not fit in). */
+void pp_report_ceiling_min_bytes(pp_report *r, pp_model m, double bytes);
 /* A model asked for that could not run, with the reason. */
 void pp_report_skip(pp_report *r, pp_model m, const char *why);
 /* Adds a row; frac_ceiling is filled from the model's copy bandwidth when
- * fom_unit is "GB/s" and the caller left it NaN. Returns the stored row. */
-pp_row *pp_report_add(pp_report *r, const pp_row *row);
+ * fom_unit is "GB/s" and the caller left it NaN, and cleared when the row
+ * moves less than the model's ceiling_min_bytes. The report takes over
+ * row->samples (row->samples is set to NULL). Returns the stored row. */
+pp_row *pp_report_add(pp_report *r, pp_row *row);
 /* Initializes a row with NaN ratios/fractions and the kernel/model/size. */
 void pp_row_init(pp_row *row, const char *kernel, pp_model m, long long size);
 void pp_row_metric(pp_row *row, const char *name, const char *unit, double value);
 /* Fills the row's time statistics and FOM: fom = work / median time, or
- * the median time itself in microseconds when work_per_run <= 0. */
+ * the median time itself in microseconds when work_per_run <= 0. Keeps a
+ * copy of the n samples in row->samples. */
 void pp_row_time(pp_row *row, const double *samples, int n, const pp_bootstrap *bs,
                  double work_per_run, const char *unit);
-/* For runs where every MPI rank measured the same work independently:
- * valid on all ranks, throughput summed (times: the slowest rank). Collective. */
+/* For runs where every MPI rank measured the same work independently.
+ * Collective; every rank's row becomes: valid if valid on all ranks; samples
+ * and every time statistic (min/median/mean/max/stddev/CI) those of the
+ * slowest rank (largest median; the lowest such rank); fom = ranks x work per
+ * run / that median (aggregate throughput at the slowest rank's pace; for
+ * time units, that median); bytes and flops x ranks; a frac_ceiling the app
+ * set scaled to that median. Metrics stay each rank's own (rank 0's are
+ * reported). */
 void pp_row_combine_ranks(pp_row *row);
-/* Computes ratios to the native model, prints the table (unless quiet),
+/* Computes ratios to the native model, prints the table and a summary
+ * (per kernel: each model's ratio to native and %copy at the largest size),
  * writes JSON/CSV if asked. Returns 0 if every row passed, 1 otherwise,
  * 3 if a result file could not be written. */
 int pp_report_finish(pp_report *r);

@@ -1,0 +1,3 @@
+/* Reductions, hip model: the native CUDA-dialect kernels built by hipcc. */
+#define PP_NATIVE_HIP 1
+#include "../cuda/reduce_native.cu"

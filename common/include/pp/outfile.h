@@ -1,0 +1,36 @@
+/* Result files written so that a crash, a kill or a full disk never leaves a
+ * wrong or partial file under the requested name: the content goes to a
+ * fresh temporary file in the target's directory (created exclusively by
+ * mkstemp, so no existing file or symlink is ever opened), which is renamed
+ * over the target once complete, and removed on every error path. Paths are
+ * never copied into fixed buffers or truncated. A killed run may leave a
+ * temporary file ".<name>.tmp-XXXXXX" beside the target. A target that is a
+ * device or FIFO (/dev/null, /dev/stdout, a pipe) is written in place. */
+#ifndef PP_OUTFILE_H
+#define PP_OUTFILE_H
+#include <stdio.h>
+#include "pp/portable.h"
+PP_EXTERN_C_BEGIN
+
+typedef struct pp_outfile {
+  FILE *f;    /* write the content here */
+  char *path; /* the target */
+  char *tmp;  /* the temporary file */
+} pp_outfile;
+
+/* Can `path` be written as a result file? Refuses a directory, a socket,
+ * a missing or unwritable directory, a name too long.
+ * Tries by creating and removing a temporary file. Returns NULL, or a
+ * message (static storage) such as "is a directory". */
+const char *pp_outfile_check(const char *path);
+
+/* Creates the temporary file for `path`. 0, or -1 with errno set. */
+int pp_outfile_open(pp_outfile *o, const char *path);
+/* Completes the file: checks for write errors, flushes to disk, renames it
+ * over the target. 0, or -1 (the temporary file is removed). */
+int pp_outfile_commit(pp_outfile *o);
+/* Gives up: closes and removes the temporary file. */
+void pp_outfile_abort(pp_outfile *o);
+
+PP_EXTERN_C_END
+#endif

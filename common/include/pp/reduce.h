@@ -1,0 +1,49 @@
+/* Device reductions, written once per model and shared by every app (the
+ * BabelStream dot, microbench's reduce, cgsolve's dot): the dot product and
+ * the sum of device arrays, returned on the host.
+ *   host  fixed blocks (at most PP_REDUCE_MAX_BLOCKS), each summed in index
+ *         order, then the block sums in block order: the result does not
+ *         depend on the thread count (reproducible reference histories).
+ *   omp   the combined construct's reduction clause (pp/omp_loop.h shape).
+ *   ompx, cuda, hip  two passes: a grid-stride pass leaves one partial per
+ *         block (warp shuffles, then the warps' sums through team-shared
+ *         memory), one block sums the partials, an 8-byte copy brings it back.
+ * Files: common/src/reduce_host.c, common/backend/omp/reduce_{omp,ompx}.c,
+ * common/backend/cuda/reduce_native.cu (hip: backend/hip/reduce_hip.hip). */
+#ifndef PP_REDUCE_H
+#define PP_REDUCE_H
+#include <stddef.h>
+#include "pp/model.h"
+#include "pp/portable.h"
+PP_EXTERN_C_BEGIN
+
+/* Blocks of the first pass at most (threads stride over the array). */
+#define PP_REDUCE_MAX_BLOCKS 2048
+/* Doubles of device scratch a reduction uses: the partials and the result. */
+#define PP_REDUCE_SCRATCH_LEN (PP_REDUCE_MAX_BLOCKS + 1)
+
+/* x, y, scratch: device memory of the model; n elements. tpb: threads per
+ * block/team (host ignores it). blocks: blocks/teams of the pass over the
+ * array, 0 = one per tpb elements; ompx/cuda/hip cap it at
+ * PP_REDUCE_MAX_BLOCKS; omp with blocks > 0 gives each team one contiguous
+ * block (PP_OMP_LOOP). */
+typedef struct pp_reduce_ops {
+  double (*dot)(const double *x, const double *y, size_t n, int tpb, int blocks, double *scratch);
+  double (*sum)(const double *x, size_t n, int tpb, int blocks, double *scratch);
+} pp_reduce_ops;
+
+/* The reductions of model m, NULL when m is not in this build. */
+const pp_reduce_ops *pp_reduce_for(pp_model m);
+const pp_reduce_ops *pp_reduce_host(void);
+const pp_reduce_ops *pp_reduce_omp(void);
+const pp_reduce_ops *pp_reduce_ompx(void);
+const pp_reduce_ops *pp_reduce_cuda(void);
+const pp_reduce_ops *pp_reduce_hip(void);
+
+PP_BEGIN_DEVICE
+/* The dot product's per-item term. */
+PP_HD static inline double pp_dot_item(double x, double y) { return x * y; }
+PP_END_DEVICE
+
+PP_EXTERN_C_END
+#endif

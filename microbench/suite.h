@@ -1,0 +1,20 @@
+/* microbench's kernel descriptors (suite.c) and the run of one model. */
+#ifndef MB_SUITE_H
+#define MB_SUITE_H
+#include "microbench.h"
+#include "pp/kernel.h"
+#include "pp/reduce.h"
+
+extern const pp_kernel mb_suite[];
+extern const int mb_suite_len;
+
+/* Device bytes per element (and fixed bytes) that mb_run_model allocates. */
+#define MB_DEVICE_BYTES (5 * 8 + 6 * 4)
+#define MB_DEVICE_FIXED_BYTES (8.0 * (PP_REDUCE_SCRATCH_LEN + MB_CHAIN_LEN + 2) + 16)
+
+/* Runs the kernels of `mask` (bit i: mb_suite[i]) of model m on the inputs
+ * at tpb threads per block, size n = in->n (fixed-size kernels at their own). */
+void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, int tpb,
+                  uint64_t mask);
+
+#endif

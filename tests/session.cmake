@@ -1,0 +1,59 @@
+# The session and report layer through microbench: inputs refused before the
+# copy ceiling is measured, OpenMP devices' memory, --device range, the host
+# ceiling and %copy, raw samples and their MPI combination.
+set(MB $<TARGET_FILE:microbench>)
+
+# An oversized problem is refused (exit 2) before the ceiling's 2 x 256 MiB+ copy.
+pp_test(session_refuse_before_ceiling COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 2^30
+  EXPECT 2 "needs [0-9.]+ GiB of (device|host) memory" LABELS unit input)
+set_tests_properties(session_refuse_before_ceiling PROPERTIES FAIL_REGULAR_EXPRESSION "measuring the copy ceiling")
+# Host memory: compared with what is available, and the message names both figures.
+pp_test(session_host_fit COMMAND ${MB} --backend host --size 2^29 --quiet
+  EXPECT 2 "needs [0-9.]+ GiB of host memory; this node has [0-9.]+ GiB available \\(MemAvailable\\) of [0-9.]+ GiB physical"
+  LABELS unit input)
+if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
+  # omp alone knows its device's memory (the host's, for the host as a device): exit 2, not 3.
+  pp_test(session_omp_device_fit COMMAND ${MB} --backend omp --size 2^30 --quiet
+    EXPECT 2 "needs [0-9.]+ GiB of device memory; omp device 0 has [0-9.]+ GiB free" LABELS unit input)
+  pp_test(session_bad_device COMMAND ${MB} --backend omp --device 99 --size 64 --quiet
+    EXPECT 2 "omp: --device 99: this node has [0-9]+ OpenMP offload devices? \\(0 to [0-9]+\\)" LABELS unit input)
+endif()
+
+# The host ceiling streams from memory; CPU-offload omp is measured against it.
+# Rows whose working set fits in the cache show no %copy; the others stay
+# below 200% (they read 200-2400% against cache-resident and one-thread ceilings).
+pp_test(session_copy_ceiling
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/json_roundtrip.sh session_ceiling --copy-fraction-below 2.0 --
+          ${MB} --backend ${PP_TEST_MODELS} --size 2^12,2^24 --kernels copy,triad,dot --tpb 256
+          --warmup 1 --samples 3 --bootstrap 100 --quiet
+  LABELS unit validate)
+# Alone: a ceiling measured while other tests load the cores is no roof for rows timed after them.
+set_tests_properties(session_copy_ceiling PROPERTIES RUN_SERIAL TRUE)
+# --ceiling-mib below 8 x the last-level cache: no honest host ceiling, every %copy '-'.
+pp_test(session_no_small_ceiling COMMAND ${MB} --backend host --size 2^24 --kernels copy ${PP_TEST_FAST}
+  EXPECT 0 "copy +host +16777216 +- +[0-9.]+ ms +[0-9.]+ GB/s +- +- +PASS" LABELS unit)
+# The summary after the table.
+pp_test(session_summary COMMAND ${MB} --backend host --size 2^12,2^24 --kernels triad,dot --warmup 1 --samples 2 --quiet
+  EXPECT 0 "^triad +16777216 +- +[0-9.]+%" LABELS unit)
+
+if(PP_HAVE_MPI)
+  # Two ranks: every row's samples, statistics and FOM are the slowest rank's.
+  pp_mpi_command(_mpi2 2)
+  pp_test(session_mpi2_json
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/json_roundtrip.sh session_mpi2 --ranks 2 --min-rows 6 --
+            ${_mpi2} ${MB} --backend host --size 4096,2^18 --kernels copy,triad,reduce ${PP_TEST_FAST}
+    LABELS mpi unit)
+endif()
+
+# The README's results table is computed from the committed JSON, not typed:
+# the script runs on them and README.md holds exactly its output ...
+set(RT ${PROJECT_SOURCE_DIR}/validate/results-table.py)
+pp_test(results_table COMMAND python3 ${RT} --check-readme
+  EXPECT 0 "README table matches the JSON" LABELS unit)
+# ... and a result file that did not validate is refused, never shown.
+set(_rt ${CMAKE_CURRENT_BINARY_DIR}/results-table-unvalidated/nvidia-h200)
+file(READ ${PROJECT_SOURCE_DIR}/validate/results/nvidia-h200/microbench.json _j)
+string(REPLACE "\"validated\": true" "\"validated\": false" _j "${_j}")
+file(WRITE ${_rt}/microbench.json "${_j}")
+pp_test(results_table_unvalidated COMMAND python3 ${RT} --results ${_rt}/..
+  EXPECT 2 "microbench.json: not validated" LABELS unit)

@@ -1,0 +1,358 @@
+/* xsbench_like, native model, written once in CUDA dialect (pp/gpu_native.h):
+ * nvcc builds it as cuda, hipcc as hip (kernels/hip.hip). The launch shapes
+ * and algorithms are those of kernels/ompx.c: blocks of 256 threads, one
+ * lookup per thread (a grid-stride loop only past MAX_BLOCKS blocks), each
+ * thread's verification values summed in a register, then per block by
+ * shuffles and shared memory, and one 64-bit atomic add per block into the
+ * device checksum (never in the lookup loop). Variants as XSBench CUDA -k
+ * 0-4 and 6. Sort of the sorted variants, on the device: CUB's
+ * DeviceRadixSort (CUDA, as XSBench's thrust sorts) or, for HIP (Debian's
+ * ROCm 5.2 has no hipCUB) and with -DXS_NATIVE_OWN_SORT, the LSD radix sort
+ * of kernels/sort_lanes.h that omp and ompx use. */
+#include <limits.h>
+#include <stdlib.h>
+#include "pp/gpu_native.h"
+#include "xsbench_like.h"
+#include "sort_lanes.h"
+
+#ifdef PP_NATIVE_HIP
+#define XS_TABLE_GETTER xs_kernels_hip
+#define SHFL_DOWN(v, off) __shfl_down((v), (off), PP_WARP)
+#else
+#define XS_TABLE_GETTER xs_kernels_cuda
+#define SHFL_DOWN(v, off) __shfl_down_sync(0xffffffffu, (v), (off), PP_WARP)
+#ifndef XS_NATIVE_OWN_SORT
+#define XS_USE_CUB 1
+#include <cub/device/device_radix_sort.cuh>
+#endif
+#endif
+
+#define TPB 256
+#define MAX_BLOCKS (1u << 22) /* HIP caps a grid at 2^32 threads */
+
+typedef struct work {
+  long long cap;
+  double *energy, *val_alt;
+  int *mat;
+  uint64_t *key, *key_alt;
+  unsigned *counts, *bsum;
+  unsigned long long *sum; /* the device checksum */
+  long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
+  void *cub_tmp;
+  size_t cub_bytes;
+} work;
+
+static unsigned blocks_for(long long n) {
+  const long long b = (n + TPB - 1) / TPB;
+  return b < 1 ? 1u : b > (long long)MAX_BLOCKS ? MAX_BLOCKS : (unsigned)b;
+}
+
+/* ---- block-level helpers (blocks of TPB threads) ---------------------------- */
+/* Sum of v over the block, valid in thread 0. */
+__device__ __forceinline__ unsigned block_total(unsigned v) {
+  __shared__ unsigned part[TPB / 32];
+  const int t = threadIdx.x;
+  for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
+  if (t % PP_WARP == 0) part[t / PP_WARP] = v;
+  __syncthreads();
+  v = 0;
+  if (t < PP_WARP) {
+    if (t < TPB / PP_WARP) v = part[t];
+    for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
+  }
+  return v;
+}
+/* Adds the block's verification values to the device checksum. */
+__device__ __forceinline__ void block_add(unsigned v, unsigned long long *sum) {
+  v = block_total(v);
+  if (threadIdx.x == 0) atomicAdd(sum, (unsigned long long)v);
+}
+/* Exclusive scan of v over the block (Hillis-Steele in shared memory). */
+__device__ __forceinline__ unsigned block_scan(unsigned v) {
+  __shared__ unsigned buf[2][TPB];
+  const int t = threadIdx.x;
+  int cur = 0;
+  buf[0][t] = v;
+  __syncthreads();
+  for (int off = 1; off < TPB; off <<= 1) {
+    buf[cur ^ 1][t] = buf[cur][t] + (t >= off ? buf[cur][t - off] : 0u);
+    cur ^= 1;
+    __syncthreads();
+  }
+  const unsigned incl = buf[cur][t];
+  __syncthreads(); /* buf is reused by the next call */
+  return incl - v;
+}
+
+#define GRID_LOOP(i, lo, hi)                                                         \
+  for (long long i = (lo) + (long long)blockIdx.x * TPB + threadIdx.x; i < (hi);      \
+       i += (long long)gridDim.x * TPB)
+
+/* ---- lookups -------------------------------------------------------------------- */
+__global__ void __launch_bounds__(TPB) k_baseline(xs_data d, long long first, long long n,
+                                                  unsigned long long *sum) {
+  unsigned v = 0;
+  GRID_LOOP(i, 0, n) {
+    double e;
+    int mat;
+    xs_sample(first + i, &e, &mat);
+    v += xs_lookup(&d, e, mat);
+  }
+  block_add(v, sum);
+}
+
+__global__ void __launch_bounds__(TPB) k_sample(long long first, long long n,
+                                                double *__restrict__ energy, int *__restrict__ mat) {
+  GRID_LOOP(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
+}
+
+/* Sampling for the sorted variants: energy and its sort key. */
+__global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long n,
+                                                     double *__restrict__ energy,
+                                                     uint64_t *__restrict__ key) {
+  GRID_LOOP(i, 0, n) {
+    double e;
+    int mat;
+    xs_sample(first + i, &e, &mat);
+    energy[i] = e, key[i] = xs_sort_key(mat, e);
+  }
+}
+
+/* Lookups [lo, hi) whose material `want` selects (xs_lane_pick); FIXED: all
+ * of material `want` (a sorted range), the material array is not read. */
+template <bool FIXED>
+__global__ void __launch_bounds__(TPB) k_lookups(xs_data d, const double *__restrict__ energy,
+                                                 const int *__restrict__ mat, long long lo,
+                                                 long long hi, int want, unsigned long long *sum) {
+  unsigned v = 0;
+  GRID_LOOP(i, lo, hi) {
+    const int m = FIXED ? want : mat[i];
+    if (FIXED || xs_lane_pick(m, want)) v += xs_lookup(&d, energy[i], m);
+  }
+  block_add(v, sum);
+}
+
+__global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long long *start) {
+  const int m = threadIdx.x;
+  if (m <= XS_MATERIALS) start[m] = xs_lane_mat_start(key, n, m);
+}
+
+/* ---- LSD radix sort of kernels/sort_lanes.h ------------------------------------ */
+__global__ void __launch_bounds__(TPB) k_lane_count(const uint64_t *__restrict__ k0, long long n,
+                                                    long long lanes, int shift, int bits,
+                                                    unsigned *__restrict__ counts) {
+  GRID_LOOP(l, 0, lanes) xs_lane_count(k0, n, l, lanes, shift, bits, counts);
+}
+__global__ void __launch_bounds__(TPB) k_lane_scatter(const uint64_t *__restrict__ k0,
+                                                      const double *__restrict__ v0,
+                                                      uint64_t *__restrict__ k1,
+                                                      double *__restrict__ v1, long long n,
+                                                      long long lanes, int shift, int bits,
+                                                      const unsigned *__restrict__ offs) {
+  GRID_LOOP(l, 0, lanes) xs_lane_scatter(k0, v0, k1, v1, n, l, lanes, shift, bits, offs);
+}
+/* Block b: the sum of entries [b*blen, (b+1)*blen) of a. */
+__global__ void __launch_bounds__(TPB) k_block_sums(const unsigned *__restrict__ a, long long m,
+                                                    long long blen, unsigned *__restrict__ bsum) {
+  const long long lo = blockIdx.x * blen, hi = lo + blen < m ? lo + blen : m;
+  unsigned s = 0;
+  for (long long i = lo + threadIdx.x; i < hi; i += TPB) s += a[i];
+  s = block_total(s);
+  if (threadIdx.x == 0) bsum[blockIdx.x] = s;
+}
+/* Block b: exclusive scan, in place, of its entries, from offs[b] (or 0);
+ * each thread scans one contiguous piece. */
+__global__ void __launch_bounds__(TPB) k_scan_blocks(unsigned *__restrict__ a, long long m,
+                                                     long long blen,
+                                                     const unsigned *__restrict__ offs) {
+  const long long lo = blockIdx.x * blen, len = lo + blen < m ? blen : m - lo;
+  const long long per = (len + TPB - 1) / TPB, t = threadIdx.x;
+  const long long s0 = lo + (t * per < len ? t * per : len);
+  const long long s1 = lo + ((t + 1) * per < len ? (t + 1) * per : len);
+  unsigned s = 0;
+  for (long long i = s0; i < s1; i++) s += a[i];
+  unsigned run = block_scan(s) + (offs ? offs[blockIdx.x] : 0u);
+  for (long long i = s0; i < s1; i++) {
+    const unsigned x = a[i];
+    a[i] = run, run += x;
+  }
+}
+__global__ void __launch_bounds__(TPB) k_copy_pairs(const uint64_t *__restrict__ ks,
+                                                    const double *__restrict__ vs,
+                                                    uint64_t *__restrict__ kd,
+                                                    double *__restrict__ vd, long long n) {
+  GRID_LOOP(i, 0, n) kd[i] = ks[i], vd[i] = vs[i];
+}
+
+static void own_sort_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+                          long long n, int shift, int bits) {
+  const long long lanes = XS_LANES(n), m = XS_RADIX * lanes, nb = XS_LANE_SCAN_BLOCKS(n);
+  k_lane_count<<<blocks_for(lanes), TPB>>>(k0, n, lanes, shift, bits, w->counts);
+  k_block_sums<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
+  k_scan_blocks<<<1, TPB>>>(w->bsum, nb, nb, NULL);
+  k_scan_blocks<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
+  k_lane_scatter<<<blocks_for(lanes), TPB>>>(k0, v0, k1, v1, n, lanes, shift, bits, w->counts);
+  PP_GPU_CHECK_LAUNCH("radix sort pass");
+}
+
+/* Sorts (key, val) by key bits [lo_bit, hi_bit), with the work's second
+ * buffers; returns 1 when the result ended there. */
+static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  if (n < 2) return 0;
+#ifdef XS_USE_CUB
+  if (n <= INT_MAX) {
+    cub::DoubleBuffer<uint64_t> kb(key, w->key_alt);
+    cub::DoubleBuffer<double> vb(val, w->val_alt);
+    size_t bytes = w->cub_bytes;
+    PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(w->cub_tmp, bytes, kb, vb, (int)n, lo_bit, hi_bit));
+    return kb.Current() != key;
+  }
+#endif
+  uint64_t *k0 = key, *k1 = w->key_alt;
+  double *v0 = val, *v1 = w->val_alt;
+  int flipped = 0;
+  for (int shift = lo_bit; shift < hi_bit; shift += XS_DIGIT_BITS) {
+    const int bits = hi_bit - shift < XS_DIGIT_BITS ? hi_bit - shift : XS_DIGIT_BITS;
+    own_sort_pass(w, k0, v0, k1, v1, n, shift, bits);
+    uint64_t *tk = k0; k0 = k1; k1 = tk;
+    double *tv = v0; v0 = v1; v1 = tv;
+    flipped = !flipped;
+  }
+  return flipped;
+}
+
+static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  work *w = (work *)p;
+  if (sort_core(w, key, val, n, lo_bit, hi_bit)) {
+    k_copy_pairs<<<blocks_for(n), TPB>>>(w->key_alt, w->val_alt, key, val, n);
+    PP_GPU_CHECK_LAUNCH("sort copy");
+  }
+  PP_GPU_CHECK(gpuDeviceSynchronize());
+}
+
+/* ---- variants ------------------------------------------------------------------- */
+static void zero_sum(work *w) { PP_GPU_CHECK(gpuMemset(w->sum, 0, sizeof *w->sum)); }
+static unsigned long long read_sum(work *w) {
+  unsigned long long s = 0;
+  PP_GPU_CHECK_LAUNCH("lookups");
+  PP_GPU_CHECK(gpuMemcpy(&s, w->sum, sizeof s, gpuMemcpyDeviceToHost));
+  return s;
+}
+static void lookups(const xs_data *d, work *w, long long lo, long long hi, int want) {
+  if (hi > lo) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, w->energy, w->mat, lo, hi, want, w->sum);
+}
+
+static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
+  work *w = (work *)p;
+  zero_sum(w);
+  if (n > 0) k_baseline<<<blocks_for(n), TPB>>>(*d, first, n, w->sum);
+  return read_sum(w);
+}
+
+static void sample(work *w, long long first, long long n) {
+  zero_sum(w);
+  if (n > 0) k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
+}
+
+static unsigned long long sampling(const xs_data *d, void *p, long long first, long long n) {
+  work *w = (work *)p;
+  sample(w, first, n);
+  lookups(d, w, 0, n, XS_PICK_ALL);
+  return read_sum(w);
+}
+
+static unsigned long long material(const xs_data *d, void *p, long long first, long long n) {
+  work *w = (work *)p;
+  sample(w, first, n);
+  for (int m = 0; m < XS_MATERIALS; m++) lookups(d, w, 0, n, m);
+  return read_sum(w);
+}
+
+static unsigned long long fuel(const xs_data *d, void *p, long long first, long long n) {
+  work *w = (work *)p;
+  sample(w, first, n);
+  lookups(d, w, 0, n, XS_PICK_FUEL);
+  lookups(d, w, 0, n, XS_PICK_OTHER);
+  return read_sum(w);
+}
+
+/* Sample (energy, key), sort by key bits [lo_bit, 64), find the material
+ * ranges on the device, then one lookup kernel per material range. */
+static unsigned long long sorted(const xs_data *d, work *w, long long first, long long n, int lo_bit) {
+  zero_sum(w);
+  if (n <= 0) return read_sum(w);
+  uint64_t *key = w->key;
+  double *energy = w->energy;
+  k_sample_keys<<<blocks_for(n), TPB>>>(first, n, energy, key);
+  if (sort_core(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
+  k_mat_start<<<1, 32>>>(key, n, w->start);
+  PP_GPU_CHECK_LAUNCH("material ranges");
+  long long start[XS_MATERIALS + 1];
+  PP_GPU_CHECK(gpuMemcpy(start, w->start, sizeof start, gpuMemcpyDeviceToHost));
+  for (int m = 0; m < XS_MATERIALS; m++)
+    if (start[m + 1] > start[m])
+      k_lookups<true><<<blocks_for(start[m + 1] - start[m]), TPB>>>(*d, energy, NULL, start[m],
+                                                                    start[m + 1], m, w->sum);
+  return read_sum(w);
+}
+
+static unsigned long long sorted_material(const xs_data *d, void *p, long long first, long long n) {
+  return sorted(d, (work *)p, first, n, XS_KEY_MAT_SHIFT);
+}
+static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
+  return sorted(d, (work *)p, first, n, 0);
+}
+
+/* ---- scratch ------------------------------------------------------------------- */
+template <typename T> static int dalloc(T **p, size_t count) {
+  return gpuMalloc((void **)p, (count ? count : 1) * sizeof(T)) == gpuSuccess;
+}
+static void release(void *p) {
+  work *w = (work *)p;
+  if (!w) return;
+  void *all[] = {w->energy, w->val_alt, w->mat, w->key, w->key_alt, w->counts,
+                 w->bsum,   w->sum,     w->start, w->cub_tmp};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    if (all[i]) gpuFree(all[i]);
+  free(w);
+}
+
+static void *prepare(const xs_data *d, long long n) {
+  (void)d;
+  work *w = (work *)calloc(1, sizeof *w);
+  if (!w || n > (long long)UINT_MAX) return free(w), (void *)NULL; /* 32-bit sort offsets */
+  const size_t m = (size_t)(n > 0 ? n : 1);
+  w->cap = n;
+  int ok = dalloc(&w->energy, m) && dalloc(&w->val_alt, m) && dalloc(&w->mat, m) &&
+           dalloc(&w->key, m) && dalloc(&w->key_alt, m) && dalloc(&w->counts, XS_LANE_COUNTS(m)) &&
+           dalloc(&w->bsum, XS_LANE_SCAN_BLOCKS(m)) && dalloc(&w->sum, 1) &&
+           dalloc(&w->start, XS_MATERIALS + 1);
+#ifdef XS_USE_CUB
+  if (ok && m <= INT_MAX) {
+    cub::DoubleBuffer<uint64_t> kb(w->key, w->key_alt);
+    cub::DoubleBuffer<double> vb(w->energy, w->val_alt);
+    ok = cub::DeviceRadixSort::SortPairs(NULL, w->cub_bytes, kb, vb, (int)m, 0, 64) == gpuSuccess &&
+         gpuMalloc(&w->cub_tmp, w->cub_bytes ? w->cub_bytes : 1) == gpuSuccess;
+  }
+#endif
+  if (!ok) {
+    (void)gpuGetLastError(); /* clear the failed allocation */
+    release(w);
+    return NULL;
+  }
+  return w;
+}
+
+#ifdef XS_USE_CUB
+#define SORT_NOTE "device sort: CUB DeviceRadixSort::SortPairs"
+#else
+#define SORT_NOTE "device LSD radix sort (4-bit digits, counts per lane of " PP_STR(XS_LANE_KEYS) \
+  " keys, block scans), as omp and ompx"
+#endif
+extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
+  static const xs_kernels k = {prepare, release,
+                               {baseline, sampling, material, fuel, sorted_material, sorted_energy},
+                               sort_pairs, NULL,
+                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}};
+  return &k;
+}

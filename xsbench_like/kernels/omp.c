@@ -1,0 +1,254 @@
+/* xsbench_like, omp model: standard OpenMP 5 target offload only (combined
+ * `target teams distribute parallel for` with `reduction`, and for the radix
+ * sort's scan SPMD-style teams with `omp barrier`). Every variant is
+ * expressible: lookups are one loop iteration each (thread_limit 256, the
+ * team count left to the runtime), the checksum is a `reduction(+)` on the
+ * device, and the sorted variants sort on the device with the LSD radix sort
+ * below (kernels/sort_lanes.h: 4-bit digits, a lane of the loop per chunk of
+ * keys, digit counts per lane, an exclusive scan, a stable scatter). */
+#include <limits.h>
+#include <omp.h>
+#include <stdlib.h>
+#include "pp/omp_device.h"
+#include "xsbench_like.h"
+#include "sort_lanes.h"
+
+#define TPB 256
+
+typedef struct work {
+  long long cap;
+  double *energy, *val_alt;
+  int *mat;
+  uint64_t *key, *key_alt;
+  unsigned *counts, *bsum;
+} work;
+
+static void *dalloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 64, pp_omp_device); }
+static void dfree(void *p) {
+  if (p) omp_target_free(p, pp_omp_device);
+}
+
+static void release(void *p) {
+  work *w = p;
+  if (!w) return;
+  dfree(w->energy), dfree(w->val_alt), dfree(w->mat), dfree(w->key), dfree(w->key_alt);
+  dfree(w->counts), dfree(w->bsum);
+  free(w);
+}
+
+static void *prepare(const xs_data *d, long long n) {
+  (void)d;
+  work *w = calloc(1, sizeof *w);
+  if (!w || n > (long long)UINT_MAX) return free(w), NULL; /* 32-bit sort offsets */
+  const size_t m = (size_t)(n > 0 ? n : 1);
+  w->cap = n;
+  w->energy = dalloc(m * sizeof(double)), w->val_alt = dalloc(m * sizeof(double));
+  w->mat = dalloc(m * sizeof(int));
+  w->key = dalloc(m * sizeof(uint64_t)), w->key_alt = dalloc(m * sizeof(uint64_t));
+  w->counts = dalloc(XS_LANE_COUNTS(m) * sizeof(unsigned));
+  w->bsum = dalloc(XS_LANE_SCAN_BLOCKS(m) * sizeof(unsigned));
+  if (!w->energy || !w->val_alt || !w->mat || !w->key || !w->key_alt || !w->counts || !w->bsum)
+    return release(w), NULL;
+  return w;
+}
+
+/* ---- lookups ---------------------------------------------------------------- */
+static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
+  (void)p;
+  const xs_data dd = *d;
+  unsigned long long sum = 0;
+#pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
+    device(pp_omp_device) firstprivate(dd)
+  for (long long i = 0; i < n; i++) {
+    double e;
+    int mat;
+    xs_sample(first + i, &e, &mat);
+    sum += xs_lookup(&dd, e, mat);
+  }
+  return sum;
+}
+
+static void sample(work *w, long long first, long long n) {
+  double *energy = w->energy;
+  int *mat = w->mat;
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(energy, mat)
+  for (long long i = 0; i < n; i++) xs_sample(first + i, &energy[i], &mat[i]);
+}
+
+/* Lookups [lo, hi) of the sampled arrays whose material `want` selects
+ * (xs_lane_pick); with mat == NULL every lookup is of material `want`. */
+static unsigned long long lookups(const xs_data *d, const double *energy, const int *mat,
+                                  long long lo, long long hi, int want) {
+  const xs_data dd = *d;
+  unsigned long long sum = 0;
+  if (hi <= lo) return 0;
+  if (!mat) {
+#pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
+    device(pp_omp_device) firstprivate(dd) is_device_ptr(energy)
+    for (long long i = lo; i < hi; i++) sum += xs_lookup(&dd, energy[i], want);
+  } else {
+#pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
+    device(pp_omp_device) firstprivate(dd) is_device_ptr(energy, mat)
+    for (long long i = lo; i < hi; i++) {
+      const int m = mat[i];
+      if (xs_lane_pick(m, want)) sum += xs_lookup(&dd, energy[i], m);
+    }
+  }
+  return sum;
+}
+
+static unsigned long long sampling(const xs_data *d, void *p, long long first, long long n) {
+  work *w = p;
+  sample(w, first, n);
+  return lookups(d, w->energy, w->mat, 0, n, XS_PICK_ALL);
+}
+
+static unsigned long long material(const xs_data *d, void *p, long long first, long long n) {
+  work *w = p;
+  sample(w, first, n);
+  unsigned long long sum = 0;
+  for (int m = 0; m < XS_MATERIALS; m++) sum += lookups(d, w->energy, w->mat, 0, n, m);
+  return sum;
+}
+
+static unsigned long long fuel(const xs_data *d, void *p, long long first, long long n) {
+  work *w = p;
+  sample(w, first, n);
+  return lookups(d, w->energy, w->mat, 0, n, XS_PICK_FUEL) +
+         lookups(d, w->energy, w->mat, 0, n, XS_PICK_OTHER);
+}
+
+/* ---- LSD radix sort ------------------------------------------------------- */
+/* Exclusive scan, in place, of each block of `blen` entries of a[0, m), block
+ * b starting from offs[b] (0 without offs): SPMD teams, each thread scans one
+ * contiguous piece, thread 0 scans the pieces' totals between two barriers.
+ * Correct for any number of threads the runtime grants. */
+static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned *offs, int teams) {
+  const long long nb = (m + blen - 1) / blen;
+#pragma omp target teams num_teams(teams) thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(a, offs)
+  {
+    unsigned part[TPB + 1]; /* team-shared: the threads' piece totals */
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num(), nth = omp_get_num_threads();
+      for (long long b = omp_get_team_num(); b < nb; b += omp_get_num_teams()) {
+        const long long lo = b * blen, len = (b + 1) * blen < m ? blen : m - lo;
+        const long long per = (len + nth - 1) / nth;
+        const long long s0 = lo + t * per < lo + len ? lo + t * per : lo + len;
+        const long long s1 = s0 + per < lo + len ? s0 + per : lo + len;
+        unsigned s = 0;
+        for (long long i = s0; i < s1; i++) s += a[i];
+        part[t] = s;
+#pragma omp barrier
+        if (t == 0) {
+          unsigned run = offs ? offs[b] : 0;
+          for (int j = 0; j < nth; j++) {
+            const unsigned x = part[j];
+            part[j] = run, run += x;
+          }
+        }
+#pragma omp barrier
+        unsigned run = part[t];
+        for (long long i = s0; i < s1; i++) {
+          const unsigned x = a[i];
+          a[i] = run, run += x;
+        }
+#pragma omp barrier
+      }
+    }
+  }
+}
+
+/* One pass: digit counts per lane, their exclusive scan (digit-major, so a
+ * lane's count of digit g becomes where its first key of digit g goes), and
+ * the stable scatter from (k0, v0) to (k1, v1). */
+static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+                       long long n, int shift, int bits) {
+  unsigned *counts = w->counts, *bsum = w->bsum;
+  const long long nl = XS_LANES(n), m = XS_RADIX * nl, nb = XS_LANE_SCAN_BLOCKS(n);
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(k0, counts)
+  for (long long l = 0; l < nl; l++) xs_lane_count(k0, n, l, nl, shift, bits, counts);
+#pragma omp target teams distribute thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(counts, bsum)
+  for (long long b = 0; b < nb; b++) {
+    const long long lo = b * XS_SCAN_BLOCK, hi = lo + XS_SCAN_BLOCK < m ? lo + XS_SCAN_BLOCK : m;
+    unsigned s = 0;
+#pragma omp parallel for reduction(+ : s)
+    for (long long i = lo; i < hi; i++) s += counts[i];
+    bsum[b] = s;
+  }
+  scan_blocks(bsum, nb, nb, NULL, 1);
+  scan_blocks(counts, m, XS_SCAN_BLOCK, bsum, nb < INT_MAX ? (int)nb : INT_MAX);
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(k0, v0, k1, v1, counts)
+  for (long long l = 0; l < nl; l++) xs_lane_scatter(k0, v0, k1, v1, n, l, nl, shift, bits, counts);
+}
+
+/* Sorts (key, val) by key bits [lo_bit, hi_bit) using the work's second
+ * buffers; returns 1 when the result ended there (odd pass count). */
+static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  uint64_t *k0 = key, *k1 = w->key_alt;
+  double *v0 = val, *v1 = w->val_alt;
+  int flipped = 0;
+  if (n < 2) return 0;
+  for (int shift = lo_bit; shift < hi_bit; shift += XS_DIGIT_BITS) {
+    const int bits = hi_bit - shift < XS_DIGIT_BITS ? hi_bit - shift : XS_DIGIT_BITS;
+    radix_pass(w, k0, v0, k1, v1, n, shift, bits);
+    uint64_t *tk = k0; k0 = k1; k1 = tk;
+    double *tv = v0; v0 = v1; v1 = tv;
+    flipped = !flipped;
+  }
+  return flipped;
+}
+
+static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  work *w = p;
+  if (!sort_core(w, key, val, n, lo_bit, hi_bit)) return;
+  const uint64_t *ka = w->key_alt;
+  const double *va = w->val_alt;
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(key, val, ka, va)
+  for (long long i = 0; i < n; i++) key[i] = ka[i], val[i] = va[i];
+}
+
+/* Sample into (key, energy), sort by key bits [lo_bit, 64), find each
+ * material's range on the device, then one lookup loop per material. */
+static unsigned long long sorted(const xs_data *d, work *w, long long first, long long n, int lo_bit) {
+  uint64_t *key = w->key;
+  double *energy = w->energy;
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(key, energy)
+  for (long long i = 0; i < n; i++) {
+    int mat;
+    xs_sample(first + i, &energy[i], &mat);
+    key[i] = xs_sort_key(mat, energy[i]);
+  }
+  if (sort_core(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
+  long long start[XS_MATERIALS + 1];
+#pragma omp target teams distribute parallel for device(pp_omp_device) is_device_ptr(key) \
+    map(from : start[0 : XS_MATERIALS + 1])
+  for (int m = 0; m <= XS_MATERIALS; m++) start[m] = xs_lane_mat_start(key, n, m);
+  unsigned long long sum = 0;
+  for (int m = 0; m < XS_MATERIALS; m++) sum += lookups(d, energy, NULL, start[m], start[m + 1], m);
+  return sum;
+}
+
+static unsigned long long sorted_material(const xs_data *d, void *p, long long first, long long n) {
+  return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
+}
+static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
+  return sorted(d, p, first, n, 0);
+}
+
+#define SORT_NOTE "device LSD radix sort in standard OpenMP (4-bit digits, counts per lane of " \
+  PP_STR(XS_LANE_KEYS) " keys, team scan)"
+const xs_kernels *xs_kernels_omp(void) {
+  static const xs_kernels k = {prepare, release,
+                               {baseline, sampling, material, fuel, sorted_material, sorted_energy},
+                               sort_pairs, NULL,
+                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}};
+  return &k;
+}

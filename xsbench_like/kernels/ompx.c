@@ -1,0 +1,314 @@
+/* xsbench_like, ompx model: LLVM OpenMP kernel mode, the kernels of
+ * kernels/cuda.cu in OpenMP spelling: bare launches of 256-thread teams, one
+ * lookup per thread (a grid-stride loop only past MAX_BLOCKS teams), each
+ * thread's verification values summed in a register, then per team by
+ * shuffles (ompx_shfl_down_sync_i) and team memory (ompx_dyn_cgroup_mem), and
+ * one 64-bit atomic add per team into the device checksum. The sorted
+ * variants sort on the device with the LSD radix sort of kernels/sort_lanes.h
+ * (the one the native model uses without CUB), block scans as in cuda.cu. */
+#include <limits.h>
+#include <omp.h>
+#include <ompx.h>
+#include <stdlib.h>
+#include "pp/device.h"
+#include "pp/ompx_util.h"
+#include "xsbench_like.h"
+#include "sort_lanes.h"
+
+#define TPB 256
+#define MAX_BLOCKS (1u << 22)
+#define SCAN_SHMEM (2 * TPB * (int)sizeof(unsigned)) /* block_scan's team memory */
+#define SUM_SHMEM (TPB / 32 * (int)sizeof(unsigned)) /* block_total's team memory */
+
+typedef struct work {
+  long long cap;
+  double *energy, *val_alt;
+  int *mat;
+  uint64_t *key, *key_alt;
+  unsigned *counts, *bsum;
+  unsigned long long *sum; /* the device checksum */
+  long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
+} work;
+
+static int blocks_for(long long n) {
+  const long long b = (n + TPB - 1) / TPB;
+  return b < 1 ? 1 : b > (long long)MAX_BLOCKS ? (int)MAX_BLOCKS : (int)b;
+}
+
+#define LAUNCH(nb, ...)                                                                  \
+  PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(TPB)                  \
+            device(pp_omp_device) __VA_ARGS__)
+#define GRID_LOOP(i, lo, hi)                                                             \
+  for (long long i = (lo) + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x();     \
+       i < (hi); i += (long long)ompx_grid_dim_x() * TPB)
+
+#pragma omp begin declare target
+/* Sum of v over the team (TPB threads), valid in thread 0; sh: SUM_SHMEM. */
+static inline unsigned block_total(unsigned v, unsigned *sh) {
+  const int t = ompx_thread_id_x();
+  for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
+    v += (unsigned)ompx_shfl_down_sync_i(~0ull, (int)v, d, PP_OMPX_WARP);
+  if (t % PP_OMPX_WARP == 0) sh[t / PP_OMPX_WARP] = v;
+  ompx_sync_block_acq_rel();
+  v = 0;
+  if (t < PP_OMPX_WARP) {
+    if (t < TPB / PP_OMPX_WARP) v = sh[t];
+    for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
+      v += (unsigned)ompx_shfl_down_sync_i(~0ull, (int)v, d, PP_OMPX_WARP);
+  }
+  return v;
+}
+static inline void block_add(unsigned v, unsigned *sh, unsigned long long *sum) {
+  v = block_total(v, sh);
+  if (ompx_thread_id_x() == 0) {
+#pragma omp atomic update
+    *sum += v;
+  }
+}
+/* Exclusive scan of v over the team (Hillis-Steele); sh: SCAN_SHMEM. */
+static inline unsigned block_scan(unsigned v, unsigned *sh) {
+  const int t = ompx_thread_id_x();
+  int cur = 0;
+  sh[t] = v;
+  ompx_sync_block_acq_rel();
+  for (int off = 1; off < TPB; off <<= 1) {
+    sh[(cur ^ 1) * TPB + t] = sh[cur * TPB + t] + (t >= off ? sh[cur * TPB + t - off] : 0u);
+    cur ^= 1;
+    ompx_sync_block_acq_rel();
+  }
+  const unsigned incl = sh[cur * TPB + t];
+  ompx_sync_block_acq_rel();
+  return incl - v;
+}
+#pragma omp end declare target
+
+/* ---- lookups -------------------------------------------------------------------- */
+static void zero_sum(work *w) {
+  unsigned long long *sum = w->sum;
+  LAUNCH(1, is_device_ptr(sum))
+  if (ompx_thread_id_x() == 0) *sum = 0;
+}
+static unsigned long long read_sum(work *w) {
+  unsigned long long s = 0;
+  if (omp_target_memcpy(&s, w->sum, sizeof s, 0, 0, omp_get_initial_device(), pp_omp_device))
+    pp_device_fail(PP_OMPX, "xsbench_like checksum", "omp_target_memcpy failed");
+  return s;
+}
+
+static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
+  work *w = p;
+  const xs_data dd = *d;
+  unsigned long long *sum = w->sum;
+  zero_sum(w);
+  if (n > 0) {
+    LAUNCH(blocks_for(n), firstprivate(dd) is_device_ptr(sum) ompx_dyn_cgroup_mem(SUM_SHMEM)) {
+      unsigned v = 0;
+      GRID_LOOP(i, 0, n) {
+        double e;
+        int mat;
+        xs_sample(first + i, &e, &mat);
+        v += xs_lookup(&dd, e, mat);
+      }
+      block_add(v, (unsigned *)llvm_omp_target_dynamic_shared_alloc(), sum);
+    }
+  }
+  return read_sum(w);
+}
+
+static void sample(work *w, long long first, long long n) {
+  double *energy = w->energy;
+  int *mat = w->mat;
+  zero_sum(w);
+  if (n > 0) {
+    LAUNCH(blocks_for(n), is_device_ptr(energy, mat))
+    GRID_LOOP(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
+  }
+}
+
+/* Lookups [lo, hi) whose material `want` selects (xs_lane_pick); with
+ * mat == NULL all are of material `want` (a sorted range). */
+static void lookups(const xs_data *d, work *w, const double *energy, const int *mat, long long lo,
+                    long long hi, int want) {
+  const xs_data dd = *d;
+  unsigned long long *sum = w->sum;
+  if (hi <= lo) return;
+  if (!mat) {
+    LAUNCH(blocks_for(hi - lo), firstprivate(dd) is_device_ptr(energy, sum)
+           ompx_dyn_cgroup_mem(SUM_SHMEM)) {
+      unsigned v = 0;
+      GRID_LOOP(i, lo, hi) v += xs_lookup(&dd, energy[i], want);
+      block_add(v, (unsigned *)llvm_omp_target_dynamic_shared_alloc(), sum);
+    }
+  } else {
+    LAUNCH(blocks_for(hi - lo), firstprivate(dd) is_device_ptr(energy, mat, sum)
+           ompx_dyn_cgroup_mem(SUM_SHMEM)) {
+      unsigned v = 0;
+      GRID_LOOP(i, lo, hi) {
+        const int m = mat[i];
+        if (xs_lane_pick(m, want)) v += xs_lookup(&dd, energy[i], m);
+      }
+      block_add(v, (unsigned *)llvm_omp_target_dynamic_shared_alloc(), sum);
+    }
+  }
+}
+
+static unsigned long long sampling(const xs_data *d, void *p, long long first, long long n) {
+  work *w = p;
+  sample(w, first, n);
+  lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_ALL);
+  return read_sum(w);
+}
+
+static unsigned long long material(const xs_data *d, void *p, long long first, long long n) {
+  work *w = p;
+  sample(w, first, n);
+  for (int m = 0; m < XS_MATERIALS; m++) lookups(d, w, w->energy, w->mat, 0, n, m);
+  return read_sum(w);
+}
+
+static unsigned long long fuel(const xs_data *d, void *p, long long first, long long n) {
+  work *w = p;
+  sample(w, first, n);
+  lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_FUEL);
+  lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_OTHER);
+  return read_sum(w);
+}
+
+/* ---- LSD radix sort of kernels/sort_lanes.h ------------------------------------ */
+/* Team b: exclusive scan, in place, of entries [b*blen, (b+1)*blen) of a,
+ * from offs[b] (or 0); each thread scans one contiguous piece. */
+static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned *offs, int nb) {
+  LAUNCH(nb, is_device_ptr(a, offs) ompx_dyn_cgroup_mem(SCAN_SHMEM)) {
+    const long long b = ompx_block_id_x(), t = ompx_thread_id_x();
+    const long long lo = b * blen, len = lo + blen < m ? blen : m - lo, per = (len + TPB - 1) / TPB;
+    const long long s0 = lo + (t * per < len ? t * per : len);
+    const long long s1 = lo + ((t + 1) * per < len ? (t + 1) * per : len);
+    unsigned s = 0;
+    for (long long i = s0; i < s1; i++) s += a[i];
+    unsigned run = block_scan(s, (unsigned *)llvm_omp_target_dynamic_shared_alloc()) +
+                   (offs ? offs[b] : 0u);
+    for (long long i = s0; i < s1; i++) {
+      const unsigned x = a[i];
+      a[i] = run, run += x;
+    }
+  }
+}
+
+static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+                       long long n, int shift, int bits) {
+  unsigned *counts = w->counts, *bsum = w->bsum;
+  const long long lanes = XS_LANES(n), m = XS_RADIX * lanes, nb = XS_LANE_SCAN_BLOCKS(n);
+  LAUNCH(blocks_for(lanes), is_device_ptr(k0, counts))
+  GRID_LOOP(l, 0, lanes) xs_lane_count(k0, n, l, lanes, shift, bits, counts);
+  LAUNCH((int)nb, is_device_ptr(counts, bsum) ompx_dyn_cgroup_mem(SUM_SHMEM)) {
+    const long long lo = (long long)ompx_block_id_x() * XS_SCAN_BLOCK;
+    const long long hi = lo + XS_SCAN_BLOCK < m ? lo + XS_SCAN_BLOCK : m;
+    unsigned s = 0;
+    for (long long i = lo + ompx_thread_id_x(); i < hi; i += TPB) s += counts[i];
+    s = block_total(s, (unsigned *)llvm_omp_target_dynamic_shared_alloc());
+    if (ompx_thread_id_x() == 0) bsum[ompx_block_id_x()] = s;
+  }
+  scan_blocks(bsum, nb, nb, NULL, 1);
+  scan_blocks(counts, m, XS_SCAN_BLOCK, bsum, (int)nb);
+  LAUNCH(blocks_for(lanes), is_device_ptr(k0, v0, k1, v1, counts))
+  GRID_LOOP(l, 0, lanes) xs_lane_scatter(k0, v0, k1, v1, n, l, lanes, shift, bits, counts);
+}
+
+/* Sorts (key, val) by key bits [lo_bit, hi_bit) with the work's second
+ * buffers; returns 1 when the result ended there. */
+static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  uint64_t *k0 = key, *k1 = w->key_alt;
+  double *v0 = val, *v1 = w->val_alt;
+  int flipped = 0;
+  if (n < 2) return 0;
+  for (int shift = lo_bit; shift < hi_bit; shift += XS_DIGIT_BITS) {
+    const int bits = hi_bit - shift < XS_DIGIT_BITS ? hi_bit - shift : XS_DIGIT_BITS;
+    radix_pass(w, k0, v0, k1, v1, n, shift, bits);
+    uint64_t *tk = k0; k0 = k1; k1 = tk;
+    double *tv = v0; v0 = v1; v1 = tv;
+    flipped = !flipped;
+  }
+  return flipped;
+}
+
+static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  work *w = p;
+  if (!sort_core(w, key, val, n, lo_bit, hi_bit)) return;
+  const uint64_t *ka = w->key_alt;
+  const double *va = w->val_alt;
+  LAUNCH(blocks_for(n), is_device_ptr(key, val, ka, va))
+  GRID_LOOP(i, 0, n) key[i] = ka[i], val[i] = va[i];
+}
+
+/* Sample (energy, key), sort by key bits [lo_bit, 64), find the material
+ * ranges on the device, then one lookup kernel per material range. */
+static unsigned long long sorted(const xs_data *d, work *w, long long first, long long n, int lo_bit) {
+  zero_sum(w);
+  if (n <= 0) return read_sum(w);
+  uint64_t *key = w->key;
+  double *energy = w->energy;
+  LAUNCH(blocks_for(n), is_device_ptr(key, energy))
+  GRID_LOOP(i, 0, n) {
+    double e;
+    int mat;
+    xs_sample(first + i, &e, &mat);
+    energy[i] = e, key[i] = xs_sort_key(mat, e);
+  }
+  if (sort_core(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
+  long long *dstart = w->start, start[XS_MATERIALS + 1];
+  LAUNCH(1, is_device_ptr(key, dstart)) {
+    const int m = ompx_thread_id_x();
+    if (m <= XS_MATERIALS) dstart[m] = xs_lane_mat_start(key, n, m);
+  }
+  if (omp_target_memcpy(start, dstart, sizeof start, 0, 0, omp_get_initial_device(), pp_omp_device))
+    pp_device_fail(PP_OMPX, "xsbench_like material ranges", "omp_target_memcpy failed");
+  for (int m = 0; m < XS_MATERIALS; m++) lookups(d, w, energy, NULL, start[m], start[m + 1], m);
+  return read_sum(w);
+}
+
+static unsigned long long sorted_material(const xs_data *d, void *p, long long first, long long n) {
+  return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
+}
+static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
+  return sorted(d, p, first, n, 0);
+}
+
+/* ---- scratch ------------------------------------------------------------------- */
+static void *dalloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 64, pp_omp_device); }
+static void dfree(void *p) {
+  if (p) omp_target_free(p, pp_omp_device);
+}
+static void release(void *p) {
+  work *w = p;
+  if (!w) return;
+  dfree(w->energy), dfree(w->val_alt), dfree(w->mat), dfree(w->key), dfree(w->key_alt);
+  dfree(w->counts), dfree(w->bsum), dfree(w->sum), dfree(w->start);
+  free(w);
+}
+static void *prepare(const xs_data *d, long long n) {
+  (void)d;
+  work *w = calloc(1, sizeof *w);
+  if (!w || n > (long long)UINT_MAX) return free(w), NULL; /* 32-bit sort offsets */
+  const size_t m = (size_t)(n > 0 ? n : 1);
+  w->cap = n;
+  w->energy = dalloc(m * sizeof(double)), w->val_alt = dalloc(m * sizeof(double));
+  w->mat = dalloc(m * sizeof(int));
+  w->key = dalloc(m * sizeof(uint64_t)), w->key_alt = dalloc(m * sizeof(uint64_t));
+  w->counts = dalloc(XS_LANE_COUNTS(m) * sizeof(unsigned));
+  w->bsum = dalloc(XS_LANE_SCAN_BLOCKS(m) * sizeof(unsigned));
+  w->sum = dalloc(sizeof *w->sum), w->start = dalloc((XS_MATERIALS + 1) * sizeof(long long));
+  if (!w->energy || !w->val_alt || !w->mat || !w->key || !w->key_alt || !w->counts || !w->bsum ||
+      !w->sum || !w->start)
+    return release(w), NULL;
+  return w;
+}
+
+#define SORT_NOTE "device LSD radix sort in kernel mode (4-bit digits, counts per lane of " \
+  PP_STR(XS_LANE_KEYS) " keys, block scans)"
+const xs_kernels *xs_kernels_ompx(void) {
+  static const xs_kernels k = {prepare, release,
+                               {baseline, sampling, material, fuel, sorted_material, sorted_energy},
+                               sort_pairs, NULL,
+                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}};
+  return &k;
+}
