@@ -369,6 +369,7 @@ int main(int argc, char **argv) {
   reference(&cfg, &pb);
   pp_report_param(s.report, "init", "%.3f s (inputs, tables, neighbours, reference; not timed)", pp_wtime() - t0);
   describe(&s, &cfg, &pb);
+  pp_session_ready(&s); /* inputs are good: now the copy ceilings */
   for (int m = 0; m < PP_MODEL_COUNT; m++)
     if (s.ops[m]) run_model(&s, (pp_model)m, &cfg, &pb);
   return pp_session_finish(&s);
