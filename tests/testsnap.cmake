@@ -32,15 +32,15 @@ pp_test(testsnap_energy_identity_j14 COMMAND ${TS_SELF} ${TS_J14C} ${TS_J14P} EX
 
 # Planted faults: one force component or one energy off by 1e-6.
 pp_test(testsnap_fault_force COMMAND ${TS} --case W_2J8_2000 --backend host ${TS_FAST} --inject-fault snap-force
-  EXPECT 1 "max 1e-06 eV/A \\(tolerance 1e-09\\)\nhost: FAIL" LABELS validate)
+  EXPECT 1 "max 1e-06 eV/A \\(tolerance 1e-09\\)\nhost: FAIL" LABELS validate fault)
 pp_test(testsnap_fault_energy COMMAND ${TS} --case W_2J8_2000 --backend host ${TS_FAST} --inject-fault snap-energy
-  EXPECT 1 "max \\|E_i - E_ref\\| = 1e-06 eV.*\n.*\nhost: FAIL" LABELS validate)
+  EXPECT 1 "max \\|E_i - E_ref\\| = 1e-06 eV.*\n.*\nhost: FAIL" LABELS validate fault)
 pp_test(testsnap_fault_w2 COMMAND ${TS} --case W_2 --backend host ${TS_FAST} --inject-fault snap-force
-  EXPECT 1 "host: FAIL" LABELS validate)
+  EXPECT 1 "host: FAIL" LABELS validate fault)
 pp_test(testsnap_fault_fd COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_J8C} --param ${TS_J8P}
   --fd-check 3 --backend host ${TS_FAST} --inject-fault snap-force
-  EXPECT 1 "finite differences .*worst atom 1 x\\): FAIL" LABELS validate)
-pp_test(testsnap_fault_identity COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant EXPECT 1 "FAIL" LABELS unit)
+  EXPECT 1 "finite differences .*worst atom 1 x\\): FAIL" LABELS validate fault)
+pp_test(testsnap_fault_identity COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant EXPECT 1 "FAIL" LABELS unit fault)
 
 # Bad input: exit 2, one line naming the file and line.
 set(TS_POT --coeff ${TS_J8C} --param ${TS_J8P})
