@@ -102,5 +102,5 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
       EXPECT 0 "omp: forces vs .*peratom.dump.*\nomp: PASS" LABELS validate)
   endforeach()
   pp_test(testsnap_omp_fault COMMAND ${TS} --case W_2J8_2000 --backend omp ${TS_FAST} --inject-fault snap-force
-    EXPECT 1 "omp: FAIL" LABELS validate)
+    EXPECT 1 "omp: FAIL" LABELS validate fault)
 endif()
