@@ -1,0 +1,106 @@
+# testsnap: TestSNAP's own W_2 reference in its convention, the three LAMMPS
+# cases against LAMMPS's per-atom dumps, finite differences, the energy
+# identity of the GPU models, planted faults, and bad input refused with
+# exit 2 naming the file and line.
+set(TS $<TARGET_FILE:testsnap>)
+set(TS_SELF $<TARGET_FILE:testsnap_selftest>)
+set(TS_IN ${PROJECT_SOURCE_DIR}/inputs/testsnap)
+set(TS_BAD ${PROJECT_SOURCE_DIR}/testsnap/tests)
+set(TS_J8C ${TS_IN}/W_2J8_2000/W_2940_2017_2.snapcoeff)
+set(TS_J8P ${TS_IN}/W_2J8_2000/W_2940_2017_2.snapparam)
+set(TS_J14C ${TS_IN}/W_2J14_2000_disp/W_2J14_TestSNAP.snapcoeff)
+set(TS_J14P ${TS_IN}/W_2J14_2000_disp/W_2J14_TestSNAP.snapparam)
+set(TS_FAST --warmup 0 --steps 1 --bootstrap 100 --ceiling-mib 8 --quiet)
+
+# TestSNAP's 2-atom reference: forces on local and ghost atoms, unfolded.
+pp_test(testsnap_w2 COMMAND ${TS} --case W_2 --backend ${PP_TEST_MODELS} ${TS_FAST} --steps 2
+  EXPECT 0 "host: forces vs TestSNAP's forces .*RMS \\|F_i - F_ref\\| = [0-9.]+e-1[5-9] eV/A" LABELS validate)
+# LAMMPS's per-atom energies and forces (peratom.dump of each case).
+foreach(c W_2J8_2000 W_2J8_2000_disp W_2J14_2000_disp)
+  pp_test(testsnap_lammps_${c} COMMAND ${TS} --case ${c} --backend ${PP_TEST_MODELS} ${TS_FAST}
+    EXPECT 0 "host: energies vs the reference: max .*\nhost: forces vs .*peratom.dump.*\nhost: PASS" LABELS validate)
+endforeach()
+# Forces against central differences of the energies, on a disordered lattice
+# (neighbour counts vary), twojmax 8 and 14.
+pp_test(testsnap_fd_j8 COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_J8C} --param ${TS_J8P}
+  --fd-check 24 --backend host ${TS_FAST} EXPECT 0 "host: finite differences .*: PASS" LABELS validate)
+pp_test(testsnap_fd_j14 COMMAND ${TS} --lattice 4,4,5 --displace 0.2 --seed 3 --coeff ${TS_J14C}
+  --param ${TS_J14P} --fd-check 9 --backend host ${TS_FAST} EXPECT 0 "host: finite differences .*: PASS" LABELS validate)
+# Energies through Y (the GPU models' route) equal energies through B.
+pp_test(testsnap_energy_identity_j8 COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} EXPECT 0 "through B: .*PASS" LABELS unit)
+pp_test(testsnap_energy_identity_j14 COMMAND ${TS_SELF} ${TS_J14C} ${TS_J14P} EXPECT 0 "through B: .*PASS" LABELS unit)
+
+# Planted faults: one force component or one energy off by 1e-6.
+pp_test(testsnap_fault_force COMMAND ${TS} --case W_2J8_2000 --backend host ${TS_FAST} --inject-fault snap-force
+  EXPECT 1 "max 1e-06 eV/A \\(tolerance 1e-09\\)\nhost: FAIL" LABELS validate fault)
+pp_test(testsnap_fault_energy COMMAND ${TS} --case W_2J8_2000 --backend host ${TS_FAST} --inject-fault snap-energy
+  EXPECT 1 "max \\|E_i - E_ref\\| = 1e-06 eV.*\n.*\nhost: FAIL" LABELS validate fault)
+pp_test(testsnap_fault_w2 COMMAND ${TS} --case W_2 --backend host ${TS_FAST} --inject-fault snap-force
+  EXPECT 1 "host: FAIL" LABELS validate fault)
+pp_test(testsnap_fault_fd COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_J8C} --param ${TS_J8P}
+  --fd-check 3 --backend host ${TS_FAST} --inject-fault snap-force
+  EXPECT 1 "finite differences .*worst atom 1 x\\): FAIL" LABELS validate fault)
+pp_test(testsnap_fault_identity COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant EXPECT 1 "FAIL" LABELS unit fault)
+
+# Bad input: exit 2, one line naming the file and line.
+set(TS_POT --coeff ${TS_J8C} --param ${TS_J8P})
+foreach(t
+    "truncated.data|truncated.data:17: file ends in the Atoms section after 2 of 3 atoms"
+    "more_atoms.data|more_atoms.data:18: more lines in the Atoms section than the 2 atoms"
+    "fewer_atoms.data|fewer_atoms.data:19: Atoms section has 2 atoms, the header says 3"
+    "two_types.data|two_types.data:4: 2 atom types"
+    "triclinic.data|triclinic.data:9: triclinic box"
+    "full_style.data|full_style.data:14: atom style 'full'"
+    "small_box.data|small_box.data: the box .* is smaller than twice the cutoff 4.73442 A")
+  string(REPLACE "|" ";" t "${t}")
+  list(GET t 0 f)
+  list(GET t 1 re)
+  string(REPLACE ".data" "" n ${f})
+  pp_test(testsnap_bad_data_${n} COMMAND ${TS} --data ${TS_BAD}/${f} ${TS_POT} --backend host ${TS_FAST}
+    EXPECT 2 "${re}" LABELS input)
+endforeach()
+pp_test(testsnap_bad_data_missing COMMAND ${TS} --data /nonexistent/data.W ${TS_POT} --backend host ${TS_FAST}
+  EXPECT 2 "cannot open data file '/nonexistent/data.W'" LABELS input)
+foreach(t
+    "odd_twojmax|odd_twojmax.snapparam:3: twojmax = 7: must be an even integer"
+    "negative_twojmax|negative_twojmax.snapparam:2: twojmax = -2: must be an even integer"
+    "unknown_key|unknown_key.snapparam:4: unknown keyword 'wrongkey'"
+    "quadratic|quadratic.snapparam:3: quadraticflag = 1 is not supported"
+    "no_twojmax|no_twojmax.snapparam: required keyword 'twojmax' is missing")
+  string(REPLACE "|" ";" t "${t}")
+  list(GET t 0 n)
+  list(GET t 1 re)
+  pp_test(testsnap_bad_param_${n} COMMAND ${TS} --lattice 4 --coeff ${TS_J8C} --param ${TS_BAD}/${n}.snapparam
+    --backend host ${TS_FAST} EXPECT 2 "${re}" LABELS input)
+endforeach()
+foreach(t
+    "count_mismatch|count_mismatch.snapcoeff:5: 50 coefficients per element, but twojmax 8 .* needs 56"
+    "truncated|truncated.snapcoeff:40: file ends after 34 of 56 coefficients"
+    "two_elements|two_elements.snapcoeff:5: 2 elements")
+  string(REPLACE "|" ";" t "${t}")
+  list(GET t 0 n)
+  list(GET t 1 re)
+  pp_test(testsnap_bad_coeff_${n} COMMAND ${TS} --lattice 4 --coeff ${TS_BAD}/${n}.snapcoeff --param ${TS_J8P}
+    --backend host ${TS_FAST} EXPECT 2 "${re}" LABELS input)
+endforeach()
+pp_test(testsnap_bad_reference COMMAND ${TS} --case W_2J8_2000 --reference ${TS_BAD}/short.dump --backend host
+  ${TS_FAST} EXPECT 2 "short.dump:30: file ends after 21 of 2000 atoms" LABELS input)
+pp_test(testsnap_bad_lattice_small COMMAND ${TS} --lattice 2 ${TS_POT} --backend host ${TS_FAST}
+  EXPECT 2 "--lattice: the box .* is smaller than twice the cutoff" LABELS input)
+
+# Live: a fresh random configuration, its reference made by LAMMPS now.
+# Skipped (not passed) when no LAMMPS with ML-SNAP is installed
+# (validate/testsnap/install_lammps.sh, or LMP=/path/to/lmp).
+pp_test(testsnap_live_lammps COMMAND ${PROJECT_SOURCE_DIR}/validate/testsnap/live_check.sh ${TS} LABELS validate)
+set_tests_properties(testsnap_live_lammps PROPERTIES SKIP_RETURN_CODE 77)
+
+# The omp model on the CPU-offload build: both compute_yi forms, the LAMMPS
+# 2J14 case and TestSNAP's W_2 (also covered by the PP_TEST_MODELS runs above).
+if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
+  foreach(yi collapsed nested)
+    pp_test(testsnap_omp_yi_${yi} COMMAND ${TS} --case W_2J8_2000_disp --backend omp --yi ${yi} ${TS_FAST}
+      EXPECT 0 "omp: forces vs .*peratom.dump.*\nomp: PASS" LABELS validate)
+  endforeach()
+  pp_test(testsnap_omp_fault COMMAND ${TS} --case W_2J8_2000 --backend omp ${TS_FAST} --inject-fault snap-force
+    EXPECT 1 "omp: FAIL" LABELS validate fault)
+endif()

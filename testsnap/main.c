@@ -1,0 +1,376 @@
+/* testsnap driver: options -> configuration, potential, neighbours ->
+ * reference -> each model's steps (every kernel timed alone) -> per-atom
+ * energies and forces checked -> report. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pp/pp.h"
+#include "problem.h"
+#include "ts_options.h"
+
+#ifndef TS_INPUTS
+#define TS_INPUTS "inputs/testsnap"
+#endif
+#define DEFAULT_CASE "W_2J14_2000_disp"
+#define GIB 1073741824.0
+
+/* Tolerances against the reference (LAMMPS and TestSNAP agree with each
+ * other to ~1e-15 eV/A on W_2; these leave room for summation order and
+ * compilers, and are far below any physical difference). */
+#define TOL_E 1e-10      /* eV: max_i |E_i - E_ref,i| */
+#define TOL_F_RMS 1e-10  /* eV/A: sqrt(mean_i |F_i - F_ref,i|^2) */
+#define TOL_F_MAX 1e-9   /* eV/A: max_i |F_i - F_ref,i| */
+#define TOL_FD 1e-6      /* eV/A: max |F + dE/dx| of central differences */
+#define FAULT_SIZE 1e-6  /* planted faults: one value off by this much */
+
+typedef struct problem {
+  char what[256];
+  snap_potential *pot;
+  snap_host_tables tab;
+  snap_atoms atoms;       /* periodic configurations (n = 0 in TestSNAP mode) */
+  snap_neigh nl;
+  char ref_what[300];
+  double *ref_e, *ref_f;  /* ref_e: [natoms]; ref_f: [nall*3] */
+  const char *e_what;     /* where the reference energies come from */
+} problem;
+
+static const char *const kname[5] = {"compute_ui", "compute_yi", "compute_deidrj", "compute_forces",
+                                     "compute_energies"};
+
+/* ---- setting up ------------------------------------------------------------------ */
+static void resolve_case(ts_config *c, char *buf, size_t len) {
+  const int n_src = !!c->case_name + !!c->data + !!c->cells[0] + !!c->testsnap_ref;
+  if (n_src > 1) pp_usage_error("testsnap", "give one of --case, --data, --lattice, --testsnap-ref");
+  if (n_src == 0) c->case_name = DEFAULT_CASE;
+  if (!c->case_name) return;
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/%s", TS_INPUTS, c->case_name);
+  if (!strcmp(c->case_name, "W_2")) {
+    static char ts_dir[1024];
+    snprintf(ts_dir, sizeof ts_dir, "%s", dir);
+    c->testsnap_ref = ts_dir;
+    return;
+  }
+  if (c->coeff || c->param) pp_usage_error("testsnap", "--case brings its own potential: drop --coeff/--param");
+  char *p = buf;
+  const char *pat[4] = {"data.*", "*.snapcoeff", "*.snapparam", "peratom.dump"};
+  const char **dst[4] = {&c->data, &c->coeff, &c->param, &c->reference};
+  for (int k = 0; k < 4; k++) {
+    if (*dst[k]) continue; /* --reference given: it wins */
+    snap_find_file(dir, pat[k], p, len - (size_t)(p - buf));
+    *dst[k] = p;
+    p += strlen(p) + 1;
+  }
+}
+
+/* Bytes the run needs, estimated before the neighbour lists exist. */
+static double need_bytes(const snap_tables *t, int natoms, int nall, double nmax) {
+  return 8.0 * (4.0 * natoms * t->idxu_max + 3.0 * natoms * nmax) /* scratch */
+         + natoms * nmax * 32.0 + nall * 80.0;                    /* lists, outputs */
+}
+
+static void setup(pp_session *s, ts_config *c, problem *pb) {
+  static char paths[4096];
+  resolve_case(c, paths, sizeof paths);
+  const int one_rank = pp_mpi_size() == 1;
+  pp_usage_check_all("testsnap", one_rank ? NULL : "the MPI decomposition is not implemented yet: run one rank");
+  if (c->testsnap_ref) {
+    if (c->reference || c->fd_checks || c->coeff || c->param)
+      pp_usage_error("testsnap", "--testsnap-ref brings its potential and reference: drop --reference, "
+                                 "--fd-check, --coeff, --param");
+    snap_tsref ts;
+    snap_read_testsnap(c->testsnap_ref, &ts);
+    const int nc = snap_ncoeff(ts.twojmax);
+    pb->pot = calloc(1, sizeof *pb->pot + sizeof(double) * (size_t)nc);
+    snap_potential *p = pb->pot;
+    /* TestSNAP's fixed parameters (src/test_snap.h), cutoff rcutfac itself */
+    p->rcutfac = p->rcut = ts.rcutfac, p->rfac0 = 0.99363, p->rmin0 = 0.0;
+    p->twojmax = ts.twojmax, p->switchflag = 1, p->bzeroflag = 1;
+    p->radius = 0.5, p->weight = 1.0, p->ncoeff = nc, p->beta0 = ts.coeff[0];
+    memcpy(p->beta, ts.coeff + 1, sizeof(double) * (size_t)nc);
+    for (int q = 0; q < ts.nlocal * ts.ninside; q++) {
+      const double *r = ts.rij + 3 * q;
+      const double rr = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+      if (!(rr > 0.0 && rr < p->rcut))
+        pp_usage_error("testsnap", "%s: neighbour %d at %g A is outside (0, rcutfac = %g)", c->testsnap_ref, q,
+                       rr, p->rcut);
+    }
+    if (snap_tables_build(p->twojmax, p->beta, &pb->tab) != 0 ||
+        snap_neigh_from_lists(ts.nlocal, ts.nlocal + ts.nghost, ts.ninside, ts.jlist, ts.rij, &pb->nl) != 0)
+      pp_usage_error("testsnap", "out of memory for TestSNAP's data");
+    pb->ref_f = ts.fj;
+    snprintf(pb->what, sizeof pb->what, "TestSNAP reference %s: %d local + %d ghost atoms, %d neighbours each",
+             c->testsnap_ref, ts.nlocal, ts.nghost, ts.ninside);
+    snprintf(pb->ref_what, sizeof pb->ref_what,
+             "TestSNAP's forces on local and ghost atoms, ghost forces not folded (TestSNAP's convention)");
+    free(ts.coeff), free(ts.jlist), free(ts.rij);
+    return;
+  }
+  if (!c->coeff || !c->param) pp_usage_error("testsnap", "give --coeff FILE and --param FILE (or --case NAME)");
+  pb->pot = snap_read_potential(c->coeff, c->param);
+  const snap_potential *p = pb->pot;
+  if (c->data) {
+    snap_read_data(c->data, &pb->atoms);
+    snprintf(pb->what, sizeof pb->what, "%s%s (%d atoms)", c->case_name ? "case " : "",
+             c->case_name ? c->case_name : c->data, pb->atoms.n);
+  } else {
+    snap_bcc((int)c->cells[0], (int)c->cells[1], (int)c->cells[2], c->lattice_a, c->displace, s->opt.seed,
+             &pb->atoms);
+    snprintf(pb->what, sizeof pb->what,
+             "bcc %lldx%lldx%lld cells (%d atoms), a = %g A, displacements uniform in [-%g, %g] A, seed %llu",
+             c->cells[0], c->cells[1], c->cells[2], pb->atoms.n, c->lattice_a, c->displace, c->displace,
+             (unsigned long long)s->opt.seed);
+  }
+  const char *small = snap_box_check(pb->atoms.box, p->rcut);
+  if (small) pp_usage_error("testsnap", "%s: %s", c->data ? c->data : "--lattice", small);
+  if (snap_tables_build(p->twojmax, p->beta, &pb->tab) != 0) pp_usage_error("testsnap", "out of memory for tables");
+  /* memory before the lists: neighbours estimated from the density */
+  const double vol = pb->atoms.box[0] * pb->atoms.box[1] * pb->atoms.box[2];
+  const double est = pb->atoms.n / vol * 4.18879 * p->rcut * p->rcut * p->rcut * 1.5 + 8;
+  const double bytes = need_bytes(&pb->tab.t, pb->atoms.n, pb->atoms.n, est);
+  pp_session_check_fits(s, "the SNAP problem", bytes + SNAP_WORK_BYTES_EXTRA, 2.0 * bytes);
+  if (snap_neigh_build(&pb->atoms, p->rcut, &pb->nl) != 0) pp_usage_error("testsnap", "out of memory for neighbours");
+}
+
+/* Reference energies and forces: the dump given, else the host model. */
+static void reference(const ts_config *c, problem *pb) {
+  const snap_neigh *nl = &pb->nl;
+  if (c->reference) {
+    snap_ref r;
+    snap_read_dump(c->reference, nl->nall, &r);
+    pb->ref_f = r.force;
+    snprintf(pb->ref_what, sizeof pb->ref_what, "%s", c->reference);
+    if (r.has_energy) {
+      pb->ref_e = r.energy, pb->e_what = "the reference";
+      return;
+    }
+    free(r.energy);
+  }
+  double *e = malloc(sizeof(double) * (size_t)nl->natoms), *f = malloc(sizeof(double) * 3 * (size_t)nl->nall);
+  snap_data d;
+  ts_data_fill(&d, pb->pot, &pb->tab, nl, e, f);
+  if (!e || !f || ts_host_eval(&d, 1) != 0) pp_usage_error("testsnap", "out of memory for the host reference");
+  pb->ref_e = e, pb->e_what = "the host model";
+  if (pb->ref_f) free(f);
+  else pb->ref_f = f, snprintf(pb->ref_what, sizeof pb->ref_what, "the host model on the same data");
+}
+
+/* ---- one model ------------------------------------------------------------------ */
+static void *up(const pp_device_ops *o, const void *src, size_t bytes) {
+  return pp_device_upload(o, src, bytes ? bytes : 8);
+}
+static void upload(pp_model m, const pp_device_ops *o, const snap_data *h, snap_data *dd) {
+  *dd = *h;
+  if (m == PP_HOST) return;
+  const snap_tables *t = &h->t;
+  dd->t.idxz = up(o, t->idxz, sizeof(snap_zidx) * (size_t)t->idxz_max);
+  dd->t.idxb = up(o, t->idxb, sizeof(snap_bidx) * (size_t)t->idxb_max);
+  dd->t.cg = up(o, t->cg, sizeof(double) * (size_t)t->idxcg_max);
+  dd->t.rootpq = up(o, t->rootpq, sizeof(double) * (size_t)(t->twojmax + 2) * (t->twojmax + 2));
+  dd->t.zbeta = up(o, t->zbeta, sizeof(double) * (size_t)t->idxz_max);
+  dd->t.beta = up(o, t->beta, sizeof(double) * (size_t)t->idxb_max);
+  const size_t np = (size_t)h->natoms * h->nmax;
+  dd->nneigh = up(o, h->nneigh, sizeof(int) * (size_t)h->natoms);
+  dd->jatom = up(o, h->jatom, sizeof(int) * np);
+  dd->rij = up(o, h->rij, sizeof(double) * 3 * np);
+  dd->rev_start = up(o, h->rev_start, sizeof(int) * ((size_t)h->nall + 1));
+  dd->rev_pair = up(o, h->rev_pair, sizeof(int) * (size_t)h->rev_start[h->nall]);
+  dd->energy = up(o, h->energy, sizeof(double) * (size_t)h->natoms);
+  dd->force = up(o, h->force, sizeof(double) * 3 * (size_t)h->nall);
+  o->sync();
+}
+static void release_data(pp_model m, const pp_device_ops *o, snap_data *dd) {
+  if (m == PP_HOST) return;
+  const void *p[] = {dd->t.idxz, dd->t.idxb, dd->t.cg, dd->t.rootpq, dd->t.zbeta, dd->t.beta, dd->nneigh,
+                     dd->jatom, dd->rij, dd->rev_start, dd->rev_pair, dd->energy, dd->force};
+  for (size_t k = 0; k < sizeof p / sizeof *p; k++) o->free((void *)p[k]);
+}
+
+typedef struct errs {
+  double e_max, f_rms, f_max;
+  int valid;
+} errs;
+
+/* Maximum that keeps a NaN (an unwritten or broken value must fail). */
+static double worse(double acc, double v) {
+  if (isnan(acc)) return acc;
+  return isnan(v) || v > acc ? v : acc;
+}
+
+static errs compare(const problem *pb, const double *e, const double *f) {
+  errs x = {0.0, 0.0, 0.0, 0};
+  for (int i = 0; i < pb->nl.natoms; i++) x.e_max = worse(x.e_max, fabs(e[i] - pb->ref_e[i]));
+  double sum = 0.0;
+  for (int a = 0; a < pb->nl.nall; a++) {
+    double d2 = 0.0;
+    for (int k = 0; k < 3; k++) d2 += (f[3 * a + k] - pb->ref_f[3 * a + k]) * (f[3 * a + k] - pb->ref_f[3 * a + k]);
+    sum += d2;
+    x.f_max = worse(x.f_max, sqrt(d2));
+  }
+  x.f_rms = sqrt(sum / pb->nl.nall);
+  x.valid = pp_within(x.e_max, TOL_E) && pp_within(x.f_rms, TOL_F_RMS) && pp_within(x.f_max, TOL_F_MAX);
+  return x;
+}
+
+static void add_row(pp_session *s, pp_model m, const problem *pb, const ts_config *c, const char *kernel,
+                    const double *t, int valid, const char *check) {
+  pp_row row;
+  pp_row_init(&row, kernel, m, pb->nl.natoms);
+  if (c->variant_set && m != PP_HOST) {
+    const snap_variant *v = &c->variant;
+    char lv[8] = "dflt", ts[8] = "dflt";
+    if (v->levels) snprintf(lv, sizeof lv, "%d", v->levels);
+    if (v->team_size) snprintf(ts, sizeof ts, "%d", v->team_size);
+    snprintf(row.variant, sizeof row.variant, "scratch=%s levels=%s yi=%s team=%s",
+             v->scratch < 0 ? "dflt" : v->scratch == SNAP_SCRATCH_TEAM ? "team" : "global", lv,
+             v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts);
+  }
+  pp_row_time(&row, t, (int)c->steps, &s->opt.bootstrap, 0, "ms/atom-step");
+  row.fom = 1000.0 * row.time.median / pb->nl.natoms; /* grind time */
+  row.higher_is_better = 0;
+  pp_row_metric(&row, "per_100_steps", "s", 100.0 * row.time.mean);
+  row.valid = valid;
+  snprintf(row.check, sizeof row.check, "%s", check);
+  pp_report_add(s->report, &row);
+}
+
+static void run_model(pp_session *s, pp_model m, const ts_config *c, const problem *pb) {
+  const snap_kernels *k = PP_MODEL_DISPATCH(m, snap_kernels_);
+  if (!k) {
+    pp_report_skip(s->report, m, "testsnap has no kernels for this model in this build");
+    pp_report_param(s->report, pp_model_name(m), "NOT RUN: testsnap has no kernels for this model yet");
+    return;
+  }
+  const pp_device_ops *o = s->ops[m];
+  const snap_neigh *nl = &pb->nl;
+  double *e = malloc(sizeof(double) * (size_t)nl->natoms), *f = malloc(sizeof(double) * 3 * (size_t)nl->nall);
+  if (!e || !f) pp_device_fail(m, "testsnap", "out of host memory");
+  pp_poison_d(e, (size_t)nl->natoms), pp_poison_d(f, 3 * (size_t)nl->nall);
+  snap_data hd, dd;
+  ts_data_fill(&hd, pb->pot, &pb->tab, nl, e, f);
+  upload(m, o, &hd, &dd);
+  char why[256] = "";
+  void *w = k->prepare(&dd, &c->variant, why, sizeof why);
+  if (!w) {
+    if (!why[0]) pp_device_fail(m, "testsnap scratch", "allocation failed");
+    pp_report_skip(s->report, m, why);
+    pp_report_param(s->report, pp_model_name(m), "NOT RUN: %s", why);
+    release_data(m, o, &dd), free(e), free(f);
+    return;
+  }
+  if (k->notes) {
+    char key[32];
+    snprintf(key, sizeof key, "%s mapping", pp_model_name(m));
+    pp_report_param(s->report, key, "%s", k->notes);
+  }
+  void (*fn[5])(const snap_data *, void *) = {k->compute_ui, k->compute_yi, k->compute_deidrj,
+                                               k->compute_forces, k->compute_energies};
+  const int steps = (int)c->steps;
+  double *t = calloc((size_t)steps * 6, sizeof(double)); /* [kernel][step], [5] = whole step */
+  pp_progress(s, "%s: %d warm-up + %d timed steps", pp_model_name(m), s->opt.warmup, steps);
+  for (int st = -s->opt.warmup; st < steps; st++)
+    for (int q = 0; q < 5; q++) {
+      o->timer_start();
+      fn[q](&dd, w);
+      const double dt = o->timer_stop();
+      if (st >= 0) t[q * steps + st] = dt, t[5 * steps + st] += dt;
+    }
+  if (m != PP_HOST) {
+    o->to_host(e, dd.energy, sizeof(double) * (size_t)nl->natoms);
+    o->to_host(f, dd.force, sizeof(double) * 3 * (size_t)nl->nall);
+  }
+  k->release(w);
+  release_data(m, o, &dd);
+
+  if (pp_fault("snap-force")) f[0] += FAULT_SIZE;
+  if (pp_fault("snap-energy")) e[0] += FAULT_SIZE;
+  errs x = compare(pb, e, f);
+  char check[96];
+  snprintf(check, sizeof check, "E %.2g<=%.0e eV; F rms %.2g<=%.0e max %.2g<=%.0e eV/A", x.e_max, TOL_E, x.f_rms,
+           TOL_F_RMS, x.f_max, TOL_F_MAX);
+  const char *mn = pp_model_name(m);
+  printf("%s: energies vs %s: max |E_i - E_ref| = %.3g eV (tolerance %.0e)\n", mn, pb->e_what, x.e_max, TOL_E);
+  printf("%s: forces vs %s: RMS |F_i - F_ref| = %.3g eV/A (tolerance %.0e), max %.3g eV/A (tolerance %.0e)\n", mn,
+         pb->ref_what, x.f_rms, TOL_F_RMS, x.f_max, TOL_F_MAX);
+  int valid = x.valid;
+  if (c->fd_checks) {
+    double fd_err;
+    int worst;
+    if (ts_fd_check(&pb->atoms, pb->pot, &pb->tab, f, (int)c->fd_checks, c->fd_step, &fd_err, &worst) != 0)
+      pp_device_fail(PP_HOST, "finite differences", "out of host memory");
+    const int ok = pp_within(fd_err, TOL_FD);
+    printf("%s: finite differences (%lld components, step %g A): max |F + dE/dx| = %.3g eV/A (tolerance %.0e, "
+           "worst atom %d %c): %s\n", mn, c->fd_checks, c->fd_step, fd_err, TOL_FD, worst / 3 + 1, 'x' + worst % 3,
+           ok ? "PASS" : "FAIL");
+    valid = valid && ok;
+    snprintf(check + strlen(check), sizeof check - strlen(check), "; fd %.2g", fd_err);
+  }
+  printf("%s: %s\n", mn, valid ? "PASS" : "FAIL");
+  if (c->dump) {
+    char path[1100];
+    const int several = __builtin_popcount(s->opt.backends) > 1;
+    snprintf(path, sizeof path, several ? "%s.%s" : "%s", c->dump, mn);
+    if (snap_write_dump(path, pb->atoms.n ? &pb->atoms : NULL, nl->nall, nl->natoms, e, f) != 0) {
+      fprintf(stderr, "testsnap: cannot write --dump '%s'\n", path);
+      valid = 0;
+    }
+  }
+  for (int q = 0; q < 5; q++) add_row(s, m, pb, c, kname[q], t + q * steps, valid, "part of the step below");
+  add_row(s, m, pb, c, "step", t + 5 * steps, valid, check);
+  free(t), free(e), free(f);
+}
+
+static void describe(pp_session *s, const ts_config *c, const problem *pb) {
+  const snap_potential *p = pb->pot;
+  const snap_neigh *nl = &pb->nl;
+  int nmin = nl->nmax, nsum = 0;
+  for (int i = 0; i < nl->natoms; i++) nsum += nl->nneigh[i], nmin = nl->nneigh[i] < nmin ? nl->nneigh[i] : nmin;
+  pp_report_param(s->report, "problem", "%s", pb->what);
+  pp_report_param(s->report, "potential",
+                  "twojmax %d (%d coefficients + beta0), rcutfac %g, cutoff %g A, rfac0 %g, rmin0 %g, "
+                  "switchflag %d, bzeroflag %d", p->twojmax, p->ncoeff, p->rcutfac, p->rcut, p->rfac0, p->rmin0,
+                  p->switchflag, p->bzeroflag);
+  pp_report_param(s->report, "atoms", "%d with energies, %d receiving forces; neighbours min %d max %d mean %.3f",
+                  nl->natoms, nl->nall, nmin, nl->nmax, (double)nsum / nl->natoms);
+  pp_report_param(s->report, "steps", "%lld timed (+ %d warm-up), each recomputes energies and forces", c->steps,
+                  s->opt.warmup);
+  pp_report_param(s->report, "reference", "forces: %s; energies: %s", pb->ref_what, pb->e_what);
+  pp_report_param(s->report, "tolerances",
+                  "max |dE_i| %.0e eV; RMS |dF_i| %.0e eV/A, max |dF_i| %.0e eV/A; finite differences %.0e eV/A",
+                  TOL_E, TOL_F_RMS, TOL_F_MAX, TOL_FD);
+  pp_report_param(s->report, "fom", "grind time: ms per atom-step (1000 s / (atoms x steps)); per kernel, its share");
+}
+
+int main(int argc, char **argv) {
+  static ts_config cfg;
+  ts_config_default(&cfg);
+  static pp_app app = {
+      "testsnap", "SNAP energies and forces (TestSNAP's kernels), validated against LAMMPS",
+      "not used (see --case, --data, --lattice)", "1", 1, NULL, &cfg,
+      "Per-atom energies and forces of linear SNAP (one element) from a LAMMPS data file and\n"
+      ".snapcoeff/.snapparam, a generated bcc lattice, or TestSNAP's own reference; checked\n"
+      "against a LAMMPS per-atom dump (--reference, the cases' peratom.dump) or the host model.\n"
+      "Forces follow LAMMPS: F_i += dE_i/dr_ij, F_j -= dE_i/dr_ij, periodic images folded (the\n"
+      "TestSNAP reference keeps ghost atoms unfolded, as TestSNAP does). FOM: grind time in\n"
+      "ms per atom-step. Planted faults: snap-force, snap-energy.\n"};
+  app.options = ts_options();
+  const char *unused = ts_unused_option(argc, argv);
+  pp_session s;
+  pp_session_start(&s, argc, argv, &app);
+  pp_usage_check_all("testsnap", unused);
+  if (cfg.fd_checks && (cfg.testsnap_ref || (cfg.case_name && !strcmp(cfg.case_name, "W_2"))))
+    pp_usage_error("testsnap", "--fd-check needs a periodic configuration (--data, --lattice or a LAMMPS case)");
+
+  problem pb;
+  memset(&pb, 0, sizeof pb);
+  const double t0 = pp_wtime();
+  setup(&s, &cfg, &pb);
+  reference(&cfg, &pb);
+  pp_report_param(s.report, "init", "%.3f s (inputs, tables, neighbours, reference; not timed)", pp_wtime() - t0);
+  describe(&s, &cfg, &pb);
+  pp_session_ready(&s); /* inputs are good: now the copy ceilings */
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    if (s.ops[m]) run_model(&s, (pp_model)m, &cfg, &pb);
+  return pp_session_finish(&s);
+}

@@ -1,0 +1,464 @@
+/* testsnap: SNAP energies and forces (Thompson et al. 2015; the algorithm of
+ * LAMMPS's ML-SNAP and FitSNAP's TestSNAP), one element, linear SNAP, on
+ * every model.
+ *
+ * Per atom i with neighbours j (r_ij = x_j - x_i, |r_ij| < rcut):
+ *   U_i   = wself * I + sum_j sfac(r_ij) w_j U(r_ij)       compute_ui
+ *   Z_i   = Clebsch-Gordan products of two U_i blocks       (inside yi)
+ *   Y_i   = sum over Z elements of zbeta * Z_i              compute_yi
+ *   dE_i/dr_j = 2 Re sum_half dU(r_ij) : conj(Y_i)          compute_deidrj
+ *   F_i += dE_i/dr_j, F_j -= dE_i/dr_j  (LAMMPS's sign)     compute_forces
+ *   E_i = e0 + sum_k beta_k B_k,i = e0 + (2/3) sum_half U_i : conj(Y_i)
+ *                                                         compute_energies
+ * (B is cubic in U, so U : dE/dU = 3 E_B; e0 = beta0 - bzero terms.)
+ * "sum_half" runs over the U elements (j, ma, mb) with 2 mb <= j, weighted
+ * by snap_half_weight(); the other half follows by U's inversion symmetry.
+ *
+ * ---- For the authors of kernels/{omp,ompx}.c, cuda.cu, hip.hip ------------
+ * A model file defines   const snap_kernels *snap_kernels_<model>(void);
+ * (PP_MODEL_DISPATCH(m, snap_kernels_) finds it). The driver uploads one
+ * snap_data (tables, neighbour lists, outputs; pointers in the model's
+ * memory) and calls, every step, compute_ui, compute_yi, compute_deidrj,
+ * compute_forces, compute_energies, each timed alone (device-synchronized).
+ * A model owns only its scratch (U_i, Y_i and the pair derivatives dE_i/dr_j,
+ * in whatever layout it likes: `prepare` allocates it, at most
+ * snap_work_bytes() + SNAP_WORK_BYTES_EXTRA) and the mapping. Every kernel
+ * recomputes its outputs from scratch (no accumulation across steps).
+ * Variants (snap_variant) are runtime choices: scratch of the U recursion
+ * and the dU kernel in team-shared or global memory, 2 or 3 levels of
+ * hierarchy, compute_yi collapsed to a 1-D launch or nested. `prepare`
+ * returns NULL and says why in `why` for a variant the model cannot run.
+ * All the math of one item is below (PP_HD, once); the models do not
+ * re-derive any of it.
+ * ---------------------------------------------------------------------------*/
+#ifndef TESTSNAP_H
+#define TESTSNAP_H
+#include <math.h>
+#include <stddef.h>
+#include "pp/portable.h"
+PP_EXTERN_C_BEGIN
+
+#define SNAP_TWOJMAX_MAX 24   /* largest 2J accepted (idxz grows as 2J^5) */
+#define SNAP_PI 3.14159265358979323846
+
+/* ---- tables, built once on the host (tables.c) ------------------------------ */
+/* One element of Z (j1, j2, j; ma, mb with 2 mb <= j), LAMMPS's layout. */
+typedef struct snap_zidx {
+  int j1, j2, j;           /* coupled triple, j2 <= j1, |j1-j2| <= j <= j1+j2 */
+  int ma1min, ma2max, na;  /* inner (ma) sum: ma1 rises from ma1min, ma2 falls from ma2max */
+  int mb1min, mb2max, nb;  /* outer (mb) sum, the same way */
+  int jju;                 /* the U/Y element (j, ma, mb) this Z element pairs with */
+  int cg;                  /* offset of the (j1, j2, j) Clebsch-Gordan block in cg[] */
+} snap_zidx;
+
+/* One bispectrum component B(j1, j2, j), j >= j1 >= j2 (LAMMPS's order). */
+typedef struct snap_bidx {
+  int j1, j2, j;
+  int jjz;                 /* first Z element of (j1, j2, j) */
+} snap_bidx;
+
+typedef struct snap_tables {
+  int twojmax;
+  int idxu_max;            /* U elements: sum over j of (j+1)^2 */
+  int idxu_half;           /* U elements with 2 mb <= j (the ones computed) */
+  int idxz_max;            /* Z elements */
+  int idxb_max;            /* bispectrum components (= ncoeff) */
+  int idxcg_max;           /* Clebsch-Gordan coefficients */
+  const snap_zidx *idxz;   /* [idxz_max] */
+  const snap_bidx *idxb;   /* [idxb_max] */
+  const double *cg;        /* [idxcg_max] */
+  const double *rootpq;    /* [(twojmax+2)^2]: sqrt(p/q) at p*(twojmax+2)+q */
+  const double *zbeta;     /* [idxz_max]: factor of Z element jjz in Y (beta, multiplicity) */
+  const double *beta;      /* [idxb_max]: beta_k (energies through B, the host model) */
+} snap_tables;
+
+/* ---- the SNAP potential (input.c) ------------------------------------------- */
+typedef struct snap_potential {
+  double rcutfac, rfac0, rmin0;
+  int twojmax, switchflag, bzeroflag;
+  double radius, weight;   /* of the one element (.snapcoeff) */
+  double rcut;             /* pair cutoff rcutfac * (radius + radius) */
+  int ncoeff;              /* bispectrum coefficients, beta0 not counted */
+  double beta0;
+  double beta[1];          /* [ncoeff], allocated with the struct */
+} snap_potential;
+
+/* ---- what the kernels read and write (one memory space) --------------------- */
+typedef struct snap_data {
+  snap_tables t;
+  double rcut, rfac0, rmin0;
+  int switchflag;
+  double wj;               /* weight of every neighbour (one element) */
+  double wself;            /* self term on U's diagonal (1) */
+  double e0;               /* beta0 - sum_k beta_k bzero_k */
+  int natoms;              /* atoms whose energy is computed */
+  int nall;                /* atoms that receive forces (natoms, or + ghosts) */
+  int nmax;                /* neighbour slots per atom (longest list) */
+  const int *nneigh;       /* [natoms] */
+  const int *jatom;        /* [natoms*nmax] neighbour in [0, nall); pair p = i*nmax + jj */
+  const double *rij;       /* [natoms*nmax*3] x_j - x_i */
+  const int *rev_start;    /* [nall+1] pairs whose neighbour is atom a: */
+  const int *rev_pair;     /*   rev_pair[rev_start[a] .. rev_start[a+1]) (ascending) */
+  double *energy;          /* [natoms] E_i (eV) */
+  double *force;           /* [nall*3] F (eV/A) */
+} snap_data;
+
+/* Bytes of the scratch every model needs at least: U_i and Y_i (all
+ * elements, complex) per atom and dE_i/dr_j per pair slot. */
+static inline double snap_work_bytes(const snap_data *d) {
+  return 8.0 * ((double)d->natoms * 4.0 * d->t.idxu_max + 3.0 * (double)d->natoms * d->nmax);
+}
+#define SNAP_WORK_BYTES_EXTRA (64.0 * 1048576.0)
+
+/* ---- kernel interface ----------------------------------------------------------- */
+/* Every field's "default" value means: the model's own best choice. */
+enum { SNAP_SCRATCH_DEFAULT = -1, SNAP_SCRATCH_TEAM = 0, SNAP_SCRATCH_GLOBAL = 1 };
+typedef struct snap_variant {
+  int scratch;       /* U recursion and dU scratch: SNAP_SCRATCH_TEAM (level 0) or _GLOBAL (level 1) */
+  int levels;        /* 2: atoms x neighbours; 3: atoms x neighbours x vector lanes; 0: default */
+  int yi_collapsed;  /* 1: compute_yi as one flattened (atom, jjz) launch; 0: nested; -1: default */
+  int team_size;     /* threads per team, 0: the model's default */
+} snap_variant;
+
+typedef struct snap_kernels {
+  /* Model scratch for d; NULL with a reason in why[] if the variant is not
+   * supported (the driver reports it as not run). */
+  void *(*prepare)(const snap_data *d, const snap_variant *v, char *why, size_t len);
+  void (*release)(void *work);
+  void (*compute_ui)(const snap_data *d, void *work);
+  void (*compute_yi)(const snap_data *d, void *work);
+  void (*compute_deidrj)(const snap_data *d, void *work);  /* dU fused with Y: dE_i/dr_j */
+  void (*compute_forces)(const snap_data *d, void *work);  /* d->force */
+  void (*compute_energies)(const snap_data *d, void *work); /* d->energy */
+  const char *notes;       /* how the model maps the kernels (report) */
+} snap_kernels;
+
+const snap_kernels *snap_kernels_host(void);
+const snap_kernels *snap_kernels_omp(void);
+const snap_kernels *snap_kernels_ompx(void);
+const snap_kernels *snap_kernels_cuda(void);
+const snap_kernels *snap_kernels_hip(void);
+
+/* ---- per-item math, written once ------------------------------------------------ */
+PP_BEGIN_DEVICE
+
+typedef struct snap_c { double r, i; } snap_c;
+/* Cayley-Klein parameters (a, b) of one neighbour and its switching weight. */
+typedef struct snap_ck { double ar, ai, br, bi, sfac; } snap_ck;
+/* The same with their gradients in r_ij and the switching derivative. */
+typedef struct snap_dck {
+  snap_ck c;
+  double dar[3], dai[3], dbr[3], dbi[3];
+  double dsfac_u[3];       /* d(sfac w_j)/dr * r_hat */
+} snap_dck;
+
+/* First element of level j in a full U array: sum_{k<j} (k+1)^2. */
+PP_HD static inline int snap_ublock(int j) { return j * (j + 1) * (2 * j + 1) / 6; }
+/* Element (j, ma, mb) of a full U/Y array. */
+PP_HD static inline int snap_uidx(int j, int ma, int mb) { return snap_ublock(j) + mb * (j + 1) + ma; }
+
+/* Switching function (LAMMPS switchflag 1: cosine from rmin0 to rcut). */
+PP_HD static inline double snap_sfac(const snap_data *d, double r) {
+  if (!d->switchflag || r <= d->rmin0) return 1.0;
+  if (r > d->rcut) return 0.0;
+  return 0.5 * (cos((r - d->rmin0) * SNAP_PI / (d->rcut - d->rmin0)) + 1.0);
+}
+PP_HD static inline double snap_dsfac(const snap_data *d, double r) {
+  if (!d->switchflag || r <= d->rmin0 || r > d->rcut) return 0.0;
+  const double f = SNAP_PI / (d->rcut - d->rmin0);
+  return -0.5 * sin((r - d->rmin0) * f) * f;
+}
+
+/* Maps r_ij onto the 3-sphere: theta0 = (r - rmin0) rfac0 pi / (rcut - rmin0),
+ * z0 = r cot(theta0), (a, b) = (z0 - i z, y - i x) / |(x, y, z, z0)|. */
+PP_HD static inline snap_ck snap_ck_of(const snap_data *d, const double *rij) {
+  const double x = rij[0], y = rij[1], z = rij[2];
+  const double r = sqrt(x * x + y * y + z * z);
+  const double theta0 = (r - d->rmin0) * d->rfac0 * SNAP_PI / (d->rcut - d->rmin0);
+  const double z0 = r / tan(theta0);
+  const double r0inv = 1.0 / sqrt(r * r + z0 * z0);
+  snap_ck c = {r0inv * z0, -r0inv * z, r0inv * y, -r0inv * x, snap_sfac(d, r) * d->wj};
+  return c;
+}
+
+/* The same and its gradients (chain rule through r, z0 and 1/|r0|). */
+PP_HD static inline snap_dck snap_dck_of(const snap_data *d, const double *rij) {
+  const double x = rij[0], y = rij[1], z = rij[2];
+  const double rsq = x * x + y * y + z * z, r = sqrt(rsq);
+  const double rscale0 = d->rfac0 * SNAP_PI / (d->rcut - d->rmin0);
+  const double theta0 = (r - d->rmin0) * rscale0;
+  const double z0 = r * cos(theta0) / sin(theta0);
+  const double dz0dr = z0 / r - (r * rscale0) * (rsq + z0 * z0) / rsq;
+  const double r0inv = 1.0 / sqrt(rsq + z0 * z0);
+  const double dr0invdr = -r0inv * r0inv * r0inv * (r + z0 * dz0dr);
+  const double u[3] = {x / r, y / r, z / r};
+  const double dsfac = snap_dsfac(d, r) * d->wj;
+  snap_dck g;
+  g.c.ar = z0 * r0inv, g.c.ai = -z * r0inv, g.c.br = y * r0inv, g.c.bi = -x * r0inv;
+  g.c.sfac = snap_sfac(d, r) * d->wj;
+  for (int k = 0; k < 3; k++) {
+    const double dr0inv = dr0invdr * u[k];
+    g.dar[k] = dz0dr * u[k] * r0inv + z0 * dr0inv;
+    g.dai[k] = -z * dr0inv;
+    g.dbr[k] = y * dr0inv;
+    g.dbi[k] = -x * dr0inv;
+    g.dsfac_u[k] = dsfac * u[k];
+  }
+  g.dai[2] -= r0inv;
+  g.dbi[0] -= r0inv;
+  g.dbr[1] += r0inv;
+  return g;
+}
+
+/* One U recursion step (VMK 4.8.2), for 2 mb <= j:
+ *   U(j; ma, mb) = [ma < j] sqrt((j-ma)/(j-mb)) conj(a) U(j-1; ma, mb)
+ *                - [ma > 0] sqrt(ma/(j-mb))     conj(b) U(j-1; ma-1, mb)
+ * ua = U(j-1; ma, mb) (unused when ma == j), ub = U(j-1; ma-1, mb) (unused
+ * when ma == 0). */
+PP_HD static inline snap_c snap_u_step(const snap_tables *t, const snap_ck *c, int j, int ma, int mb,
+                                       snap_c ua, snap_c ub) {
+  const int jd = t->twojmax + 2;
+  snap_c u = {0.0, 0.0};
+  if (ma > 0) {
+    const double rp = t->rootpq[ma * jd + (j - mb)];
+    u.r = -rp * (c->br * ub.r + c->bi * ub.i);
+    u.i = -rp * (c->br * ub.i - c->bi * ub.r);
+  }
+  if (ma < j) {
+    const double rp = t->rootpq[(j - ma) * jd + (j - mb)];
+    u.r += rp * (c->ar * ua.r + c->ai * ua.i);
+    u.i += rp * (c->ar * ua.i - c->ai * ua.r);
+  }
+  return u;
+}
+
+/* One dU step: the same recursion differentiated (product rule); u* are the
+ * values, d*[k] their gradient components. Returns U, writes dU[3]. */
+PP_HD static inline snap_c snap_du_step(const snap_tables *t, const snap_dck *g, int j, int ma, int mb,
+                                        snap_c ua, const snap_c dua[3], snap_c ub, const snap_c dub[3],
+                                        snap_c du[3]) {
+  const int jd = t->twojmax + 2;
+  const snap_ck *c = &g->c;
+  snap_c u = {0.0, 0.0};
+  for (int k = 0; k < 3; k++) du[k].r = du[k].i = 0.0;
+  if (ma > 0) {
+    const double rp = t->rootpq[ma * jd + (j - mb)];
+    u.r = -rp * (c->br * ub.r + c->bi * ub.i);
+    u.i = -rp * (c->br * ub.i - c->bi * ub.r);
+    for (int k = 0; k < 3; k++) {
+      du[k].r = -rp * (g->dbr[k] * ub.r + g->dbi[k] * ub.i + c->br * dub[k].r + c->bi * dub[k].i);
+      du[k].i = -rp * (g->dbr[k] * ub.i - g->dbi[k] * ub.r + c->br * dub[k].i - c->bi * dub[k].r);
+    }
+  }
+  if (ma < j) {
+    const double rp = t->rootpq[(j - ma) * jd + (j - mb)];
+    u.r += rp * (c->ar * ua.r + c->ai * ua.i);
+    u.i += rp * (c->ar * ua.i - c->ai * ua.r);
+    for (int k = 0; k < 3; k++) {
+      du[k].r += rp * (g->dar[k] * ua.r + g->dai[k] * ua.i + c->ar * dua[k].r + c->ai * dua[k].i);
+      du[k].i += rp * (g->dar[k] * ua.i - g->dai[k] * ua.r + c->ar * dua[k].i - c->ai * dua[k].r);
+    }
+  }
+  return u;
+}
+
+/* Inversion symmetry (VMK 4.4(2)): U(j; ma, mb) = (-1)^(ma+mb) conj(U(j; j-ma, j-mb)).
+ * Given the source value s = U(j; j-ma, j-mb), the element (ma, mb). */
+PP_HD static inline snap_c snap_u_mirror(int ma, int mb, snap_c s) {
+  snap_c u;
+  if ((ma + mb) & 1) u.r = -s.r, u.i = s.i;
+  else u.r = s.r, u.i = -s.i;
+  return u;
+}
+
+/* U of one neighbour, every level, into u[idxu_max] (full layout): the
+ * recursion for 2 mb <= j, the rest mirrored. */
+PP_HD static inline void snap_u_all(const snap_tables *t, const snap_ck *c, snap_c *u) {
+  const snap_c zero = {0.0, 0.0};
+  u[0].r = 1.0, u[0].i = 0.0;
+  for (int j = 1; j <= t->twojmax; j++) {
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const snap_c ua = ma < j ? u[snap_uidx(j - 1, ma, mb)] : zero;
+        const snap_c ub = ma > 0 ? u[snap_uidx(j - 1, ma - 1, mb)] : zero;
+        u[snap_uidx(j, ma, mb)] = snap_u_step(t, c, j, ma, mb, ua, ub);
+      }
+    for (int mb = j / 2 + 1; mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) u[snap_uidx(j, ma, mb)] = snap_u_mirror(ma, mb, u[snap_uidx(j, j - ma, j - mb)]);
+  }
+}
+
+/* The gradient of the scaled neighbour term sfac w U: dsfac r_hat U + sfac dU. */
+PP_HD static inline void snap_du_scale(const snap_dck *g, snap_c u, const snap_c du[3], snap_c out[3]) {
+  for (int k = 0; k < 3; k++) {
+    out[k].r = g->dsfac_u[k] * u.r + g->c.sfac * du[k].r;
+    out[k].i = g->dsfac_u[k] * u.i + g->c.sfac * du[k].i;
+  }
+}
+
+/* Weight of element (j, ma, mb) in the half sums (0 for the mirrored half). */
+PP_HD static inline double snap_half_weight(int j, int ma, int mb) {
+  if (2 * mb < j) return 1.0;
+  if (2 * mb > j || ma > mb) return 0.0;
+  return ma == mb ? 0.5 : 1.0;
+}
+
+/* One Z element: the Clebsch-Gordan coupling of U blocks j1 and j2 into
+ * (j, ma, mb). Element e of U is (ur[e*s], ui[e*s]) (s: the layout's stride). */
+PP_HD static inline snap_c snap_z_elem(const snap_tables *t, int jjz, const double *ur, const double *ui,
+                                       long s) {
+  const snap_zidx z = t->idxz[jjz];
+  const double *cgb = t->cg + z.cg;
+  snap_c zt = {0.0, 0.0};
+  int jju1 = snap_ublock(z.j1) + (z.j1 + 1) * z.mb1min;
+  int jju2 = snap_ublock(z.j2) + (z.j2 + 1) * z.mb2max;
+  int icgb = z.mb1min * (z.j2 + 1) + z.mb2max;
+  for (int ib = 0; ib < z.nb; ib++) {
+    double sr = 0.0, si = 0.0;
+    int ma1 = z.ma1min, ma2 = z.ma2max, icga = z.ma1min * (z.j2 + 1) + z.ma2max;
+    for (int ia = 0; ia < z.na; ia++) {
+      const double u1r = ur[(jju1 + ma1) * s], u1i = ui[(jju1 + ma1) * s];
+      const double u2r = ur[(jju2 + ma2) * s], u2i = ui[(jju2 + ma2) * s];
+      sr += cgb[icga] * (u1r * u2r - u1i * u2i);
+      si += cgb[icga] * (u1r * u2i + u1i * u2r);
+      ma1++, ma2--, icga += z.j2;
+    }
+    zt.r += cgb[icgb] * sr;
+    zt.i += cgb[icgb] * si;
+    jju1 += z.j1 + 1, jju2 -= z.j2 + 1, icgb += z.j2;
+  }
+  return zt;
+}
+
+/* One bispectrum component B(j1, j2, j) = 2 sum_half U(j) : conj(Z(j1, j2, j))
+ * (LAMMPS's compute_bi, before the bzero shift), Z computed here. */
+PP_HD static inline double snap_b_elem(const snap_tables *t, int jjb, const double *ur, const double *ui,
+                                       long s) {
+  const snap_bidx b = t->idxb[jjb];
+  double sum = 0.0;
+  int jjz = b.jjz;
+  for (int mb = 0; 2 * mb <= b.j; mb++)
+    for (int ma = 0; ma <= b.j; ma++, jjz++) {
+      const double w = snap_half_weight(b.j, ma, mb);
+      if (w == 0.0) continue;
+      const snap_c z = snap_z_elem(t, jjz, ur, ui, s);
+      const int e = snap_uidx(b.j, ma, mb);
+      sum += w * (ur[e * s] * z.r + ui[e * s] * z.i);
+    }
+  return 2.0 * sum;
+}
+
+/* Term of element (j, ma, mb) in dE_i/dr_j: 2 w Re(dU[k] conj(Y)), k = 0..2. */
+PP_HD static inline void snap_dedr_term(int j, int ma, int mb, const snap_c du[3], snap_c y, double acc[3]) {
+  const double w = 2.0 * snap_half_weight(j, ma, mb);
+  for (int k = 0; k < 3; k++) acc[k] += w * (du[k].r * y.r + du[k].i * y.i);
+}
+
+/* Term of element (j, ma, mb) in E_i - e0: (2/3) w Re(U conj(Y)). */
+PP_HD static inline double snap_energy_term(int j, int ma, int mb, snap_c u, snap_c y) {
+  return (2.0 / 3.0) * snap_half_weight(j, ma, mb) * (u.r * y.r + u.i * y.i);
+}
+
+/* Force on atom a from the pair derivatives dedr[p*3 + k] (p = i*nmax + jj):
+ * + its own pairs' dE_a/dr_j, - every dE_i/dr_a of the pairs whose neighbour
+ * is a. A fixed order: the same sum every run, no atomics needed. */
+PP_HD static inline void snap_force_gather(const snap_data *d, const double *dedr, int a, double f[3]) {
+  f[0] = f[1] = f[2] = 0.0;
+  if (a < d->natoms)
+    for (int jj = 0; jj < d->nneigh[a]; jj++)
+      for (int k = 0; k < 3; k++) f[k] += dedr[((long)a * d->nmax + jj) * 3 + k];
+  for (int q = d->rev_start[a]; q < d->rev_start[a + 1]; q++)
+    for (int k = 0; k < 3; k++) f[k] -= dedr[(long)d->rev_pair[q] * 3 + k];
+}
+
+/* ---- whole-atom and whole-pair forms (host model, simple device forms) --------------- */
+/* U_i of atom i, every element, into (ur, ui)[e*s]; u: scratch [idxu_max]. */
+PP_HD static inline void snap_atom_ui(const snap_data *d, int i, double *ur, double *ui, long s, snap_c *u) {
+  const snap_tables *t = &d->t;
+  for (int e = 0; e < t->idxu_max; e++) ur[e * s] = ui[e * s] = 0.0;
+  for (int j = 0; j <= t->twojmax; j++)
+    for (int ma = 0; ma <= j; ma++) ur[snap_uidx(j, ma, ma) * s] = d->wself;
+  for (int jj = 0; jj < d->nneigh[i]; jj++) {
+    const snap_ck c = snap_ck_of(d, d->rij + ((long)i * d->nmax + jj) * 3);
+    snap_u_all(t, &c, u);
+    for (int e = 0; e < t->idxu_max; e++) ur[e * s] += c.sfac * u[e].r, ui[e * s] += c.sfac * u[e].i;
+  }
+}
+
+/* Y_i from U_i: every Z element times its beta factor, summed into its element. */
+PP_HD static inline void snap_atom_yi(const snap_data *d, const double *ur, const double *ui, double *yr, double *yi,
+                                      long s) {
+  const snap_tables *t = &d->t;
+  for (int e = 0; e < t->idxu_max; e++) yr[e * s] = yi[e * s] = 0.0;
+  for (int jjz = 0; jjz < t->idxz_max; jjz++) {
+    const snap_c z = snap_z_elem(t, jjz, ur, ui, s);
+    const long e = t->idxz[jjz].jju * s;
+    yr[e] += t->zbeta[jjz] * z.r;
+    yi[e] += t->zbeta[jjz] * z.i;
+  }
+}
+
+/* dE_i/dr_j of pair (i, jj) from Y_i: the dU recursion of the neighbour
+ * (scratch u[idxu_max], du[3*idxu_max]), then the weighted contraction. */
+PP_HD static inline void snap_pair_dedr(const snap_data *d, int i, int jj, const double *yr, const double *yi, long s,
+                                        snap_c *u, snap_c *du, double out[3]) {
+  const snap_tables *t = &d->t;
+  const snap_c zero = {0.0, 0.0};
+  const snap_c zero3[3] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+  const snap_dck g = snap_dck_of(d, d->rij + ((long)i * d->nmax + jj) * 3);
+  u[0].r = 1.0, u[0].i = 0.0;
+  du[0] = du[1] = du[2] = zero;
+  for (int j = 1; j <= t->twojmax; j++) {
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const int ea = ma < j ? snap_uidx(j - 1, ma, mb) : -1;
+        const int eb = ma > 0 ? snap_uidx(j - 1, ma - 1, mb) : -1;
+        const int e = snap_uidx(j, ma, mb);
+        u[e] = snap_du_step(t, &g, j, ma, mb, ea >= 0 ? u[ea] : zero, ea >= 0 ? du + 3 * ea : zero3,
+                            eb >= 0 ? u[eb] : zero, eb >= 0 ? du + 3 * eb : zero3, du + 3 * e);
+      }
+    for (int mb = j / 2 + 1; mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const int e = snap_uidx(j, ma, mb), src = snap_uidx(j, j - ma, j - mb);
+        u[e] = snap_u_mirror(ma, mb, u[src]);
+        for (int k = 0; k < 3; k++) du[3 * e + k] = snap_u_mirror(ma, mb, du[3 * src + k]);
+      }
+  }
+  out[0] = out[1] = out[2] = 0.0;
+  for (int j = 0; j <= t->twojmax; j++)
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        if (snap_half_weight(j, ma, mb) == 0.0) continue;
+        const int e = snap_uidx(j, ma, mb);
+        snap_c dus[3];
+        snap_du_scale(&g, u[e], du + 3 * e, dus);
+        const snap_c y = {yr[e * s], yi[e * s]};
+        snap_dedr_term(j, ma, mb, dus, y, out);
+      }
+}
+
+/* E_i through the bispectrum: e0 + sum_k beta_k B_k (LAMMPS's way). */
+PP_HD static inline double snap_atom_energy_b(const snap_data *d, const double *ur, const double *ui, long s) {
+  double e = d->e0;
+  for (int k = 0; k < d->t.idxb_max; k++) e += d->t.beta[k] * snap_b_elem(&d->t, k, ur, ui, s);
+  return e;
+}
+
+/* E_i through Y: e0 + (2/3) sum_half U_i : conj(Y_i) (cheap once Y_i exists). */
+PP_HD static inline double snap_atom_energy_y(const snap_data *d, const double *ur, const double *ui,
+                                              const double *yr, const double *yi, long s) {
+  double e = 0.0;
+  for (int j = 0; j <= d->t.twojmax; j++)
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        const long q = snap_uidx(j, ma, mb) * s;
+        const snap_c u = {ur[q], ui[q]}, y = {yr[q], yi[q]};
+        e += snap_energy_term(j, ma, mb, u, y);
+      }
+  return d->e0 + e;
+}
+
+PP_END_DEVICE
+
+PP_EXTERN_C_END
+#endif
