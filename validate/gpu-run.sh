@@ -17,8 +17,11 @@ app=$1 out=$2
 shift 2
 bin=${BIN:-build/nvidia-sm90/bin}
 name=${NAME:-$app}
-if [ $allow_dirty = 0 ] && git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet HEAD; then
-  echo "gpu-run: the tree has uncommitted changes; commit them (and rebuild) or pass --allow-dirty" >&2
+# File modes are not compared: a copy of the tree on a GPU node (rsync, tar) may lose them.
+if [ $allow_dirty = 0 ] && git rev-parse --git-dir >/dev/null 2>&1 &&
+   ! git -c core.fileMode=false diff --quiet HEAD; then
+  echo "gpu-run: the tree has uncommitted changes; commit them (and rebuild) or pass --allow-dirty:" >&2
+  git -c core.fileMode=false diff --stat HEAD | tail -6 >&2
   exit 2
 fi
 mkdir -p "$out"
