@@ -10,15 +10,23 @@
 # own build stamp, build.git_dirty in the JSON) is refused unless
 # --allow-dirty is given; a refused run's files are renamed *.dirty.
 set -eu
-allow_dirty=0
-if [ "${1:-}" = "--allow-dirty" ]; then allow_dirty=1; shift; fi
-[ $# -ge 2 ] || { echo "usage: validate/gpu-run.sh [--allow-dirty] APP OUTDIR [app options]" >&2; exit 2; }
+allow_dirty=0 tree_check=1
+# --binary-stamp-only: the tree here is a copy whose .git need not match (a GPU node the
+# sources were sent to); only the binary's own build stamp (built from a clean commit) decides.
+while :; do
+  case "${1:-}" in
+    --allow-dirty) allow_dirty=1; shift ;;
+    --binary-stamp-only) tree_check=0; shift ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 2 ] || { echo "usage: validate/gpu-run.sh [--allow-dirty] [--binary-stamp-only] APP OUTDIR [app options]" >&2; exit 2; }
 app=$1 out=$2
 shift 2
 bin=${BIN:-build/nvidia-sm90/bin}
 name=${NAME:-$app}
 # File modes are not compared: a copy of the tree on a GPU node (rsync, tar) may lose them.
-if [ $allow_dirty = 0 ] && git rev-parse --git-dir >/dev/null 2>&1 &&
+if [ $allow_dirty = 0 ] && [ $tree_check = 1 ] && git rev-parse --git-dir >/dev/null 2>&1 &&
    ! git -c core.fileMode=false diff --quiet HEAD; then
   echo "gpu-run: the tree has uncommitted changes; commit them (and rebuild) or pass --allow-dirty:" >&2
   git -c core.fileMode=false diff --stat HEAD | tail -6 >&2
