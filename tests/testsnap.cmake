@@ -26,9 +26,10 @@ pp_test(testsnap_fd_j8 COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_J8C
   --fd-check 24 --backend host ${TS_FAST} EXPECT 0 "host: finite differences .*: PASS" LABELS validate)
 pp_test(testsnap_fd_j14 COMMAND ${TS} --lattice 4,4,5 --displace 0.2 --seed 3 --coeff ${TS_J14C}
   --param ${TS_J14P} --fd-check 9 --backend host ${TS_FAST} EXPECT 0 "host: finite differences .*: PASS" LABELS validate)
-# Energies through Y (the GPU models' route) equal energies through B.
-pp_test(testsnap_energy_identity_j8 COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} EXPECT 0 "through B: .*PASS" LABELS unit)
-pp_test(testsnap_energy_identity_j14 COMMAND ${TS_SELF} ${TS_J14C} ${TS_J14P} EXPECT 0 "through B: .*PASS" LABELS unit)
+# Energies through Y (the GPU models' route) equal energies through B; the GPU
+# models' level-by-level U and dU recursions equal the whole-neighbour ones.
+pp_test(testsnap_energy_identity_j8 COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} EXPECT 0 "through B: .*PASS\nlevel-by-level forms .*PASS" LABELS unit)
+pp_test(testsnap_energy_identity_j14 COMMAND ${TS_SELF} ${TS_J14C} ${TS_J14P} EXPECT 0 "through B: .*PASS\nlevel-by-level forms .*PASS" LABELS unit)
 
 # Planted faults: one force component or one energy off by 1e-6.
 pp_test(testsnap_fault_force COMMAND ${TS} --case W_2J8_2000 --backend host ${TS_FAST} --inject-fault snap-force
@@ -41,6 +42,8 @@ pp_test(testsnap_fault_fd COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_
   --fd-check 3 --backend host ${TS_FAST} --inject-fault snap-force
   EXPECT 1 "finite differences .*worst atom 1 x\\): FAIL" LABELS validate fault)
 pp_test(testsnap_fault_identity COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant EXPECT 1 "FAIL" LABELS unit fault)
+pp_test(testsnap_fault_level_forms COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant-level
+  EXPECT 1 "level-by-level forms .*1e-06 eV/A .*FAIL" LABELS unit fault)
 
 # Bad input: exit 2, one line naming the file and line.
 set(TS_POT --coeff ${TS_J8C} --param ${TS_J8P})

@@ -35,6 +35,7 @@
 #define TESTSNAP_H
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 
@@ -371,6 +372,70 @@ PP_HD static inline void snap_force_gather(const snap_data *d, const double *ded
     for (int k = 0; k < 3; k++) f[k] -= dedr[(long)d->rev_pair[q] * 3 + k];
 }
 
+/* ---- level-by-level forms (GPU models: lanes share one neighbour) ----------------- */
+/* (j, ma, mb) of element e of a full U/Y array. */
+typedef struct snap_jm { int j, ma, mb; } snap_jm;
+PP_HD static inline snap_jm snap_uidx_split(int e) {
+  snap_jm r = {0, 0, 0};
+  while (snap_ublock(r.j + 1) <= e) r.j++;
+  const int k = e - snap_ublock(r.j);
+  r.mb = k / (r.j + 1), r.ma = k % (r.j + 1);
+  return r;
+}
+
+/* A level buffer holds the rows of level j that level j+1 reads: its computed
+ * half (mb <= j/2, element k = mb*(j+1) + ma) and, for odd j, the mirrored
+ * row (j+1)/2. Two buffers (levels j-1 and j) make the whole recursion. */
+PP_HD static inline int snap_level_elems(int twojmax) { return (twojmax / 2 + 1) * (twojmax + 1); }
+/* Elements k of level j that the recursion computes (rows mb <= j/2). */
+PP_HD static inline int snap_level_half(int j) { return (j / 2 + 1) * (j + 1); }
+
+/* Element k of level j of one neighbour's U, from level j-1 (prev) into cur. */
+PP_HD static inline snap_c snap_u_level_elem(const snap_tables *t, const snap_ck *c, int j, int k, const snap_c *prev,
+                                             snap_c *cur) {
+  const snap_c zero = {0.0, 0.0}, one = {1.0, 0.0};
+  if (j == 0) return cur[0] = one;
+  const int mb = k / (j + 1), ma = k % (j + 1);
+  const snap_c ua = ma < j ? prev[mb * j + ma] : zero;
+  const snap_c ub = ma > 0 ? prev[mb * j + ma - 1] : zero;
+  return cur[k] = snap_u_step(t, c, j, ma, mb, ua, ub);
+}
+
+/* For odd j, element ma of the mirrored row (j+1)/2 of level j (and of its
+ * gradient when dcur is not NULL; gradients are dcur[3*k + dim]). */
+PP_HD static inline void snap_level_mirror(int j, int ma, snap_c *cur, snap_c *dcur) {
+  const int mb = (j + 1) / 2, k = mb * (j + 1) + ma, src = (j - mb) * (j + 1) + (j - ma);
+  cur[k] = snap_u_mirror(ma, mb, cur[src]);
+  if (dcur)
+    for (int q = 0; q < 3; q++) dcur[3 * k + q] = snap_u_mirror(ma, mb, dcur[3 * src + q]);
+}
+
+/* Element k of level j of one neighbour's U and dU (level j-1 in prev, dprev),
+ * and its term in dE_i/dr_j (Y_i element e at (yr, yi)[e*s]) added to acc. */
+PP_HD static inline void snap_dedr_level_elem(const snap_tables *t, const snap_dck *g, int j, int k,
+                                              const snap_c *prev, const snap_c *dprev, snap_c *cur, snap_c *dcur,
+                                              const double *yr, const double *yi, long s, double acc[3]) {
+  const snap_c zero = {0.0, 0.0};
+  const snap_c zero3[3] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+  const int mb = j ? k / (j + 1) : 0, ma = j ? k % (j + 1) : 0;
+  snap_c u, *du = dcur + 3 * k;
+  if (j == 0) {
+    u.r = 1.0, u.i = 0.0;
+    du[0] = du[1] = du[2] = zero;
+  } else {
+    const int ea = ma < j ? mb * j + ma : -1, eb = ma > 0 ? mb * j + ma - 1 : -1;
+    u = snap_du_step(t, g, j, ma, mb, ea >= 0 ? prev[ea] : zero, ea >= 0 ? dprev + 3 * ea : zero3,
+                     eb >= 0 ? prev[eb] : zero, eb >= 0 ? dprev + 3 * eb : zero3, du);
+  }
+  cur[k] = u;
+  if (snap_half_weight(j, ma, mb) == 0.0) return;
+  snap_c dus[3];
+  snap_du_scale(g, u, du, dus);
+  const long e = (long)snap_uidx(j, ma, mb) * s;
+  const snap_c y = {yr[e], yi[e]};
+  snap_dedr_term(j, ma, mb, dus, y, acc);
+}
+
 /* ---- whole-atom and whole-pair forms (host model, simple device forms) --------------- */
 /* U_i of atom i, every element, into (ur, ui)[e*s]; u: scratch [idxu_max]. */
 PP_HD static inline void snap_atom_ui(const snap_data *d, int i, double *ur, double *ui, long s, snap_c *u) {
@@ -459,6 +524,62 @@ PP_HD static inline double snap_atom_energy_y(const snap_data *d, const double *
 }
 
 PP_END_DEVICE
+
+/* ---- launch shapes of the cuda/hip and ompx models (one choice, so that the
+ * two compare the programming model, not the mapping) ---------------------------- */
+#define SNAP_GPU_TPB 128            /* threads per team by default */
+#define SNAP_GPU_LANES 32           /* lanes sharing one neighbour (3 levels) */
+#define SNAP_GPU_TEAM_BYTES 49152   /* team memory a kernel gets without an opt-in */
+#define SNAP_GPU_MAX_TEAMS 2048     /* pair kernels: teams launched (grid-stride beyond) */
+#define SNAP_GPU_SCRATCH_MAX (512.0 * 1048576.0) /* global level buffers, bytes */
+
+/* One pair kernel (compute_ui or compute_deidrj): `groups` neighbours per
+ * team, `lanes` threads each, level buffers of `elems` snap_c per group in
+ * team memory or in a global array of teams * groups * elems. */
+typedef struct snap_pair_shape {
+  int groups, lanes, teams;
+  long elems;
+} snap_pair_shape;
+typedef struct snap_gpu_shape {
+  int tpb;                 /* threads per team of the 1-D kernels (yi, init, forces, energies) */
+  int team_scratch;        /* 1: level buffers in team memory (level 0), 0: global (level 1) */
+  int yi_collapsed;
+  snap_pair_shape ui, de;
+} snap_gpu_shape;
+
+/* The shape of variant v on d: 0, or -1 with the reason in why. */
+static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, snap_gpu_shape *s, char *why,
+                                    size_t len) {
+  const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
+  const int levels = v->levels ? v->levels : 3;
+  s->tpb = v->team_size ? v->team_size : SNAP_GPU_TPB;
+  s->team_scratch = v->scratch != SNAP_SCRATCH_GLOBAL;
+  s->yi_collapsed = v->yi_collapsed != 0;
+  if (s->tpb % SNAP_GPU_LANES) {
+    snprintf(why, len, "--team-size %d: a multiple of %d is needed (lanes of one neighbour)", s->tpb, SNAP_GPU_LANES);
+    return -1;
+  }
+  for (int q = 0; q < 2; q++) {
+    snap_pair_shape *p = q ? &s->de : &s->ui;
+    p->elems = (q ? 8 : 2) * lvl; /* U (and dU) of levels j-1 and j */
+    const double bytes = (double)p->elems * sizeof(snap_c);
+    p->lanes = levels == 3 ? SNAP_GPU_LANES : 1;
+    p->groups = s->tpb / p->lanes;
+    if (levels == 3)
+      while (p->groups > 1 && p->groups * bytes > SNAP_GPU_TEAM_BYTES) p->groups--;
+    if (s->team_scratch && p->groups * bytes > SNAP_GPU_TEAM_BYTES) {
+      snprintf(why, len, "%s with %d level(s) of hierarchy needs %.0f KiB of team memory per team (%d neighbours "
+               "of %.1f KiB), over %d KiB: use --scratch global", q ? "compute_deidrj" : "compute_ui", levels,
+               p->groups * bytes / 1024.0, p->groups, bytes / 1024.0, SNAP_GPU_TEAM_BYTES / 1024);
+      return -1;
+    }
+    long teams = (npairs + p->groups - 1) / p->groups;
+    if (teams > SNAP_GPU_MAX_TEAMS) teams = SNAP_GPU_MAX_TEAMS;
+    while (!s->team_scratch && teams > 1 && teams * p->groups * bytes > SNAP_GPU_SCRATCH_MAX) teams /= 2;
+    p->teams = teams < 1 ? 1 : (int)teams;
+  }
+  return 0;
+}
 
 PP_EXTERN_C_END
 #endif

@@ -1,0 +1,267 @@
+/* testsnap, native model, written once in CUDA dialect (pp/gpu_native.h):
+ * nvcc builds it as cuda, hipcc as hip (kernels/hip.hip). The kernels and
+ * launch shapes (snap_gpu_shape_of in testsnap.h) are those of kernels/ompx.c.
+ * Layout: U_i and Y_i element-major, (ur, ui)[e * natoms + i], so that
+ * neighbouring threads of compute_yi (neighbouring atoms) read neighbouring
+ * words, as TestSNAP's Kokkos_V2 ulisttot.
+ * - compute_ui: a team holds `groups` (atom, neighbour) pairs of
+ *   `lanes` threads each (3 levels: 32 lanes over the elements of one level
+ *   of the recursion; 2 levels: one thread per pair); the recursion goes
+ *   level by level through two level buffers in team memory (--scratch team)
+ *   or global memory (--scratch global); each element's sfac * U is added
+ *   to U_i atomically; the mirrored half is filled afterwards.
+ * - compute_yi: one thread per (atom, Z element), flattened, 128 per team
+ *   (collapsed), or one team per atom with threads over Z elements (nested);
+ *   atomic adds into Y_i.
+ * - compute_deidrj: as compute_ui, the dU recursion through level buffers,
+ *   each lane's terms of dE_i/dr_j summed, then over lanes by shuffles.
+ * - forces: one thread per atom gathers through the reverse index.
+ * - energies: one thread per atom, through Y. */
+#include <stdlib.h>
+#include "pp/gpu_native.h"
+#include "testsnap.h"
+
+#ifdef PP_NATIVE_HIP
+#define TS_TABLE_GETTER snap_kernels_hip
+#define SHFL_DOWN(v, off) __shfl_down((v), (off), SNAP_GPU_LANES)
+#else
+#define TS_TABLE_GETTER snap_kernels_cuda
+#define SHFL_DOWN(v, off) __shfl_down_sync(0xffffffffu, (v), (off), SNAP_GPU_LANES)
+#endif
+
+typedef struct work {
+  snap_gpu_shape sh;
+  double *ur, *ui, *yr, *yi; /* [idxu_max * natoms] */
+  double *dedr;              /* [natoms * nmax * 3] */
+  snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
+} work;
+
+static int blocks_for(long n, int tpb) {
+  const long b = (n + tpb - 1) / tpb;
+  return b < 1 ? 1 : b > 65535L * 32 ? 65535 * 32 : (int)b;
+}
+
+#define GRID_LOOP(q, n) \
+  for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < (n); q += (long)gridDim.x * blockDim.x)
+
+/* ---- compute_ui ----------------------------------------------------------------- */
+__global__ void k_ui_init(const snap_data d, double *__restrict__ ur, double *__restrict__ ui) {
+  const long n = (long)d.t.idxu_max * d.natoms;
+  GRID_LOOP(q, n) {
+    const snap_jm m = snap_uidx_split((int)(q / d.natoms));
+    ur[q] = m.ma == m.mb ? d.wself : 0.0;
+    ui[q] = 0.0;
+  }
+}
+
+/* The level buffers of this team's group g. */
+__device__ __forceinline__ snap_c *group_buf(snap_c *global, int g, int groups, long elems) {
+  extern __shared__ snap_c team_mem[];
+  return global ? global + ((long)blockIdx.x * groups + g) * elems : team_mem + g * elems;
+}
+
+__global__ void k_ui_pairs(const snap_data d, snap_pair_shape s, snap_c *scr, double *ur, double *ui) {
+  const int g = threadIdx.x / s.lanes, lane = threadIdx.x % s.lanes;
+  const long npairs = (long)d.natoms * d.nmax, lvl = snap_level_elems(d.t.twojmax);
+  snap_c *buf = group_buf(scr, g, s.groups, s.elems);
+  for (long base = (long)blockIdx.x * s.groups; base < npairs; base += (long)gridDim.x * s.groups) {
+    const long p = base + g;
+    const int i = (int)(p / d.nmax), jj = (int)(p % d.nmax);
+    const bool on = p < npairs && jj < d.nneigh[i];
+    snap_ck c = {0.0, 0.0, 0.0, 0.0, 0.0};
+    if (on) c = snap_ck_of(&d, d.rij + p * 3);
+    for (int j = 0; j <= d.t.twojmax; j++) {
+      snap_c *cur = buf + (j & 1) * lvl, *prev = buf + ((j & 1) ^ 1) * lvl;
+      if (on)
+        for (int k = lane; k < snap_level_half(j); k += s.lanes) {
+          const snap_c u = snap_u_level_elem(&d.t, &c, j, k, prev, cur);
+          const long e = (long)(snap_ublock(j) + k) * d.natoms + i;
+          atomicAdd(ur + e, c.sfac * u.r);
+          atomicAdd(ui + e, c.sfac * u.i);
+        }
+      __syncthreads();
+      if (j & 1) {
+        if (on)
+          for (int ma = lane; ma <= j; ma += s.lanes) snap_level_mirror(j, ma, cur, NULL);
+        __syncthreads();
+      }
+    }
+  }
+}
+
+__global__ void k_ui_mirror(const snap_data d, double *__restrict__ ur, double *__restrict__ ui) {
+  const long n = (long)d.t.idxu_max * d.natoms;
+  GRID_LOOP(q, n) {
+    const int e = (int)(q / d.natoms), i = (int)(q % d.natoms);
+    const snap_jm m = snap_uidx_split(e);
+    if (2 * m.mb <= m.j) continue;
+    const long src = (long)snap_uidx(m.j, m.j - m.ma, m.j - m.mb) * d.natoms + i;
+    const snap_c v = {ur[src], ui[src]};
+    const snap_c u = snap_u_mirror(m.ma, m.mb, v);
+    ur[q] = u.r, ui[q] = u.i;
+  }
+}
+
+static void compute_ui(const snap_data *d, void *p) {
+  work *w = (work *)p;
+  const snap_gpu_shape *s = &w->sh;
+  const long n = (long)d->t.idxu_max * d->natoms;
+  k_ui_init<<<blocks_for(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
+  PP_GPU_CHECK_LAUNCH("k_ui_init");
+  const size_t team = s->team_scratch ? s->ui.groups * s->ui.elems * sizeof(snap_c) : 0;
+  k_ui_pairs<<<s->ui.teams, s->ui.groups * s->ui.lanes, team>>>(*d, s->ui, s->team_scratch ? NULL : w->scr_ui,
+                                                                 w->ur, w->ui);
+  PP_GPU_CHECK_LAUNCH("k_ui_pairs");
+  k_ui_mirror<<<blocks_for(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
+  PP_GPU_CHECK_LAUNCH("k_ui_mirror");
+}
+
+/* ---- compute_yi ------------------------------------------------------------------ */
+__global__ void k_zero(long n, double *__restrict__ a, double *__restrict__ b) {
+  GRID_LOOP(q, n) a[q] = b[q] = 0.0;
+}
+
+/* Z element jjz of atom i times its beta factor, added into Y_i. */
+__device__ __forceinline__ void yi_add(const snap_data &d, int i, int jjz, const double *ur, const double *ui,
+                                       double *yr, double *yi) {
+  const snap_c z = snap_z_elem(&d.t, jjz, ur + i, ui + i, d.natoms);
+  const long e = (long)d.t.idxz[jjz].jju * d.natoms + i;
+  const double b = d.t.zbeta[jjz];
+  atomicAdd(yr + e, b * z.r);
+  atomicAdd(yi + e, b * z.i);
+}
+
+__global__ void k_yi_collapsed(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
+                               double *yr, double *yi) {
+  const long n = (long)d.t.idxz_max * d.natoms;
+  GRID_LOOP(q, n) yi_add(d, (int)(q % d.natoms), (int)(q / d.natoms), ur, ui, yr, yi);
+}
+
+__global__ void k_yi_nested(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
+                            double *yr, double *yi) {
+  for (int i = blockIdx.x; i < d.natoms; i += gridDim.x)
+    for (int jjz = threadIdx.x; jjz < d.t.idxz_max; jjz += blockDim.x) yi_add(d, i, jjz, ur, ui, yr, yi);
+}
+
+static void compute_yi(const snap_data *d, void *p) {
+  work *w = (work *)p;
+  const int tpb = w->sh.tpb;
+  const long ny = (long)d->t.idxu_max * d->natoms;
+  k_zero<<<blocks_for(ny, tpb), tpb>>>(ny, w->yr, w->yi);
+  PP_GPU_CHECK_LAUNCH("k_zero");
+  if (w->sh.yi_collapsed)
+    k_yi_collapsed<<<blocks_for((long)d->t.idxz_max * d->natoms, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+  else
+    k_yi_nested<<<blocks_for((long)d->natoms * tpb, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+  PP_GPU_CHECK_LAUNCH("k_yi");
+}
+
+/* ---- compute_deidrj ----------------------------------------------------------------- */
+__global__ void k_deidrj(const snap_data d, snap_pair_shape s, snap_c *scr, const double *__restrict__ yr,
+                         const double *__restrict__ yi, double *__restrict__ dedr) {
+  const int g = threadIdx.x / s.lanes, lane = threadIdx.x % s.lanes;
+  const long npairs = (long)d.natoms * d.nmax, lvl = snap_level_elems(d.t.twojmax);
+  snap_c *buf = group_buf(scr, g, s.groups, s.elems);
+  for (long base = (long)blockIdx.x * s.groups; base < npairs; base += (long)gridDim.x * s.groups) {
+    const long p = base + g;
+    const int i = (int)(p / d.nmax), jj = (int)(p % d.nmax);
+    const bool on = p < npairs && jj < d.nneigh[i];
+    snap_dck gr;
+    if (on) gr = snap_dck_of(&d, d.rij + p * 3);
+    double acc[3] = {0.0, 0.0, 0.0};
+    for (int j = 0; j <= d.t.twojmax; j++) {
+      const int c = j & 1;
+      snap_c *cur = buf + c * lvl, *prev = buf + (c ^ 1) * lvl;
+      snap_c *dcur = buf + 2 * lvl + 3 * c * lvl, *dprev = buf + 2 * lvl + 3 * (c ^ 1) * lvl;
+      if (on)
+        for (int k = lane; k < snap_level_half(j); k += s.lanes)
+          snap_dedr_level_elem(&d.t, &gr, j, k, prev, dprev, cur, dcur, yr + i, yi + i, d.natoms, acc);
+      __syncthreads();
+      if (j & 1) {
+        if (on)
+          for (int ma = lane; ma <= j; ma += s.lanes) snap_level_mirror(j, ma, cur, dcur);
+        __syncthreads();
+      }
+    }
+    for (int off = s.lanes / 2; off > 0; off /= 2)
+      for (int k = 0; k < 3; k++) acc[k] += SHFL_DOWN(acc[k], off);
+    if (on && lane == 0)
+      for (int k = 0; k < 3; k++) dedr[p * 3 + k] = acc[k];
+  }
+}
+
+static void compute_deidrj(const snap_data *d, void *p) {
+  work *w = (work *)p;
+  const snap_gpu_shape *s = &w->sh;
+  const size_t team = s->team_scratch ? s->de.groups * s->de.elems * sizeof(snap_c) : 0;
+  k_deidrj<<<s->de.teams, s->de.groups * s->de.lanes, team>>>(*d, s->de, s->team_scratch ? NULL : w->scr_de,
+                                                               w->yr, w->yi, w->dedr);
+  PP_GPU_CHECK_LAUNCH("k_deidrj");
+}
+
+/* ---- forces, energies --------------------------------------------------------------- */
+__global__ void k_forces(const snap_data d, const double *__restrict__ dedr) {
+  GRID_LOOP(a, d.nall) snap_force_gather(&d, dedr, (int)a, d.force + 3 * a);
+}
+
+__global__ void k_energies(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
+                           const double *__restrict__ yr, const double *__restrict__ yi) {
+  GRID_LOOP(i, d.natoms) d.energy[i] = snap_atom_energy_y(&d, ur + i, ui + i, yr + i, yi + i, d.natoms);
+}
+
+static void compute_forces(const snap_data *d, void *p) {
+  work *w = (work *)p;
+  k_forces<<<blocks_for(d->nall, w->sh.tpb), w->sh.tpb>>>(*d, w->dedr);
+  PP_GPU_CHECK_LAUNCH("k_forces");
+}
+
+static void compute_energies(const snap_data *d, void *p) {
+  work *w = (work *)p;
+  k_energies<<<blocks_for(d->natoms, w->sh.tpb), w->sh.tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+  PP_GPU_CHECK_LAUNCH("k_energies");
+}
+
+/* ---- scratch -------------------------------------------------------------------------- */
+template <typename T>
+static bool dalloc(T **p, size_t n) {
+  *p = NULL;
+  return gpuMalloc((void **)p, (n ? n : 1) * sizeof(T)) == gpuSuccess;
+}
+
+static void release(void *p) {
+  work *w = (work *)p;
+  if (!w) return;
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->dedr, w->scr_ui, w->scr_de};
+  for (size_t k = 0; k < sizeof a / sizeof *a; k++)
+    if (a[k]) gpuFree(a[k]);
+  free(w);
+}
+
+static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_t len) {
+  snap_gpu_shape sh;
+  if (snap_gpu_shape_of(d, v, &sh, why, len)) return NULL;
+  work *w = (work *)calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->sh = sh;
+  const size_t nu = (size_t)d->t.idxu_max * d->natoms;
+  bool ok = dalloc(&w->ur, nu) && dalloc(&w->ui, nu) && dalloc(&w->yr, nu) && dalloc(&w->yi, nu) &&
+            dalloc(&w->dedr, (size_t)d->natoms * d->nmax * 3);
+  if (ok && !sh.team_scratch)
+    ok = dalloc(&w->scr_ui, (size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems) &&
+         dalloc(&w->scr_de, (size_t)sh.de.teams * sh.de.groups * sh.de.elems);
+  if (!ok) {
+    (void)gpuGetLastError(); /* clear the failed allocation */
+    release(w);
+    return NULL;
+  }
+  return w;
+}
+
+static const snap_kernels table = {
+    prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
+    "native: U/Y element-major; compute_ui and compute_deidrj level by level through two level buffers per "
+    "(atom, neighbour), 32 lanes per neighbour (3 levels) or one thread (2 levels), buffers in shared "
+    "memory (team) or global; U_i and Y_i by atomic adds; compute_yi flattened over (atom, Z element), "
+    "128 threads per block (collapsed) or a block per atom (nested); forces gathered, energies through Y"};
+
+extern "C" const snap_kernels *TS_TABLE_GETTER(void) { return &table; }
