@@ -1,0 +1,260 @@
+/* testsnap, ompx model: LLVM OpenMP kernel mode, the kernels of
+ * kernels/cuda.cu in OpenMP spelling (bare launches of the same shapes,
+ * snap_gpu_shape_of in testsnap.h; team memory through ompx_dyn_cgroup_mem;
+ * shuffles ompx_shfl_down_sync_d; atomic adds `omp atomic update`).
+ * Layout: U_i and Y_i element-major, (ur, ui)[e * natoms + i].
+ * - compute_ui: `groups` (atom, neighbour) pairs per team, `lanes` threads
+ *   each (3 levels: 32 lanes over the elements of one level; 2 levels: one
+ *   thread per pair), level by level through two level buffers in team
+ *   memory (--scratch team) or global memory (--scratch global); sfac * U
+ *   added to U_i atomically; the mirrored half filled afterwards.
+ * - compute_yi: one thread per (atom, Z element), flattened, 128 per team
+ *   (collapsed), or one team per atom (nested); atomic adds into Y_i.
+ * - compute_deidrj: the dU recursion the same way, lanes' terms summed by
+ *   shuffles.
+ * - forces gathered through the reverse index; energies through Y.
+ * Built with -fopenmp-cuda-mode (CMakeLists.txt): the level buffers and the
+ * helpers' address-taken locals must stay the thread's own. */
+#include <omp.h>
+#include <ompx.h>
+#include <stdlib.h>
+#include "pp/device.h"
+#include "pp/ompx_util.h"
+#include "testsnap.h"
+
+typedef struct work {
+  snap_gpu_shape sh;
+  double *ur, *ui, *yr, *yi; /* [idxu_max * natoms] */
+  double *dedr;              /* [natoms * nmax * 3] */
+  snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
+} work;
+
+static int blocks_for(long n, int tpb) {
+  const long b = (n + tpb - 1) / tpb;
+  return b < 1 ? 1 : b > 65535L * 32 ? 65535 * 32 : (int)b;
+}
+
+#define LAUNCH(nb, tpb, ...)                                                             \
+  PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(tpb)                  \
+            device(pp_omp_device) __VA_ARGS__)
+#define GRID_LOOP(q, n)                                                                  \
+  for (long q = (long)ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x(); q < (n); \
+       q += (long)ompx_grid_dim_x() * ompx_block_dim_x())
+
+#pragma omp begin declare target
+static inline void atomic_add(double *a, double v) {
+#pragma omp atomic update
+  *a += v;
+}
+
+/* The level buffers of this team's group g (team: the team's memory). */
+static inline snap_c *group_buf(snap_c *global, int g, int groups, long elems) {
+  if (global) return global + ((long)ompx_block_id_x() * groups + g) * elems;
+  return (snap_c *)llvm_omp_target_dynamic_shared_alloc() + g * elems;
+}
+
+static inline void ui_init(const snap_data *d, double *ur, double *ui) {
+  const long n = (long)d->t.idxu_max * d->natoms;
+  GRID_LOOP(q, n) {
+    const snap_jm m = snap_uidx_split((int)(q / d->natoms));
+    ur[q] = m.ma == m.mb ? d->wself : 0.0;
+    ui[q] = 0.0;
+  }
+}
+
+static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, double *ur, double *ui) {
+  const int g = ompx_thread_id_x() / s.lanes, lane = ompx_thread_id_x() % s.lanes;
+  const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
+  snap_c *buf = group_buf(scr, g, s.groups, s.elems);
+  for (long base = (long)ompx_block_id_x() * s.groups; base < npairs; base += (long)ompx_grid_dim_x() * s.groups) {
+    const long p = base + g;
+    const int i = (int)(p / d->nmax), jj = (int)(p % d->nmax);
+    const int on = p < npairs && jj < d->nneigh[i];
+    snap_ck c = {0.0, 0.0, 0.0, 0.0, 0.0};
+    if (on) c = snap_ck_of(d, d->rij + p * 3);
+    for (int j = 0; j <= d->t.twojmax; j++) {
+      snap_c *cur = buf + (j & 1) * lvl, *prev = buf + ((j & 1) ^ 1) * lvl;
+      if (on)
+        for (int k = lane; k < snap_level_half(j); k += s.lanes) {
+          const snap_c u = snap_u_level_elem(&d->t, &c, j, k, prev, cur);
+          const long e = (long)(snap_ublock(j) + k) * d->natoms + i;
+          atomic_add(ur + e, c.sfac * u.r);
+          atomic_add(ui + e, c.sfac * u.i);
+        }
+      ompx_sync_block_acq_rel();
+      if (j & 1) {
+        if (on)
+          for (int ma = lane; ma <= j; ma += s.lanes) snap_level_mirror(j, ma, cur, NULL);
+        ompx_sync_block_acq_rel();
+      }
+    }
+  }
+}
+
+static inline void ui_mirror(const snap_data *d, double *ur, double *ui) {
+  const long n = (long)d->t.idxu_max * d->natoms;
+  GRID_LOOP(q, n) {
+    const int e = (int)(q / d->natoms), i = (int)(q % d->natoms);
+    const snap_jm m = snap_uidx_split(e);
+    if (2 * m.mb <= m.j) continue;
+    const long src = (long)snap_uidx(m.j, m.j - m.ma, m.j - m.mb) * d->natoms + i;
+    const snap_c v = {ur[src], ui[src]};
+    const snap_c u = snap_u_mirror(m.ma, m.mb, v);
+    ur[q] = u.r, ui[q] = u.i;
+  }
+}
+
+/* Z element jjz of atom i times its beta factor, added into Y_i. */
+static inline void yi_add(const snap_data *d, int i, int jjz, const double *ur, const double *ui, double *yr,
+                          double *yi) {
+  const snap_c z = snap_z_elem(&d->t, jjz, ur + i, ui + i, d->natoms);
+  const long e = (long)d->t.idxz[jjz].jju * d->natoms + i;
+  const double b = d->t.zbeta[jjz];
+  atomic_add(yr + e, b * z.r);
+  atomic_add(yi + e, b * z.i);
+}
+
+static inline void deidrj(const snap_data *d, snap_pair_shape s, snap_c *scr, const double *yr, const double *yi,
+                          double *dedr) {
+  const int g = ompx_thread_id_x() / s.lanes, lane = ompx_thread_id_x() % s.lanes;
+  const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
+  snap_c *buf = group_buf(scr, g, s.groups, s.elems);
+  for (long base = (long)ompx_block_id_x() * s.groups; base < npairs; base += (long)ompx_grid_dim_x() * s.groups) {
+    const long p = base + g;
+    const int i = (int)(p / d->nmax), jj = (int)(p % d->nmax);
+    const int on = p < npairs && jj < d->nneigh[i];
+    snap_dck gr;
+    if (on) gr = snap_dck_of(d, d->rij + p * 3);
+    double acc[3] = {0.0, 0.0, 0.0};
+    for (int j = 0; j <= d->t.twojmax; j++) {
+      const int c = j & 1;
+      snap_c *cur = buf + c * lvl, *prev = buf + (c ^ 1) * lvl;
+      snap_c *dcur = buf + 2 * lvl + 3 * c * lvl, *dprev = buf + 2 * lvl + 3 * (c ^ 1) * lvl;
+      if (on)
+        for (int k = lane; k < snap_level_half(j); k += s.lanes)
+          snap_dedr_level_elem(&d->t, &gr, j, k, prev, dprev, cur, dcur, yr + i, yi + i, d->natoms, acc);
+      ompx_sync_block_acq_rel();
+      if (j & 1) {
+        if (on)
+          for (int ma = lane; ma <= j; ma += s.lanes) snap_level_mirror(j, ma, cur, dcur);
+        ompx_sync_block_acq_rel();
+      }
+    }
+    for (int off = s.lanes / 2; off > 0; off /= 2)
+      for (int k = 0; k < 3; k++) acc[k] += ompx_shfl_down_sync_d(~0ull, acc[k], off, SNAP_GPU_LANES);
+    if (on && lane == 0)
+      for (int k = 0; k < 3; k++) dedr[p * 3 + k] = acc[k];
+  }
+}
+#pragma omp end declare target
+
+/* ---- the five kernels ------------------------------------------------------------ */
+static void compute_ui(const snap_data *d, void *p) {
+  work *w = p;
+  const snap_data dd = *d;
+  const snap_gpu_shape *s = &w->sh;
+  const snap_pair_shape ps = s->ui;
+  double *ur = w->ur, *ui = w->ui;
+  snap_c *scr = s->team_scratch ? NULL : w->scr_ui;
+  const long n = (long)d->t.idxu_max * d->natoms;
+  const int tpb = s->tpb, nb = blocks_for(n, tpb), threads = ps.groups * ps.lanes;
+  const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
+  LAUNCH(nb, tpb, firstprivate(dd) is_device_ptr(ur, ui))
+  ui_init(&dd, ur, ui);
+  LAUNCH(ps.teams, threads, firstprivate(dd, ps) is_device_ptr(ur, ui, scr) ompx_dyn_cgroup_mem(team))
+  ui_pairs(&dd, ps, scr, ur, ui);
+  LAUNCH(nb, tpb, firstprivate(dd) is_device_ptr(ur, ui))
+  ui_mirror(&dd, ur, ui);
+}
+
+static void compute_yi(const snap_data *d, void *p) {
+  work *w = p;
+  const snap_data dd = *d;
+  const double *ur = w->ur, *ui = w->ui;
+  double *yr = w->yr, *yi = w->yi;
+  const int tpb = w->sh.tpb;
+  const long ny = (long)d->t.idxu_max * d->natoms, nz = (long)d->t.idxz_max * d->natoms;
+  LAUNCH(blocks_for(ny, tpb), tpb, is_device_ptr(yr, yi))
+  GRID_LOOP(q, ny) yr[q] = yi[q] = 0.0;
+  if (w->sh.yi_collapsed) {
+    LAUNCH(blocks_for(nz, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+    GRID_LOOP(q, nz) yi_add(&dd, (int)(q % dd.natoms), (int)(q / dd.natoms), ur, ui, yr, yi);
+  } else {
+    LAUNCH(blocks_for((long)d->natoms * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+    for (int i = ompx_block_id_x(); i < dd.natoms; i += ompx_grid_dim_x())
+      for (int jjz = ompx_thread_id_x(); jjz < dd.t.idxz_max; jjz += ompx_block_dim_x())
+        yi_add(&dd, i, jjz, ur, ui, yr, yi);
+  }
+}
+
+static void compute_deidrj(const snap_data *d, void *p) {
+  work *w = p;
+  const snap_data dd = *d;
+  const snap_gpu_shape *s = &w->sh;
+  const snap_pair_shape ps = s->de;
+  const double *yr = w->yr, *yi = w->yi;
+  double *dedr = w->dedr;
+  snap_c *scr = s->team_scratch ? NULL : w->scr_de;
+  const int threads = ps.groups * ps.lanes;
+  const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
+  LAUNCH(ps.teams, threads, firstprivate(dd, ps) is_device_ptr(yr, yi, dedr, scr) ompx_dyn_cgroup_mem(team))
+  deidrj(&dd, ps, scr, yr, yi, dedr);
+}
+
+static void compute_forces(const snap_data *d, void *p) {
+  work *w = p;
+  const snap_data dd = *d;
+  const double *dedr = w->dedr;
+  LAUNCH(blocks_for(d->nall, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(dedr))
+  GRID_LOOP(a, dd.nall) snap_force_gather(&dd, dedr, (int)a, dd.force + 3 * a);
+}
+
+static void compute_energies(const snap_data *d, void *p) {
+  work *w = p;
+  const snap_data dd = *d;
+  const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
+  LAUNCH(blocks_for(d->natoms, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+  GRID_LOOP(i, dd.natoms) dd.energy[i] = snap_atom_energy_y(&dd, ur + i, ui + i, yr + i, yi + i, dd.natoms);
+}
+
+/* ---- scratch -------------------------------------------------------------------------- */
+static void *dalloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 64, pp_omp_device); }
+static void dfree(void *p) {
+  if (p) omp_target_free(p, pp_omp_device);
+}
+
+static void release(void *p) {
+  work *w = p;
+  if (!w) return;
+  dfree(w->ur), dfree(w->ui), dfree(w->yr), dfree(w->yi), dfree(w->dedr), dfree(w->scr_ui), dfree(w->scr_de);
+  free(w);
+}
+
+static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_t len) {
+  snap_gpu_shape sh;
+  if (snap_gpu_shape_of(d, v, &sh, why, len)) return NULL;
+  work *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->sh = sh;
+  const size_t nu = (size_t)d->t.idxu_max * d->natoms * sizeof(double);
+  w->ur = dalloc(nu), w->ui = dalloc(nu), w->yr = dalloc(nu), w->yi = dalloc(nu);
+  w->dedr = dalloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
+  int ok = w->ur && w->ui && w->yr && w->yi && w->dedr;
+  if (ok && !sh.team_scratch) {
+    w->scr_ui = dalloc((size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems * sizeof(snap_c));
+    w->scr_de = dalloc((size_t)sh.de.teams * sh.de.groups * sh.de.elems * sizeof(snap_c));
+    ok = w->scr_ui && w->scr_de;
+  }
+  if (!ok) return release(w), NULL;
+  return w;
+}
+
+static const snap_kernels kernels = {
+    prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
+    "kernel mode (ompx_bare), the kernels and shapes of cuda: U/Y element-major; compute_ui and compute_deidrj "
+    "level by level through two level buffers per (atom, neighbour), 32 lanes per neighbour (3 levels) or one "
+    "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i and Y_i by atomic adds; "
+    "compute_yi flattened over (atom, Z element), 128 threads per team (collapsed) or a team per atom (nested); "
+    "forces gathered, energies through Y"};
+
+const snap_kernels *snap_kernels_ompx(void) { return &kernels; }
