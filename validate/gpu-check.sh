@@ -36,5 +36,24 @@ check $b/xsbench_like --backend all -s large -l 4000037 --variant all $fast
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 100003 --variant all $fast
 fi
+# testsnap: every model and variant on TestSNAP's W_2 and LAMMPS's
+# W_2J8_2000_disp, 2 steps; a variant that a built model refuses ("NOT RUN",
+# other than "not built") counts as a failure here.
+tscheck() {
+  if out=$("$@" 2>&1) && ! echo "$out" | grep "NOT RUN" | grep -vq "not built"; then echo "ok   $*"
+  else echo "FAIL $*"; echo "$out" | grep -E "FAIL|rror|NOT RUN" | grep -v "not built" | head -5; fail=1; fi
+}
+ts="--steps 2 --warmup 1 --quiet"
+for c in W_2 W_2J8_2000_disp; do
+  check $b/testsnap --case $c --backend all $ts
+  for y in collapsed nested; do
+    tscheck $b/testsnap --case $c --backend omp --scratch global --yi $y $ts
+    for s in team global; do
+      tscheck $b/testsnap --case $c --backend ompx,cuda --scratch $s --levels 3 --yi $y $ts
+    done
+    tscheck $b/testsnap --case $c --backend ompx,cuda --scratch global --levels 2 --yi $y $ts
+  done
+  tscheck $b/testsnap --case $c --backend ompx,cuda --team-size 64 $ts
+done
 [ $fail = 0 ] && echo "gpu-check: all passed" || echo "gpu-check: FAILURES"
 exit $fail
