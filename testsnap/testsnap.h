@@ -416,16 +416,16 @@ PP_HD static inline void snap_dedr_level_elem(const snap_tables *t, const snap_d
                                               const snap_c *prev, const snap_c *dprev, snap_c *cur, snap_c *dcur,
                                               const double *yr, const double *yi, long s, double acc[3]) {
   const snap_c zero = {0.0, 0.0};
-  const snap_c zero3[3] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
   const int mb = j ? k / (j + 1) : 0, ma = j ? k % (j + 1) : 0;
   snap_c u, *du = dcur + 3 * k;
   if (j == 0) {
     u.r = 1.0, u.i = 0.0;
     du[0] = du[1] = du[2] = zero;
   } else {
-    const int ea = ma < j ? mb * j + ma : -1, eb = ma > 0 ? mb * j + ma - 1 : -1;
-    u = snap_du_step(t, g, j, ma, mb, ea >= 0 ? prev[ea] : zero, ea >= 0 ? dprev + 3 * ea : zero3,
-                     eb >= 0 ? prev[eb] : zero, eb >= 0 ? dprev + 3 * eb : zero3, du);
+    /* A source outside level j-1 (ma == j, or ma == 0) is not read by
+     * snap_du_step; element 0 stands in, so no pointer to a local is formed. */
+    const int ea = ma < j ? mb * j + ma : 0, eb = ma > 0 ? mb * j + ma - 1 : 0;
+    u = snap_du_step(t, g, j, ma, mb, prev[ea], dprev + 3 * ea, prev[eb], dprev + 3 * eb, du);
   }
   cur[k] = u;
   if (snap_half_weight(j, ma, mb) == 0.0) return;
