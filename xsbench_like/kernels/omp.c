@@ -240,7 +240,7 @@ static unsigned long long sorted_material(const xs_data *d, void *p, long long f
   return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
 }
 static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, 0);
+  return sorted(d, p, first, n, XS_KEY_ENERGY_LO_BIT);
 }
 
 #define SORT_NOTE "device LSD radix sort in standard OpenMP (4-bit digits, counts per lane of " \
@@ -249,6 +249,6 @@ const xs_kernels *xs_kernels_omp(void) {
   static const xs_kernels k = {prepare, release,
                                {baseline, sampling, material, fuel, sorted_material, sorted_energy},
                                sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}};
+                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, NULL};
   return &k;
 }
