@@ -14,6 +14,7 @@
 #include "pp/device.h"
 #include "pp/ompx_util.h"
 #include "xsbench_like.h"
+#include "omp_args.h"
 #include "sort_lanes.h"
 
 #pragma omp begin declare target
@@ -115,11 +116,12 @@ static unsigned long long read_sum(work *w) {
 
 static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
   work *w = p;
-  const xs_data dd = *d;
+  XS_ARGS_UNPACK(d);
   unsigned long long *sum = w->sum;
   zero_sum(w);
   if (n > 0) {
-    LAUNCH(blocks_for(n), firstprivate(dd) is_device_ptr(sum)) {
+    LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, sum)) {
+      XS_ARGS_REPACK(dd);
       unsigned v = 0;
       GRID_LOOP(i, 0, n) {
         double e;
@@ -147,19 +149,19 @@ static void sample(work *w, long long first, long long n) {
  * mat == NULL all are of material `want` (a sorted range). */
 static void lookups(const xs_data *d, work *w, const double *energy, const int *mat, long long lo,
                     long long hi, int want) {
-  const xs_data dd = *d;
+  XS_ARGS_UNPACK(d);
   unsigned long long *sum = w->sum;
   if (hi <= lo) return;
   if (!mat) {
-    LAUNCH(blocks_for(hi - lo), firstprivate(dd) is_device_ptr(energy, sum)
-          ) {
+    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
+      XS_ARGS_REPACK(dd);
       unsigned v = 0;
       GRID_LOOP(i, lo, hi) v += xs_lookup(&dd, energy[i], want);
       warp_add(v, sum);
     }
   } else {
-    LAUNCH(blocks_for(hi - lo), firstprivate(dd) is_device_ptr(energy, mat, sum)
-          ) {
+    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, mat, sum)) {
+      XS_ARGS_REPACK(dd);
       unsigned v = 0;
       GRID_LOOP(i, lo, hi) {
         const int m = mat[i];
