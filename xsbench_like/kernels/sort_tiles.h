@@ -113,7 +113,7 @@ XS_TILE_FN void xs_tile_scatter(const uint64_t *PP_RESTRICT k0, const double *PP
                                 uint64_t *PP_RESTRICT k1, double *PP_RESTRICT v1, long long n,
                                 int shift, int bits, const unsigned *PP_RESTRICT offs,
                                 long long tiles, long long tile, int t, void *shmem) {
-  enum { W = XS_TILE_TPB / XS_TILE_WARP, R = XS_TILE_TPB };
+  const int W = XS_TILE_TPB / XS_TILE_WARP, R = XS_TILE_TPB;
   xs_tile_kv *kv = (xs_tile_kv *)shmem;            /* [XS_TILE_KEYS] staging */
   unsigned *wc = (unsigned *)shmem;                /* [2][W][R] while ranking (aliases kv) */
   unsigned *scan = (unsigned *)(kv + XS_TILE_KEYS); /* [2][R] */
