@@ -101,6 +101,11 @@ static const char *p_sort(const char *v, void *ctx) {
   else return "unknown sort (own, vendor)";
   return NULL;
 }
+static const char *p_sort_check(const char *v, void *ctx) {
+  (void)v;
+  ((xs_config *)ctx)->sort_check = 1;
+  return NULL;
+}
 static const char *p_binary(const char *v, void *ctx) {
   (void)v, (void)ctx;
   return "XSBench's binary file mode is not supported: the data is generated in every run";
@@ -130,6 +135,8 @@ static const pp_app_option options[] = {
     {"--sort", "S", "sorted variants' device sort: own (default; the suite's radix sort, the\n"
                     "                     same in cuda and ompx) or vendor (cuda: CUB; other models\n"
                     "                     report the sorted variants NOT RUN)", p_sort},
+    {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
+                           "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},
     {"-t", "N", "= --threads", p_threads},
     {"--expect-checksum", "N", "every model must print this checksum (e.g. one recorded from\n"
