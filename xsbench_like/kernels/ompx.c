@@ -194,7 +194,7 @@ static unsigned long long fuel(const xs_data *d, void *p, long long first, long 
   return read_sum(w);
 }
 
-/* ---- LSD radix sort of kernels/sort_lanes.h ------------------------------------ */
+/* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
 /* Team b: exclusive scan, in place, of entries [b*blen, (b+1)*blen) of a,
  * from offs[b] (or 0); each thread scans one contiguous piece. */
 static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned *offs, int nb) {
