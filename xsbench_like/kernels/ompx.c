@@ -1,6 +1,6 @@
 /* xsbench_like, ompx model: LLVM OpenMP kernel mode, the kernels of
  * kernels/cuda.cu in OpenMP spelling: bare launches of 256-thread teams, one
- * lookup per thread (a grid-stride loop only past MAX_BLOCKS teams), each
+ * lookup per thread (exactly ceil(n/256) teams, no grid-stride loop), each
  * thread's verification values summed in a register, then per warp by
  * shuffles (ompx_shfl_down_sync_i) and one 64-bit atomic add per warp into
  * one of XS_SUM_SLOTS device slots (no team barrier). The sorted variants
@@ -28,7 +28,7 @@
 #pragma omp end declare target
 
 #define TPB 256
-#define MAX_BLOCKS (1u << 22)
+#define MAX_BLOCKS (1u << 24) /* as cuda.cu: prepare caps n at UINT_MAX */
 #define SCAN_SHMEM (2 * TPB * (int)sizeof(unsigned)) /* block_scan's team memory */
 #define SUM_SHMEM (TPB / 32 * (int)sizeof(unsigned)) /* block_total's team memory */
 
@@ -44,15 +44,19 @@ typedef struct work {
 
 static int blocks_for(long long n) {
   const long long b = (n + TPB - 1) / TPB;
-  return b < 1 ? 1 : b > (long long)MAX_BLOCKS ? (int)MAX_BLOCKS : (int)b;
+  if (b > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like launch", "grid too large");
+  return b < 1 ? 1 : (int)b;
 }
 
 #define LAUNCH(nb, ...)                                                                  \
   PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(TPB)                  \
             device(pp_omp_device) __VA_ARGS__)
-#define GRID_LOOP(i, lo, hi)                                                             \
-  for (long long i = (lo) + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x();     \
-       i < (hi); i += (long long)ompx_grid_dim_x() * TPB)
+/* The thread's one item i of [lo, hi), if in range (as cuda.cu; without a
+ * grid-stride loop the lookup kernels take 48 registers on sm_90, not 64). */
+#define THREAD_ITEM(i, lo, hi)                                                               \
+  for (long long i = (lo) + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(),          \
+                 i##_once = 1;                                                               \
+       i##_once && i < (hi); i##_once = 0)
 
 #pragma omp begin declare target
 /* Sum of v over the team (TPB threads), valid in thread 0; sh: SUM_SHMEM. */
@@ -123,7 +127,7 @@ static unsigned long long baseline(const xs_data *d, void *p, long long first, l
     LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, sum)) {
       XS_ARGS_REPACK(dd);
       unsigned v = 0;
-      GRID_LOOP(i, 0, n) {
+      THREAD_ITEM(i, 0, n) {
         double e;
         int mat;
         xs_sample(first + i, &e, &mat);
@@ -141,7 +145,7 @@ static void sample(work *w, long long first, long long n) {
   zero_sum(w);
   if (n > 0) {
     LAUNCH(blocks_for(n), is_device_ptr(energy, mat))
-    GRID_LOOP(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
+    THREAD_ITEM(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
   }
 }
 
@@ -156,14 +160,14 @@ static void lookups(const xs_data *d, work *w, const double *energy, const int *
     LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
       XS_ARGS_REPACK(dd);
       unsigned v = 0;
-      GRID_LOOP(i, lo, hi) v += xs_lookup(&dd, energy[i], want);
+      THREAD_ITEM(i, lo, hi) v += xs_lookup(&dd, energy[i], want);
       warp_add(v, sum);
     }
   } else {
     LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, mat, sum)) {
       XS_ARGS_REPACK(dd);
       unsigned v = 0;
-      GRID_LOOP(i, lo, hi) {
+      THREAD_ITEM(i, lo, hi) {
         const int m = mat[i];
         if (xs_lane_pick(m, want)) v += xs_lookup(&dd, energy[i], m);
       }
@@ -262,7 +266,7 @@ static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_
   const uint64_t *ka = w->key_alt;
   const double *va = w->val_alt;
   LAUNCH(blocks_for(n), is_device_ptr(key, val, ka, va))
-  GRID_LOOP(i, 0, n) key[i] = ka[i], val[i] = va[i];
+  THREAD_ITEM(i, 0, n) key[i] = ka[i], val[i] = va[i];
 }
 
 /* Sample (energy, key), sort by key bits [lo_bit, 64), find the material
@@ -273,7 +277,7 @@ static unsigned long long sorted(const xs_data *d, work *w, long long first, lon
   uint64_t *key = w->key;
   double *energy = w->energy;
   LAUNCH(blocks_for(n), is_device_ptr(key, energy))
-  GRID_LOOP(i, 0, n) {
+  THREAD_ITEM(i, 0, n) {
     double e;
     int mat;
     xs_sample(first + i, &e, &mat);
