@@ -74,6 +74,8 @@ function(xs_bad name re)
   pp_test(xsbench_like_bad_${name} COMMAND ${XS} ${ARGN} --backend host --quiet EXPECT 2 "${re}" LABELS input)
 endfunction()
 xs_bad(size "-s: unknown problem size \\(small, large, XL, XXL\\)" -s medium)
+xs_bad(sort "--sort: unknown sort \\(own, vendor\\)" --sort cub)
+xs_bad(sort_check "--sort-check checks the sorted variants. sort" --sort-check)
 xs_bad(grid "--grid: unknown grid type \\(unionized, nuclide, hash\\)" --grid linear)
 xs_bad(lookups_0 "-l: 0 is outside \\[1, 1099511627776\\]" -l 0)
 xs_bad(lookups_big "--lookups: 1099511627777 is outside \\[1, 1099511627776\\]" --lookups 1099511627777)
@@ -85,3 +87,18 @@ xs_bad(history_variant "variants \\(--variant, -k\\) are event-method kernels" -
 xs_bad(size_option "--size is not used" --size 10)
 xs_bad(binary "binary file mode is not supported" -b read)
 xs_bad(too_big "the XXL unionized-grid data needs [0-9.]+ GiB of host memory" -s XXL)
+
+# The GPU models' tile radix sort, emulated on the CPU (one thread per GPU
+# thread): 8-bit and 4-bit passes, a partial last tile, warps of 32 and 64
+# lanes, stability; a planted fault must fail.
+if(TARGET xs_sort_tiles_emu)
+  set(XS_EMU $<TARGET_FILE:xs_sort_tiles_emu>)
+  pp_test(xsbench_like_tile_sort_w32 COMMAND ${XS_EMU} 2100 28 32 EXPECT 0 "2100 keys, bits .28, 64., 32-lane warps: ok" LABELS validate)
+  pp_test(xsbench_like_tile_sort_w64 COMMAND ${XS_EMU} 2100 28 64 EXPECT 0 "2100 keys, bits .28, 64., 64-lane warps: ok" LABELS validate)
+  pp_test(xsbench_like_tile_sort_stable COMMAND ${XS_EMU} 4200 60 32 ties EXPECT 0 "stability: ok" LABELS validate)
+  pp_test(xsbench_like_tile_sort_fault COMMAND ${XS_EMU} 2100 60 32 fault EXPECT 1 "2100 keys.*WRONG" LABELS validate)
+endif()
+# --sort vendor: refused per model where there is no vendor sort, never silently replaced.
+pp_test(xsbench_like_sort_vendor_absent COMMAND ${XS} -s small -l 1000 --backend host --variant baseline,sorted-energy --sort vendor
+  --warmup 0 --samples 1 --bootstrap 0 --ceiling-mib 8
+  EXPECT 0 "host sorted-energy +NOT RUN: --sort vendor: no vendor sort in this model" LABELS validate)

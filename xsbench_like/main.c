@@ -74,22 +74,37 @@ static void release_data(pp_model m, const pp_device_ops *o, xs_data *dd) {
     if (p[i]) o->free((void *)p[i]);
 }
 
-/* The model's sort alone, on keys of the first lookups: sorted, a
- * permutation of the input, every value still with its key. */
-static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, void *work,
-                      long long n, char *why, size_t len) {
-  if (n > 100003) n = 100003;
-  uint64_t *key = malloc((size_t)n * 8), *ref = malloc((size_t)n * 8);
-  double *val = malloc((size_t)n * 8);
+/* Keys and values of the first n lookups, the keys twice. */
+static void sort_input(uint64_t *key, uint64_t *ref, double *val, long long n) {
   for (long long i = 0; i < n; i++) {
     int mat;
     xs_sample(i, &val[i], &mat);
     key[i] = ref[i] = xs_sort_key(mat, val[i]);
   }
+}
+
+/* The model's sort alone, on keys of the first lookups, over the bits the
+ * sorted-energy variant sorts (8-bit and narrower passes): sorted by those
+ * bits, a permutation of the input, every value still with its key. */
+static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, void *work,
+                      long long n, int all, char *why, size_t len) {
+  if (n > 100003 && !all) n = 100003;
+  uint64_t *key = malloc((size_t)n * 8), *ref = malloc((size_t)n * 8);
+  double *val = malloc((size_t)n * 8);
+  sort_input(key, ref, val, n);
   uint64_t *dk = key;
   double *dv = val;
   if (m != PP_HOST) dk = pp_device_upload(o, key, (size_t)n * 8), dv = pp_device_upload(o, val, (size_t)n * 8);
-  k->sort_pairs(work, dk, dv, n, 0, 64);
+  double secs = 0;
+  if (all) { /* --sort-check: an untimed run, the input again, a timed run */
+    k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
+    if (m != PP_HOST) o->to_device(dk, ref, (size_t)n * 8), o->to_device(dv, val, (size_t)n * 8);
+    else sort_input(key, ref, val, n);
+    o->sync();
+    secs = pp_wtime();
+  }
+  k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
+  if (all) o->sync(), secs = pp_wtime() - secs;
   if (m != PP_HOST) {
     o->to_host(key, dk, (size_t)n * 8), o->to_host(val, dv, (size_t)n * 8);
     o->free(dk), o->free(dv);
@@ -100,11 +115,14 @@ static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, v
   unsigned long long in_sum = 0, out_sum = 0;
   for (long long i = 0; i < n; i++) {
     in_sum += ref[i], out_sum += key[i];
-    if (i && key[i] < key[i - 1]) ok = 0;
+    if (i && key[i] >> XS_KEY_ENERGY_LO_BIT < key[i - 1] >> XS_KEY_ENERGY_LO_BIT) ok = 0;
     if (xs_sort_key(xs_key_mat(key[i]), val[i]) != key[i]) ok = 0;
   }
   if (in_sum != out_sum) ok = 0;
   snprintf(why, len, "sort of %lld keys %s", n, ok ? "ok" : "WRONG");
+  if (all && pp_mpi_rank() == 0)
+    printf("%s sort alone: %lld keys, bits [%d, 64), %.3f ms (host wall clock), %s\n",
+           pp_model_name(m), n, XS_KEY_ENERGY_LO_BIT, secs * 1e3, ok ? "ok" : "WRONG");
   free(key), free(ref), free(val);
   return ok;
 }
@@ -123,22 +141,30 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   char sort_note[64] = "";
   int sort_ok = 1;
   const unsigned sorted = (1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY);
-  if (!p->c.history && (p->c.variants & sorted) && k->sort_pairs)
-    sort_ok = pp_mpi_all(check_sort(m, o, k, work, p->n, sort_note, sizeof sort_note));
+  /* --sort vendor: the model's library sort, or the sorted variants not run */
+  const char *vendor = NULL;
+  if (p->c.sort_vendor && !(vendor = k->vendor_sort ? k->vendor_sort(work) : NULL))
+    vendor = "";
+  if (!p->c.history && (p->c.variants & sorted) && k->sort_pairs && !(vendor && !*vendor))
+    sort_ok = pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check, sort_note, sizeof sort_note));
   double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
   for (int v = p->c.history ? -1 : 0; v < (p->c.history ? 0 : XS_VARIANT_COUNT); v++) {
     if (v >= 0 && !(p->c.variants & (1u << v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
-    if ((v < 0 && !k->history) || (v >= 0 && !k->event[v])) {
+    const int is_sorted = v >= 0 && ((1u << v) & sorted);
+    const int no_vendor = is_sorted && vendor && !*vendor;
+    if ((v < 0 && !k->history) || (v >= 0 && !k->event[v]) || no_vendor) {
       char key[64];
       snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
       pp_report_param(s->report, key, "NOT RUN: %s",
-                      v >= 0 && k->notes[v] ? k->notes[v] : "not implemented by this model");
+                      no_vendor ? "--sort vendor: no vendor sort in this model (cuda has CUB)"
+                      : v >= 0 && k->notes[v] ? k->notes[v] : "not implemented by this model");
       continue;
     }
     char key[64];
     snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
-    if (v >= 0 && k->notes[v]) pp_report_param(s->report, key, "%s", k->notes[v]);
+    if (is_sorted && vendor) pp_report_param(s->report, key, "%s", vendor);
+    else if (v >= 0 && k->notes[v]) pp_report_param(s->report, key, "%s", k->notes[v]);
     pp_progress(s, "%s %s: %lld %s", pp_model_name(m), vname, p->n, v < 0 ? "particles" : "lookups");
     call_ctx x = {k, &dd, work, v, p, 0, 0, 0};
     pp_bench(s, m, call, &x, samples);
@@ -155,7 +181,6 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
     pp_row_metric(&row, "checksum", "", (double)cs);
     pp_row_metric(&row, "end_to_end", "lookups/s", lookups / (t_h2d + row.time.median));
     pp_row_metric(&row, "h2d", "s", t_h2d);
-    int is_sorted = v >= 0 && ((1u << v) & sorted);
     row.valid = cs == p->expect && stable && (!is_sorted || sort_ok);
     snprintf(row.check, sizeof row.check, "checksum %llu %s %llu (%s)%s%s%s", cs,
              cs == p->expect ? "==" : "!=", p->expect, p->expect_why,
@@ -236,6 +261,8 @@ int main(int argc, char **argv) {
   const char *bad = NULL;
   if (s.opt.size_given) bad = "--size is not used; give --problem SIZE and --lookups N";
   else if (cfg.history && cfg.variants_set) bad = "variants (--variant, -k) are event-method kernels";
+  else if (cfg.sort_check && (cfg.history || !(cfg.variants & ((1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY)))))
+    bad = "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
   xs_sizes_for(cfg.problem, (long)cfg.gridpoints, &p.z);
   if (cfg.history) {
     p.total = cfg.particles_set ? cfg.particles : XS_DEFAULT_PARTICLES;

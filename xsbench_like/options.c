@@ -94,6 +94,18 @@ static const char *p_expect(const char *v, void *ctx) {
   if (!err) c->expect = (unsigned long long)x, c->expect_set = 1;
   return err;
 }
+static const char *p_sort(const char *v, void *ctx) {
+  xs_config *c = ctx;
+  if (!strcmp(v, "own")) c->sort_vendor = 0;
+  else if (!strcmp(v, "vendor")) c->sort_vendor = 1;
+  else return "unknown sort (own, vendor)";
+  return NULL;
+}
+static const char *p_sort_check(const char *v, void *ctx) {
+  (void)v;
+  ((xs_config *)ctx)->sort_check = 1;
+  return NULL;
+}
 static const char *p_binary(const char *v, void *ctx) {
   (void)v, (void)ctx;
   return "XSBench's binary file mode is not supported: the data is generated in every run";
@@ -120,6 +132,11 @@ static const pp_app_option options[] = {
                           "                     sorted-energy, all (default baseline)", p_variant},
     {"-k", "ID", "XSBench CUDA kernel id: 0 baseline, 1 sampling, 2 material, 3 fuel,\n"
                  "                     4 sorted-material, 6 sorted-energy", p_kernel},
+    {"--sort", "S", "sorted variants' device sort: own (default; the suite's radix sort, the\n"
+                    "                     same in cuda and ompx) or vendor (cuda: CUB; other models\n"
+                    "                     report the sorted variants NOT RUN)", p_sort},
+    {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
+                           "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},
     {"-t", "N", "= --threads", p_threads},
     {"--expect-checksum", "N", "every model must print this checksum (e.g. one recorded from\n"

@@ -16,6 +16,8 @@ typedef struct xs_config {
   int variants_set;
   unsigned long long expect;         /* --expect-checksum */
   int expect_set;
+  int sort_vendor;                   /* --sort vendor: the model's library sort */
+  int sort_check;                    /* --sort-check: check and time the sort on all keys */
 } xs_config;
 
 const pp_app_option *xs_options(void);

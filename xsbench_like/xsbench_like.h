@@ -20,13 +20,16 @@
  *     pairs in device memory, looking only at key bits [lo_bit, hi_bit) (any
  *     order among equal keys). The sorted variants build keys with
  *     xs_sort_key() and sort bits [XS_KEY_MAT_SHIFT, 64) (material, -k 4) or
- *     [0, 64) (material then energy, -k 6), then read the material back with
+ *     [XS_KEY_ENERGY_LO_BIT, 64) (material then energy, -k 6), then read the material back with
  *     xs_key_mat(). It runs on the device in every model (CUB/hipCUB allowed;
  *     the OpenMP models need their own, e.g. an LSD radix sort with
  *     xs_radix_digit) and its time counts. The driver also calls it alone to
  *     check it;
  *   - history: XSBench's history method, particles [first, first+n); NULL
- *     except on host (optional elsewhere).
+ *     except on host (optional elsewhere);
+ *   - vendor_sort (optional, NULL elsewhere): switches the work's sort_pairs
+ *     to the vendor's library sort (--sort vendor) and returns a note saying
+ *     which, or NULL where the model has none for this work.
  * Everything a lookup computes is below, once; do not re-derive it per model.
  * Bit-exact results need the multiply-then-add order kept as written: this
  * header turns FP contraction off for clang (C, C++, HIP) and uses
@@ -90,6 +93,10 @@ typedef struct xs_data {
   size_t len_egrid, len_index;  /* element counts of egrid and index_grid */
 } xs_data;
 
+/* Device checksum slots of the kernel-level models: one 64-bit atomic add per
+ * warp into slot (warp id % XS_SUM_SLOTS), the slots summed at the end. */
+#define XS_SUM_SLOTS 64
+
 /* Device scratch a model may use per lookup and in total (fit check). */
 #define XS_WORK_BYTES_PER_LOOKUP 48.0
 #define XS_WORK_BYTES_FIXED (64.0 * 1048576.0)
@@ -103,6 +110,7 @@ typedef struct xs_kernels {
   unsigned long long (*history)(const xs_data *d, void *work, long long first, long long n,
                                 long long lookups_per_particle);
   const char *notes[XS_VARIANT_COUNT]; /* why a variant is absent or differs, or NULL */
+  const char *(*vendor_sort)(void *work);
 } xs_kernels;
 
 const xs_kernels *xs_kernels_host(void);
@@ -119,6 +127,21 @@ const xs_kernels *xs_kernels_hip(void);
 #define XS_MUL(a, b) __dmul_rn((a), (b))
 #else
 #define XS_MUL(a, b) ((a) * (b))
+#endif
+/* Read-only loads of the simulation data (it never changes during a run):
+ * through the non-coherent read-only path on NVIDIA, which nvcc does not pick
+ * for loads through struct members and clang's OpenMP NVPTX code never picks
+ * by itself. Plain loads elsewhere; the values are the same. Define
+ * XS_PLAIN_LOADS before including this header to keep plain loads. */
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__) && !defined(__clang__) && !defined(XS_PLAIN_LOADS)
+#define XS_LDD(p) __ldg(p)
+#define XS_LDI(p) __ldg(p)
+#elif defined(__NVPTX__) && !defined(__CUDACC__) && !defined(XS_PLAIN_LOADS)
+#define XS_LDD(p) __nvvm_ldg_d(p)
+#define XS_LDI(p) __nvvm_ldg_i(p)
+#else
+#define XS_LDD(p) (*(p))
+#define XS_LDI(p) (*(p))
 #endif
 
 PP_BEGIN_DEVICE
@@ -150,7 +173,7 @@ PP_HD static inline long xs_search_egrid(long n, double e, const double *PP_REST
   long lo = 0, hi = n - 1, len = hi - lo;
   while (len > 1) {
     long mid = lo + len / 2;
-    if (A[mid] > e) hi = mid;
+    if (XS_LDD(&A[mid]) > e) hi = mid;
     else lo = mid;
     len = hi - lo;
   }
@@ -162,7 +185,7 @@ PP_HD static inline long xs_search_nuclide(double e, const xs_point *PP_RESTRICT
   long len = hi - lo;
   while (len > 1) {
     long mid = lo + len / 2;
-    if (A[mid].energy > e) hi = mid;
+    if (XS_LDD(&A[mid].energy) > e) hi = mid;
     else lo = mid;
     len = hi - lo;
   }
@@ -188,13 +211,13 @@ PP_HD static inline const xs_point *xs_bracket(const xs_data *d, double e, int n
   if (d->grid == XS_NUCLIDE) {
     lower = xs_search_nuclide(e, g, 0, ngp - 1);
   } else if (d->grid == XS_UNIONIZED) {
-    lower = d->index_grid[idx * d->n_isotopes + nuc];
+    lower = XS_LDI(&d->index_grid[idx * d->n_isotopes + nuc]);
   } else {
-    long u_low = d->index_grid[idx * d->n_isotopes + nuc];
-    long u_high = idx == d->hash_bins - 1 ? ngp - 1 : d->index_grid[(idx + 1) * d->n_isotopes + nuc] + 1;
+    long u_low = XS_LDI(&d->index_grid[idx * d->n_isotopes + nuc]);
+    long u_high = idx == d->hash_bins - 1 ? ngp - 1 : XS_LDI(&d->index_grid[(idx + 1) * d->n_isotopes + nuc]) + 1;
     /* XSBench's edge rule: outside the bin's bracket, the grid's ends */
-    if (e <= g[u_low].energy) lower = 0;
-    else if (e >= g[u_high].energy) lower = ngp - 1;
+    if (e <= XS_LDD(&g[u_low].energy)) lower = 0;
+    else if (e >= XS_LDD(&g[u_high].energy)) lower = ngp - 1;
     else lower = xs_search_nuclide(e, g, u_low, u_high);
   }
   if (lower == ngp - 1) lower--;
@@ -207,17 +230,21 @@ PP_HD static inline const xs_point *xs_bracket(const xs_data *d, double e, int n
 PP_HD static inline void xs_macro(const xs_data *d, double e, int mat, double macro[XS_CHANNELS]) {
   const long idx = xs_grid_index(d, e);
   for (int k = 0; k < XS_CHANNELS; k++) macro[k] = 0;
-  const int nn = d->num_nucs[mat];
+  const int nn = XS_LDI(&d->num_nucs[mat]);
   for (int j = 0; j < nn; j++) {
-    const int nuc = d->mats[mat * d->max_num_nucs + j];
-    const double conc = d->concs[mat * d->max_num_nucs + j];
+    const int nuc = XS_LDI(&d->mats[mat * d->max_num_nucs + j]);
+    const double conc = XS_LDD(&d->concs[mat * d->max_num_nucs + j]);
     const xs_point *lo = xs_bracket(d, e, nuc, idx), *hi = lo + 1;
-    const double f = (hi->energy - e) / (hi->energy - lo->energy);
-    macro[0] += XS_MUL(hi->total - XS_MUL(f, hi->total - lo->total), conc);
-    macro[1] += XS_MUL(hi->elastic - XS_MUL(f, hi->elastic - lo->elastic), conc);
-    macro[2] += XS_MUL(hi->absorption - XS_MUL(f, hi->absorption - lo->absorption), conc);
-    macro[3] += XS_MUL(hi->fission - XS_MUL(f, hi->fission - lo->fission), conc);
-    macro[4] += XS_MUL(hi->nu_fission - XS_MUL(f, hi->nu_fission - lo->nu_fission), conc);
+    const double he = XS_LDD(&hi->energy);
+    const double f = (he - e) / (he - XS_LDD(&lo->energy));
+#define XS_CHANNEL(k, field) \
+    macro[k] += XS_MUL(XS_LDD(&hi->field) - XS_MUL(f, XS_LDD(&hi->field) - XS_LDD(&lo->field)), conc)
+    XS_CHANNEL(0, total);
+    XS_CHANNEL(1, elastic);
+    XS_CHANNEL(2, absorption);
+    XS_CHANNEL(3, fission);
+    XS_CHANNEL(4, nu_fission);
+#undef XS_CHANNEL
   }
 }
 
@@ -270,6 +297,10 @@ PP_HD static inline uint64_t xs_sort_key(int mat, double e) {
   uint64_t q = scaled >= (double)top ? top : (uint64_t)scaled;
   return ((uint64_t)mat << XS_KEY_MAT_SHIFT) | q;
 }
+/* Key bits the sorted-energy variant (-k 6) sorts: the material and the top
+ * 32 bits of energy. Energies closer than 2^-32 (far below any grid spacing)
+ * may keep any order, which does not change the lookups' access pattern. */
+#define XS_KEY_ENERGY_LO_BIT (XS_KEY_MAT_SHIFT - 32)
 PP_HD static inline int xs_key_mat(uint64_t key) { return (int)(key >> XS_KEY_MAT_SHIFT); }
 /* Digit of an LSD radix sort: `bits` bits of the key starting at `shift`. */
 PP_HD static inline unsigned xs_radix_digit(uint64_t key, int shift, int bits) {

@@ -1,14 +1,14 @@
 /* xsbench_like, native model, written once in CUDA dialect (pp/gpu_native.h):
  * nvcc builds it as cuda, hipcc as hip (kernels/hip.hip). The launch shapes
  * and algorithms are those of kernels/ompx.c: blocks of 256 threads, one
- * lookup per thread (a grid-stride loop only past MAX_BLOCKS blocks), each
- * thread's verification values summed in a register, then per block by
- * shuffles and shared memory, and one 64-bit atomic add per block into the
- * device checksum (never in the lookup loop). Variants as XSBench CUDA -k
- * 0-4 and 6. Sort of the sorted variants, on the device: CUB's
- * DeviceRadixSort (CUDA, as XSBench's thrust sorts) or, for HIP (Debian's
- * ROCm 5.2 has no hipCUB) and with -DXS_NATIVE_OWN_SORT, the LSD radix sort
- * of kernels/sort_lanes.h that omp and ompx use. */
+ * lookup per thread (exactly ceil(n/256) blocks, no grid-stride loop), each
+ * thread's verification values summed in a register, then per warp by
+ * shuffles and one 64-bit atomic add per warp into one of XS_SUM_SLOTS
+ * device slots (no block barrier: warps retire independently, as in
+ * XSBench's one-lookup-per-thread kernels). Variants as XSBench CUDA -k 0-4
+ * and 6. Sort of the sorted variants, on the device: the tile LSD radix sort
+ * of kernels/sort_tiles.h, the one ompx runs (default, --sort own), or CUB's
+ * DeviceRadixSort (CUDA only, --sort vendor; as XSBench's thrust sorts). */
 #include <limits.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"
@@ -21,14 +21,25 @@
 #else
 #define XS_TABLE_GETTER xs_kernels_cuda
 #define SHFL_DOWN(v, off) __shfl_down_sync(0xffffffffu, (v), (off), PP_WARP)
-#ifndef XS_NATIVE_OWN_SORT
 #define XS_USE_CUB 1
 #include <cub/device/device_radix_sort.cuh>
 #endif
+#ifdef PP_NATIVE_HIP
+#define XS_TILE_BALLOT(p) ((uint64_t)__ballot(p))
+#else
+#define XS_TILE_BALLOT(p) ((uint64_t)__ballot_sync(0xffffffffu, (p)))
 #endif
+#define XS_TILE_FN static __device__ __forceinline__
+#define XS_TILE_WARP PP_WARP
+#define XS_TILE_SYNC() __syncthreads()
+#define XS_TILE_POPC(x) __popcll(x)
+#define XS_TILE_SH_ADD(p, v) atomicAdd((p), (v))
+#include "sort_tiles.h"
 
 #define TPB 256
-#define MAX_BLOCKS (1u << 22) /* HIP caps a grid at 2^32 threads */
+/* HIP caps a grid at 2^32 threads; prepare refuses more than UINT_MAX
+ * lookups, so a grid always covers them, one item per thread. */
+#define MAX_BLOCKS (1u << 24)
 
 typedef struct work {
   long long cap;
@@ -36,15 +47,17 @@ typedef struct work {
   int *mat;
   uint64_t *key, *key_alt;
   unsigned *counts, *bsum;
-  unsigned long long *sum; /* the device checksum */
+  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
   void *cub_tmp;
   size_t cub_bytes;
+  int vendor; /* --sort vendor: CUB */
 } work;
 
 static unsigned blocks_for(long long n) {
   const long long b = (n + TPB - 1) / TPB;
-  return b < 1 ? 1u : b > (long long)MAX_BLOCKS ? MAX_BLOCKS : (unsigned)b;
+  if (b > (long long)MAX_BLOCKS) pp_device_fail(PP_NATIVE_MODEL, "xsbench_like launch", "grid too large");
+  return b < 1 ? 1u : (unsigned)b;
 }
 
 /* ---- block-level helpers (blocks of TPB threads) ---------------------------- */
@@ -62,10 +75,12 @@ __device__ __forceinline__ unsigned block_total(unsigned v) {
   }
   return v;
 }
-/* Adds the block's verification values to the device checksum. */
-__device__ __forceinline__ void block_add(unsigned v, unsigned long long *sum) {
-  v = block_total(v);
-  if (threadIdx.x == 0) atomicAdd(sum, (unsigned long long)v);
+/* Adds the warp's verification values to its slot of the device checksum
+ * (every lane of the warp calls it; no block barrier). */
+__device__ __forceinline__ void warp_add(unsigned v, unsigned long long *sum) {
+  for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
+  const unsigned warp = blockIdx.x * (TPB / PP_WARP) + threadIdx.x / PP_WARP;
+  if (threadIdx.x % PP_WARP == 0) atomicAdd(&sum[warp % XS_SUM_SLOTS], (unsigned long long)v);
 }
 /* Exclusive scan of v over the block (Hillis-Steele in shared memory). */
 __device__ __forceinline__ unsigned block_scan(unsigned v) {
@@ -84,33 +99,36 @@ __device__ __forceinline__ unsigned block_scan(unsigned v) {
   return incl - v;
 }
 
-#define GRID_LOOP(i, lo, hi)                                                         \
-  for (long long i = (lo) + (long long)blockIdx.x * TPB + threadIdx.x; i < (hi);      \
-       i += (long long)gridDim.x * TPB)
+/* The thread's one item i of [lo, hi), if in range: a one-trip loop, so the
+ * statement after it reads as its body. No grid-stride loop: it cost 8
+ * registers (56 -> 48 on sm_90 without it, so 5 blocks per SM instead of 4). */
+#define THREAD_ITEM(i, lo, hi)                                                               \
+  for (long long i = (lo) + (long long)blockIdx.x * TPB + threadIdx.x, i##_once = 1;          \
+       i##_once && i < (hi); i##_once = 0)
 
 /* ---- lookups -------------------------------------------------------------------- */
 __global__ void __launch_bounds__(TPB) k_baseline(xs_data d, long long first, long long n,
                                                   unsigned long long *sum) {
   unsigned v = 0;
-  GRID_LOOP(i, 0, n) {
+  THREAD_ITEM(i, 0, n) {
     double e;
     int mat;
     xs_sample(first + i, &e, &mat);
     v += xs_lookup(&d, e, mat);
   }
-  block_add(v, sum);
+  warp_add(v, sum);
 }
 
 __global__ void __launch_bounds__(TPB) k_sample(long long first, long long n,
                                                 double *__restrict__ energy, int *__restrict__ mat) {
-  GRID_LOOP(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
+  THREAD_ITEM(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
 }
 
 /* Sampling for the sorted variants: energy and its sort key. */
 __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long n,
                                                      double *__restrict__ energy,
                                                      uint64_t *__restrict__ key) {
-  GRID_LOOP(i, 0, n) {
+  THREAD_ITEM(i, 0, n) {
     double e;
     int mat;
     xs_sample(first + i, &e, &mat);
@@ -125,11 +143,11 @@ __global__ void __launch_bounds__(TPB) k_lookups(xs_data d, const double *__rest
                                                  const int *__restrict__ mat, long long lo,
                                                  long long hi, int want, unsigned long long *sum) {
   unsigned v = 0;
-  GRID_LOOP(i, lo, hi) {
+  THREAD_ITEM(i, lo, hi) {
     const int m = FIXED ? want : mat[i];
     if (FIXED || xs_lane_pick(m, want)) v += xs_lookup(&d, energy[i], m);
   }
-  block_add(v, sum);
+  warp_add(v, sum);
 }
 
 __global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long long *start) {
@@ -137,19 +155,23 @@ __global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long 
   if (m <= XS_MATERIALS) start[m] = xs_lane_mat_start(key, n, m);
 }
 
-/* ---- LSD radix sort of kernels/sort_lanes.h ------------------------------------ */
-__global__ void __launch_bounds__(TPB) k_lane_count(const uint64_t *__restrict__ k0, long long n,
-                                                    long long lanes, int shift, int bits,
-                                                    unsigned *__restrict__ counts) {
-  GRID_LOOP(l, 0, lanes) xs_lane_count(k0, n, l, lanes, shift, bits, counts);
+/* ---- tile LSD radix sort of kernels/sort_tiles.h ------------------------------ */
+__global__ void __launch_bounds__(XS_TILE_TPB) k_tile_hist(const uint64_t *__restrict__ key,
+                                                           long long n, int shift, int bits,
+                                                           unsigned *__restrict__ counts,
+                                                           long long tiles) {
+  __shared__ unsigned sh[XS_TILE_HIST_SHMEM / 4];
+  xs_tile_hist(key, n, shift, bits, counts, tiles, blockIdx.x, threadIdx.x, sh);
 }
-__global__ void __launch_bounds__(TPB) k_lane_scatter(const uint64_t *__restrict__ k0,
-                                                      const double *__restrict__ v0,
-                                                      uint64_t *__restrict__ k1,
-                                                      double *__restrict__ v1, long long n,
-                                                      long long lanes, int shift, int bits,
-                                                      const unsigned *__restrict__ offs) {
-  GRID_LOOP(l, 0, lanes) xs_lane_scatter(k0, v0, k1, v1, n, l, lanes, shift, bits, offs);
+__global__ void __launch_bounds__(XS_TILE_TPB) k_tile_scatter(const uint64_t *__restrict__ k0,
+                                                              const double *__restrict__ v0,
+                                                              uint64_t *__restrict__ k1,
+                                                              double *__restrict__ v1, long long n,
+                                                              int shift, int bits,
+                                                              const unsigned *__restrict__ offs,
+                                                              long long tiles) {
+  __shared__ uint64_t sh[XS_TILE_SHMEM / 8];
+  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, offs, tiles, blockIdx.x, threadIdx.x, sh);
 }
 /* Block b: the sum of entries [b*blen, (b+1)*blen) of a. */
 __global__ void __launch_bounds__(TPB) k_block_sums(const unsigned *__restrict__ a, long long m,
@@ -181,17 +203,17 @@ __global__ void __launch_bounds__(TPB) k_copy_pairs(const uint64_t *__restrict__
                                                     const double *__restrict__ vs,
                                                     uint64_t *__restrict__ kd,
                                                     double *__restrict__ vd, long long n) {
-  GRID_LOOP(i, 0, n) kd[i] = ks[i], vd[i] = vs[i];
+  THREAD_ITEM(i, 0, n) kd[i] = ks[i], vd[i] = vs[i];
 }
 
 static void own_sort_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                           long long n, int shift, int bits) {
-  const long long lanes = XS_LANES(n), m = XS_RADIX * lanes, nb = XS_LANE_SCAN_BLOCKS(n);
-  k_lane_count<<<blocks_for(lanes), TPB>>>(k0, n, lanes, shift, bits, w->counts);
+  const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
+  k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, w->counts, tiles);
   k_block_sums<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
   k_scan_blocks<<<1, TPB>>>(w->bsum, nb, nb, NULL);
   k_scan_blocks<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
-  k_lane_scatter<<<blocks_for(lanes), TPB>>>(k0, v0, k1, v1, n, lanes, shift, bits, w->counts);
+  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, w->counts, tiles);
   PP_GPU_CHECK_LAUNCH("radix sort pass");
 }
 
@@ -200,7 +222,7 @@ static void own_sort_pass(work *w, const uint64_t *k0, const double *v0, uint64_
 static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
   if (n < 2) return 0;
 #ifdef XS_USE_CUB
-  if (n <= INT_MAX) {
+  if (w->vendor && n <= INT_MAX) {
     cub::DoubleBuffer<uint64_t> kb(key, w->key_alt);
     cub::DoubleBuffer<double> vb(val, w->val_alt);
     size_t bytes = w->cub_bytes;
@@ -211,8 +233,8 @@ static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bi
   uint64_t *k0 = key, *k1 = w->key_alt;
   double *v0 = val, *v1 = w->val_alt;
   int flipped = 0;
-  for (int shift = lo_bit; shift < hi_bit; shift += XS_DIGIT_BITS) {
-    const int bits = hi_bit - shift < XS_DIGIT_BITS ? hi_bit - shift : XS_DIGIT_BITS;
+  for (int shift = lo_bit; shift < hi_bit; shift += XS_TILE_BITS) {
+    const int bits = hi_bit - shift < XS_TILE_BITS ? hi_bit - shift : XS_TILE_BITS;
     own_sort_pass(w, k0, v0, k1, v1, n, shift, bits);
     uint64_t *tk = k0; k0 = k1; k1 = tk;
     double *tv = v0; v0 = v1; v1 = tv;
@@ -231,11 +253,12 @@ static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_
 }
 
 /* ---- variants ------------------------------------------------------------------- */
-static void zero_sum(work *w) { PP_GPU_CHECK(gpuMemset(w->sum, 0, sizeof *w->sum)); }
+static void zero_sum(work *w) { PP_GPU_CHECK(gpuMemset(w->sum, 0, XS_SUM_SLOTS * sizeof *w->sum)); }
 static unsigned long long read_sum(work *w) {
-  unsigned long long s = 0;
+  unsigned long long slot[XS_SUM_SLOTS], s = 0;
   PP_GPU_CHECK_LAUNCH("lookups");
-  PP_GPU_CHECK(gpuMemcpy(&s, w->sum, sizeof s, gpuMemcpyDeviceToHost));
+  PP_GPU_CHECK(gpuMemcpy(slot, w->sum, sizeof slot, gpuMemcpyDeviceToHost));
+  for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
   return s;
 }
 static void lookups(const xs_data *d, work *w, long long lo, long long hi, int want) {
@@ -300,7 +323,7 @@ static unsigned long long sorted_material(const xs_data *d, void *p, long long f
   return sorted(d, (work *)p, first, n, XS_KEY_MAT_SHIFT);
 }
 static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, (work *)p, first, n, 0);
+  return sorted(d, (work *)p, first, n, XS_KEY_ENERGY_LO_BIT);
 }
 
 /* ---- scratch ------------------------------------------------------------------- */
@@ -324,8 +347,8 @@ static void *prepare(const xs_data *d, long long n) {
   const size_t m = (size_t)(n > 0 ? n : 1);
   w->cap = n;
   int ok = dalloc(&w->energy, m) && dalloc(&w->val_alt, m) && dalloc(&w->mat, m) &&
-           dalloc(&w->key, m) && dalloc(&w->key_alt, m) && dalloc(&w->counts, XS_LANE_COUNTS(m)) &&
-           dalloc(&w->bsum, XS_LANE_SCAN_BLOCKS(m)) && dalloc(&w->sum, 1) &&
+           dalloc(&w->key, m) && dalloc(&w->key_alt, m) && dalloc(&w->counts, XS_TILE_COUNTS(m)) &&
+           dalloc(&w->bsum, XS_TILE_SCAN_BLOCKS(m)) && dalloc(&w->sum, XS_SUM_SLOTS) &&
            dalloc(&w->start, XS_MATERIALS + 1);
 #ifdef XS_USE_CUB
   if (ok && m <= INT_MAX) {
@@ -343,16 +366,25 @@ static void *prepare(const xs_data *d, long long n) {
   return w;
 }
 
+/* --sort vendor: CUB's sort from now on, or NULL where there is none (HIP:
+ * Debian's ROCm 5.2 has no hipCUB) or n does not fit its int count. */
+static const char *vendor_sort(void *p) {
 #ifdef XS_USE_CUB
-#define SORT_NOTE "device sort: CUB DeviceRadixSort::SortPairs"
+  work *w = (work *)p;
+  if (w->cap > INT_MAX) return NULL;
+  w->vendor = 1;
+  return "device sort: CUB DeviceRadixSort::SortPairs (--sort vendor)";
 #else
-#define SORT_NOTE "device LSD radix sort (4-bit digits, counts per lane of " PP_STR(XS_LANE_KEYS) \
-  " keys, block scans), as omp and ompx"
+  (void)p;
+  return NULL;
 #endif
+}
+
+#define SORT_NOTE XS_TILE_SORT_NOTE ", as ompx"
 extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
   static const xs_kernels k = {prepare, release,
                                {baseline, sampling, material, fuel, sorted_material, sorted_energy},
                                sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}};
+                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, vendor_sort};
   return &k;
 }

@@ -125,7 +125,7 @@ static unsigned long long sorted_material(const xs_data *d, void *p, long long f
   return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
 }
 static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, 0);
+  return sorted(d, p, first, n, XS_KEY_ENERGY_LO_BIT);
 }
 
 static unsigned long long history(const xs_data *d, void *p, long long first, long long n,
@@ -142,6 +142,6 @@ const xs_kernels *xs_kernels_host(void) {
       prepare, release,
       {baseline, sampling, material, fuel, sorted_material, sorted_energy},
       sort_pairs, history,
-      {NULL, NULL, NULL, NULL, "serial LSD radix sort (8-bit digits)", "serial LSD radix sort (8-bit digits)"}};
+      {NULL, NULL, NULL, NULL, "serial LSD radix sort (8-bit digits)", "serial LSD radix sort (8-bit digits)"}, NULL};
   return &k;
 }

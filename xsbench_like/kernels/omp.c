@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "pp/omp_device.h"
 #include "xsbench_like.h"
+#include "omp_args.h"
 #include "sort_lanes.h"
 
 #define TPB 256
@@ -55,11 +56,12 @@ static void *prepare(const xs_data *d, long long n) {
 /* ---- lookups ---------------------------------------------------------------- */
 static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
   (void)p;
-  const xs_data dd = *d;
+  XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
 #pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
-    device(pp_omp_device) firstprivate(dd)
+    device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS)
   for (long long i = 0; i < n; i++) {
+    XS_ARGS_REPACK(dd);
     double e;
     int mat;
     xs_sample(first + i, &e, &mat);
@@ -80,17 +82,21 @@ static void sample(work *w, long long first, long long n) {
  * (xs_lane_pick); with mat == NULL every lookup is of material `want`. */
 static unsigned long long lookups(const xs_data *d, const double *energy, const int *mat,
                                   long long lo, long long hi, int want) {
-  const xs_data dd = *d;
+  XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
   if (hi <= lo) return 0;
   if (!mat) {
 #pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
-    device(pp_omp_device) firstprivate(dd) is_device_ptr(energy)
-    for (long long i = lo; i < hi; i++) sum += xs_lookup(&dd, energy[i], want);
+    device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy)
+    for (long long i = lo; i < hi; i++) {
+      XS_ARGS_REPACK(dd);
+      sum += xs_lookup(&dd, energy[i], want);
+    }
   } else {
 #pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
-    device(pp_omp_device) firstprivate(dd) is_device_ptr(energy, mat)
+    device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy, mat)
     for (long long i = lo; i < hi; i++) {
+      XS_ARGS_REPACK(dd);
       const int m = mat[i];
       if (xs_lane_pick(m, want)) sum += xs_lookup(&dd, energy[i], m);
     }
@@ -240,7 +246,7 @@ static unsigned long long sorted_material(const xs_data *d, void *p, long long f
   return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
 }
 static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, 0);
+  return sorted(d, p, first, n, XS_KEY_ENERGY_LO_BIT);
 }
 
 #define SORT_NOTE "device LSD radix sort in standard OpenMP (4-bit digits, counts per lane of " \
@@ -249,6 +255,6 @@ const xs_kernels *xs_kernels_omp(void) {
   static const xs_kernels k = {prepare, release,
                                {baseline, sampling, material, fuel, sorted_material, sorted_energy},
                                sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}};
+                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, NULL};
   return &k;
 }

@@ -1,11 +1,12 @@
 /* xsbench_like, ompx model: LLVM OpenMP kernel mode, the kernels of
  * kernels/cuda.cu in OpenMP spelling: bare launches of 256-thread teams, one
- * lookup per thread (a grid-stride loop only past MAX_BLOCKS teams), each
- * thread's verification values summed in a register, then per team by
- * shuffles (ompx_shfl_down_sync_i) and team memory (ompx_dyn_cgroup_mem), and
- * one 64-bit atomic add per team into the device checksum. The sorted
- * variants sort on the device with the LSD radix sort of kernels/sort_lanes.h
- * (the one the native model uses without CUB), block scans as in cuda.cu. */
+ * lookup per thread (exactly ceil(n/256) teams, no grid-stride loop), each
+ * thread's verification values summed in a register, then per warp by
+ * shuffles (ompx_shfl_down_sync_i) and one 64-bit atomic add per warp into
+ * one of XS_SUM_SLOTS device slots (no team barrier). The sorted variants
+ * sort on the device with the tile LSD radix sort of kernels/sort_tiles.h
+ * (ballots: ompx_ballot_sync), the one cuda runs by default; block scans as
+ * in cuda.cu. */
 #include <limits.h>
 #include <omp.h>
 #include <ompx.h>
@@ -13,10 +14,21 @@
 #include "pp/device.h"
 #include "pp/ompx_util.h"
 #include "xsbench_like.h"
+#include "omp_args.h"
 #include "sort_lanes.h"
 
+#pragma omp begin declare target
+#define XS_TILE_FN static inline
+#define XS_TILE_WARP PP_OMPX_WARP
+#define XS_TILE_SYNC() ompx_sync_block_acq_rel()
+#define XS_TILE_BALLOT(p) ompx_ballot_sync(~0ull, (p))
+#define XS_TILE_POPC(x) __builtin_popcountll(x)
+#define XS_TILE_SH_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#include "sort_tiles.h"
+#pragma omp end declare target
+
 #define TPB 256
-#define MAX_BLOCKS (1u << 22)
+#define MAX_BLOCKS (1u << 24) /* as cuda.cu: prepare caps n at UINT_MAX */
 #define SCAN_SHMEM (2 * TPB * (int)sizeof(unsigned)) /* block_scan's team memory */
 #define SUM_SHMEM (TPB / 32 * (int)sizeof(unsigned)) /* block_total's team memory */
 
@@ -26,21 +38,25 @@ typedef struct work {
   int *mat;
   uint64_t *key, *key_alt;
   unsigned *counts, *bsum;
-  unsigned long long *sum; /* the device checksum */
+  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
 } work;
 
 static int blocks_for(long long n) {
   const long long b = (n + TPB - 1) / TPB;
-  return b < 1 ? 1 : b > (long long)MAX_BLOCKS ? (int)MAX_BLOCKS : (int)b;
+  if (b > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like launch", "grid too large");
+  return b < 1 ? 1 : (int)b;
 }
 
 #define LAUNCH(nb, ...)                                                                  \
   PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(TPB)                  \
             device(pp_omp_device) __VA_ARGS__)
-#define GRID_LOOP(i, lo, hi)                                                             \
-  for (long long i = (lo) + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x();     \
-       i < (hi); i += (long long)ompx_grid_dim_x() * TPB)
+/* The thread's one item i of [lo, hi), if in range (as cuda.cu; without a
+ * grid-stride loop the lookup kernels take 48 registers on sm_90, not 64). */
+#define THREAD_ITEM(i, lo, hi)                                                               \
+  for (long long i = (lo) + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(),          \
+                 i##_once = 1;                                                               \
+       i##_once && i < (hi); i##_once = 0)
 
 #pragma omp begin declare target
 /* Sum of v over the team (TPB threads), valid in thread 0; sh: SUM_SHMEM. */
@@ -58,11 +74,17 @@ static inline unsigned block_total(unsigned v, unsigned *sh) {
   }
   return v;
 }
-static inline void block_add(unsigned v, unsigned *sh, unsigned long long *sum) {
-  v = block_total(v, sh);
-  if (ompx_thread_id_x() == 0) {
+/* Adds the warp's verification values to its slot of the device checksum
+ * (every lane of the warp calls it; no team barrier). */
+static inline void warp_add(unsigned v, unsigned long long *sum) {
+  for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
+    v += (unsigned)ompx_shfl_down_sync_i(~0ull, (int)v, d, PP_OMPX_WARP);
+  const int t = ompx_thread_id_x();
+  const unsigned warp = (unsigned)ompx_block_id_x() * (TPB / PP_OMPX_WARP) + (unsigned)t / PP_OMPX_WARP;
+  if (t % PP_OMPX_WARP == 0) {
+    unsigned long long *slot = &sum[warp % XS_SUM_SLOTS];
 #pragma omp atomic update
-    *sum += v;
+    *slot += v;
   }
 }
 /* Exclusive scan of v over the team (Hillis-Steele); sh: SCAN_SHMEM. */
@@ -86,30 +108,32 @@ static inline unsigned block_scan(unsigned v, unsigned *sh) {
 static void zero_sum(work *w) {
   unsigned long long *sum = w->sum;
   LAUNCH(1, is_device_ptr(sum))
-  if (ompx_thread_id_x() == 0) *sum = 0;
+  if (ompx_thread_id_x() < XS_SUM_SLOTS) sum[ompx_thread_id_x()] = 0;
 }
 static unsigned long long read_sum(work *w) {
-  unsigned long long s = 0;
-  if (omp_target_memcpy(&s, w->sum, sizeof s, 0, 0, omp_get_initial_device(), pp_omp_device))
+  unsigned long long slot[XS_SUM_SLOTS], s = 0;
+  if (omp_target_memcpy(slot, w->sum, sizeof slot, 0, 0, omp_get_initial_device(), pp_omp_device))
     pp_device_fail(PP_OMPX, "xsbench_like checksum", "omp_target_memcpy failed");
+  for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
   return s;
 }
 
 static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
   work *w = p;
-  const xs_data dd = *d;
+  XS_ARGS_UNPACK(d);
   unsigned long long *sum = w->sum;
   zero_sum(w);
   if (n > 0) {
-    LAUNCH(blocks_for(n), firstprivate(dd) is_device_ptr(sum) ompx_dyn_cgroup_mem(SUM_SHMEM)) {
+    LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, sum)) {
+      XS_ARGS_REPACK(dd);
       unsigned v = 0;
-      GRID_LOOP(i, 0, n) {
+      THREAD_ITEM(i, 0, n) {
         double e;
         int mat;
         xs_sample(first + i, &e, &mat);
         v += xs_lookup(&dd, e, mat);
       }
-      block_add(v, (unsigned *)llvm_omp_target_dynamic_shared_alloc(), sum);
+      warp_add(v, sum);
     }
   }
   return read_sum(w);
@@ -121,7 +145,7 @@ static void sample(work *w, long long first, long long n) {
   zero_sum(w);
   if (n > 0) {
     LAUNCH(blocks_for(n), is_device_ptr(energy, mat))
-    GRID_LOOP(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
+    THREAD_ITEM(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
   }
 }
 
@@ -129,25 +153,25 @@ static void sample(work *w, long long first, long long n) {
  * mat == NULL all are of material `want` (a sorted range). */
 static void lookups(const xs_data *d, work *w, const double *energy, const int *mat, long long lo,
                     long long hi, int want) {
-  const xs_data dd = *d;
+  XS_ARGS_UNPACK(d);
   unsigned long long *sum = w->sum;
   if (hi <= lo) return;
   if (!mat) {
-    LAUNCH(blocks_for(hi - lo), firstprivate(dd) is_device_ptr(energy, sum)
-           ompx_dyn_cgroup_mem(SUM_SHMEM)) {
+    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
+      XS_ARGS_REPACK(dd);
       unsigned v = 0;
-      GRID_LOOP(i, lo, hi) v += xs_lookup(&dd, energy[i], want);
-      block_add(v, (unsigned *)llvm_omp_target_dynamic_shared_alloc(), sum);
+      THREAD_ITEM(i, lo, hi) v += xs_lookup(&dd, energy[i], want);
+      warp_add(v, sum);
     }
   } else {
-    LAUNCH(blocks_for(hi - lo), firstprivate(dd) is_device_ptr(energy, mat, sum)
-           ompx_dyn_cgroup_mem(SUM_SHMEM)) {
+    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, mat, sum)) {
+      XS_ARGS_REPACK(dd);
       unsigned v = 0;
-      GRID_LOOP(i, lo, hi) {
+      THREAD_ITEM(i, lo, hi) {
         const int m = mat[i];
         if (xs_lane_pick(m, want)) v += xs_lookup(&dd, energy[i], m);
       }
-      block_add(v, (unsigned *)llvm_omp_target_dynamic_shared_alloc(), sum);
+      warp_add(v, sum);
     }
   }
 }
@@ -174,7 +198,7 @@ static unsigned long long fuel(const xs_data *d, void *p, long long first, long 
   return read_sum(w);
 }
 
-/* ---- LSD radix sort of kernels/sort_lanes.h ------------------------------------ */
+/* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
 /* Team b: exclusive scan, in place, of entries [b*blen, (b+1)*blen) of a,
  * from offs[b] (or 0); each thread scans one contiguous piece. */
 static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned *offs, int nb) {
@@ -197,9 +221,11 @@ static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned
 static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
   unsigned *counts = w->counts, *bsum = w->bsum;
-  const long long lanes = XS_LANES(n), m = XS_RADIX * lanes, nb = XS_LANE_SCAN_BLOCKS(n);
-  LAUNCH(blocks_for(lanes), is_device_ptr(k0, counts))
-  GRID_LOOP(l, 0, lanes) xs_lane_count(k0, n, l, lanes, shift, bits, counts);
+  const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
+  PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
+            device(pp_omp_device) is_device_ptr(k0, counts) ompx_dyn_cgroup_mem(XS_TILE_HIST_SHMEM))
+  xs_tile_hist(k0, n, shift, bits, counts, tiles, ompx_block_id_x(), ompx_thread_id_x(),
+               (unsigned *)llvm_omp_target_dynamic_shared_alloc());
   LAUNCH((int)nb, is_device_ptr(counts, bsum) ompx_dyn_cgroup_mem(SUM_SHMEM)) {
     const long long lo = (long long)ompx_block_id_x() * XS_SCAN_BLOCK;
     const long long hi = lo + XS_SCAN_BLOCK < m ? lo + XS_SCAN_BLOCK : m;
@@ -210,8 +236,11 @@ static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *
   }
   scan_blocks(bsum, nb, nb, NULL, 1);
   scan_blocks(counts, m, XS_SCAN_BLOCK, bsum, (int)nb);
-  LAUNCH(blocks_for(lanes), is_device_ptr(k0, v0, k1, v1, counts))
-  GRID_LOOP(l, 0, lanes) xs_lane_scatter(k0, v0, k1, v1, n, l, lanes, shift, bits, counts);
+  PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
+            device(pp_omp_device) is_device_ptr(k0, v0, k1, v1, counts)
+            ompx_dyn_cgroup_mem(XS_TILE_SHMEM))
+  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, counts, tiles, ompx_block_id_x(),
+                  ompx_thread_id_x(), llvm_omp_target_dynamic_shared_alloc());
 }
 
 /* Sorts (key, val) by key bits [lo_bit, hi_bit) with the work's second
@@ -221,8 +250,8 @@ static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bi
   double *v0 = val, *v1 = w->val_alt;
   int flipped = 0;
   if (n < 2) return 0;
-  for (int shift = lo_bit; shift < hi_bit; shift += XS_DIGIT_BITS) {
-    const int bits = hi_bit - shift < XS_DIGIT_BITS ? hi_bit - shift : XS_DIGIT_BITS;
+  for (int shift = lo_bit; shift < hi_bit; shift += XS_TILE_BITS) {
+    const int bits = hi_bit - shift < XS_TILE_BITS ? hi_bit - shift : XS_TILE_BITS;
     radix_pass(w, k0, v0, k1, v1, n, shift, bits);
     uint64_t *tk = k0; k0 = k1; k1 = tk;
     double *tv = v0; v0 = v1; v1 = tv;
@@ -237,7 +266,7 @@ static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_
   const uint64_t *ka = w->key_alt;
   const double *va = w->val_alt;
   LAUNCH(blocks_for(n), is_device_ptr(key, val, ka, va))
-  GRID_LOOP(i, 0, n) key[i] = ka[i], val[i] = va[i];
+  THREAD_ITEM(i, 0, n) key[i] = ka[i], val[i] = va[i];
 }
 
 /* Sample (energy, key), sort by key bits [lo_bit, 64), find the material
@@ -248,7 +277,7 @@ static unsigned long long sorted(const xs_data *d, work *w, long long first, lon
   uint64_t *key = w->key;
   double *energy = w->energy;
   LAUNCH(blocks_for(n), is_device_ptr(key, energy))
-  GRID_LOOP(i, 0, n) {
+  THREAD_ITEM(i, 0, n) {
     double e;
     int mat;
     xs_sample(first + i, &e, &mat);
@@ -270,7 +299,7 @@ static unsigned long long sorted_material(const xs_data *d, void *p, long long f
   return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
 }
 static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, 0);
+  return sorted(d, p, first, n, XS_KEY_ENERGY_LO_BIT);
 }
 
 /* ---- scratch ------------------------------------------------------------------- */
@@ -294,21 +323,20 @@ static void *prepare(const xs_data *d, long long n) {
   w->energy = dalloc(m * sizeof(double)), w->val_alt = dalloc(m * sizeof(double));
   w->mat = dalloc(m * sizeof(int));
   w->key = dalloc(m * sizeof(uint64_t)), w->key_alt = dalloc(m * sizeof(uint64_t));
-  w->counts = dalloc(XS_LANE_COUNTS(m) * sizeof(unsigned));
-  w->bsum = dalloc(XS_LANE_SCAN_BLOCKS(m) * sizeof(unsigned));
-  w->sum = dalloc(sizeof *w->sum), w->start = dalloc((XS_MATERIALS + 1) * sizeof(long long));
+  w->counts = dalloc((size_t)XS_TILE_COUNTS(m) * sizeof(unsigned));
+  w->bsum = dalloc((size_t)XS_TILE_SCAN_BLOCKS(m) * sizeof(unsigned));
+  w->sum = dalloc(XS_SUM_SLOTS * sizeof *w->sum), w->start = dalloc((XS_MATERIALS + 1) * sizeof(long long));
   if (!w->energy || !w->val_alt || !w->mat || !w->key || !w->key_alt || !w->counts || !w->bsum ||
       !w->sum || !w->start)
     return release(w), NULL;
   return w;
 }
 
-#define SORT_NOTE "device LSD radix sort in kernel mode (4-bit digits, counts per lane of " \
-  PP_STR(XS_LANE_KEYS) " keys, block scans)"
+#define SORT_NOTE XS_TILE_SORT_NOTE ", as cuda"
 const xs_kernels *xs_kernels_ompx(void) {
   static const xs_kernels k = {prepare, release,
                                {baseline, sampling, material, fuel, sorted_material, sorted_energy},
                                sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}};
+                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, NULL};
   return &k;
 }

@@ -1,7 +1,7 @@
-/* xsbench_like: the per-lane steps of the GPU models' LSD radix sort and the
- * material selection of the split variants, written once for omp, ompx and
- * the native models (which differ only in how lanes map onto threads and in
- * how the scan between the steps is done).
+/* xsbench_like: the per-lane steps of the omp model's LSD radix sort (the
+ * kernel-level models use kernels/sort_tiles.h), and what every GPU model
+ * shares: the material selection of the split variants, the material ranges
+ * after a sort, the scan block size.
  *
  * Sort of (uint64 key, double value) pairs by key bits [lo, hi), one pass per
  * XS_DIGIT_BITS-bit digit, least significant first. A pass: lane l takes keys
