@@ -31,6 +31,12 @@ CASES = [
     ("spmv N=255", "nvidia-h200/spmv-n255.json", "spmv", 255, "", "papers' byte count"),
     ("cgsolve N=150", "nvidia-h200/cgsolve-n150.json", "cg_solve", 150, "", ""),
     ("cgsolve N=255", "nvidia-h200/cgsolve-n255.json", "cg_solve", 255, "", ""),
+    ("xsbench_like large, baseline (-k 0)", "nvidia-h200/xsbench-large.json", "event", 17000000,
+     "baseline (-k 0)", ""),
+    ("xsbench_like large, sorted-energy (-k 6)", "nvidia-h200/xsbench-large.json", "event", 17000000,
+     "sorted-energy (-k 6)", "own radix sort, counted"),
+    ("testsnap W_2J14_2000_disp, step", "nvidia-h200/testsnap-W_2J14_2000_disp.json", "step", 2000,
+     "", "grind time"),
 ]
 
 
@@ -79,7 +85,8 @@ def case_line(results, case):
         r = row(d, path, kernel, m, size, variant)
         ratio = r and r.get("ratio_to_native")
         cells.append(f"{ratio:.2f}" if isinstance(ratio, (int, float)) else "-")
-    figure = f"{ref['fom']:.0f} {ref['fom_unit']}"
+    f = ref["fom"]
+    figure = f"{f:.3g} {ref['fom_unit']}" if f < 1 or f >= 1e6 else f"{f:.0f} {ref['fom_unit']}"
     if note:
         figure += f" ({note})"
     if isinstance(ref.get("fraction_of_copy_ceiling"), (int, float)):
