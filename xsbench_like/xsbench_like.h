@@ -339,5 +339,28 @@ const char *xs_grid_name(int grid);
 const char *xs_variant_name(int v);
 int xs_variant_kernel_id(int v); /* XSBench CUDA -k id */
 
+/* The host side of an LSD radix sort, the same in every model: one
+ * pass(ctx, from, to, n, shift, bits) per digit of key bits [lo_bit, hi_bit),
+ * ping-ponging between the caller's arrays and the alternates; returns 1 when
+ * the sorted pairs ended in the alternates. */
+typedef void (*xs_radix_pass)(void *ctx, const uint64_t *k0, const double *v0, uint64_t *k1,
+                              double *v1, long long n, int shift, int bits);
+static inline int xs_radix_sort_passes(xs_radix_pass pass, void *ctx, uint64_t *key, double *val,
+                                       uint64_t *key_alt, double *val_alt, long long n,
+                                       int lo_bit, int hi_bit, int digit_bits) {
+  uint64_t *k0 = key, *k1 = key_alt;
+  double *v0 = val, *v1 = val_alt;
+  int flipped = 0;
+  if (n < 2) return 0;
+  for (int shift = lo_bit; shift < hi_bit; shift += digit_bits) {
+    const int bits = hi_bit - shift < digit_bits ? hi_bit - shift : digit_bits;
+    pass(ctx, k0, v0, k1, v1, n, shift, bits);
+    uint64_t *tk = k0; k0 = k1; k1 = tk;
+    double *tv = v0; v0 = v1; v1 = tv;
+    flipped = !flipped;
+  }
+  return flipped;
+}
+
 PP_EXTERN_C_END
 #endif

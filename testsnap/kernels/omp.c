@@ -24,15 +24,11 @@ typedef struct work {
   int yi_collapsed;
 } work;
 
-static void *dalloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 64, pp_omp_device); }
-static void dfree(void *p) {
-  if (p) omp_target_free(p, pp_omp_device);
-}
 
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  dfree(w->ur), dfree(w->ui), dfree(w->yr), dfree(w->yi), dfree(w->dedr), dfree(w->scr);
+  pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->dedr), pp_omp_free(w->scr);
   free(w);
 }
 
@@ -53,10 +49,10 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   if (!w) return NULL;
   w->yi_collapsed = v->yi_collapsed != 0;
   const size_t nu = (size_t)d->natoms * d->t.idxu_max;
-  w->ur = dalloc(nu * sizeof(double)), w->ui = dalloc(nu * sizeof(double));
-  w->yr = dalloc(nu * sizeof(double)), w->yi = dalloc(nu * sizeof(double));
-  w->dedr = dalloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
-  w->scr = dalloc(nu * 4 * sizeof(snap_c));
+  w->ur = pp_omp_alloc(nu * sizeof(double)), w->ui = pp_omp_alloc(nu * sizeof(double));
+  w->yr = pp_omp_alloc(nu * sizeof(double)), w->yi = pp_omp_alloc(nu * sizeof(double));
+  w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
+  w->scr = pp_omp_alloc(nu * 4 * sizeof(snap_c));
   if (!w->ur || !w->ui || !w->yr || !w->yi || !w->dedr || !w->scr) return release(w), NULL;
   return w;
 }

@@ -218,15 +218,11 @@ static void compute_energies(const snap_data *d, void *p) {
 }
 
 /* ---- scratch -------------------------------------------------------------------------- */
-static void *dalloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 64, pp_omp_device); }
-static void dfree(void *p) {
-  if (p) omp_target_free(p, pp_omp_device);
-}
 
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  dfree(w->ur), dfree(w->ui), dfree(w->yr), dfree(w->yi), dfree(w->dedr), dfree(w->scr_ui), dfree(w->scr_de);
+  pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->dedr), pp_omp_free(w->scr_ui), pp_omp_free(w->scr_de);
   free(w);
 }
 
@@ -237,12 +233,12 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   if (!w) return NULL;
   w->sh = sh;
   const size_t nu = (size_t)d->t.idxu_max * d->natoms * sizeof(double);
-  w->ur = dalloc(nu), w->ui = dalloc(nu), w->yr = dalloc(nu), w->yi = dalloc(nu);
-  w->dedr = dalloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
+  w->ur = pp_omp_alloc(nu), w->ui = pp_omp_alloc(nu), w->yr = pp_omp_alloc(nu), w->yi = pp_omp_alloc(nu);
+  w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
   int ok = w->ur && w->ui && w->yr && w->yi && w->dedr;
   if (ok && !sh.team_scratch) {
-    w->scr_ui = dalloc((size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems * sizeof(snap_c));
-    w->scr_de = dalloc((size_t)sh.de.teams * sh.de.groups * sh.de.elems * sizeof(snap_c));
+    w->scr_ui = pp_omp_alloc((size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems * sizeof(snap_c));
+    w->scr_de = pp_omp_alloc((size_t)sh.de.teams * sh.de.groups * sh.de.elems * sizeof(snap_c));
     ok = w->scr_ui && w->scr_de;
   }
   if (!ok) return release(w), NULL;

@@ -206,8 +206,9 @@ __global__ void __launch_bounds__(TPB) k_copy_pairs(const uint64_t *__restrict__
   THREAD_ITEM(i, 0, n) kd[i] = ks[i], vd[i] = vs[i];
 }
 
-static void own_sort_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                           long long n, int shift, int bits) {
+  work *w = (work *)p;
   const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
   k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, w->counts, tiles);
   k_block_sums<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
@@ -230,17 +231,8 @@ static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bi
     return kb.Current() != key;
   }
 #endif
-  uint64_t *k0 = key, *k1 = w->key_alt;
-  double *v0 = val, *v1 = w->val_alt;
-  int flipped = 0;
-  for (int shift = lo_bit; shift < hi_bit; shift += XS_TILE_BITS) {
-    const int bits = hi_bit - shift < XS_TILE_BITS ? hi_bit - shift : XS_TILE_BITS;
-    own_sort_pass(w, k0, v0, k1, v1, n, shift, bits);
-    uint64_t *tk = k0; k0 = k1; k1 = tk;
-    double *tv = v0; v0 = v1; v1 = tv;
-    flipped = !flipped;
-  }
-  return flipped;
+  return xs_radix_sort_passes(own_sort_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
+                              XS_TILE_BITS);
 }
 
 static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {

@@ -24,16 +24,12 @@ typedef struct work {
   unsigned *counts, *bsum;
 } work;
 
-static void *dalloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 64, pp_omp_device); }
-static void dfree(void *p) {
-  if (p) omp_target_free(p, pp_omp_device);
-}
 
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  dfree(w->energy), dfree(w->val_alt), dfree(w->mat), dfree(w->key), dfree(w->key_alt);
-  dfree(w->counts), dfree(w->bsum);
+  pp_omp_free(w->energy), pp_omp_free(w->val_alt), pp_omp_free(w->mat), pp_omp_free(w->key), pp_omp_free(w->key_alt);
+  pp_omp_free(w->counts), pp_omp_free(w->bsum);
   free(w);
 }
 
@@ -43,11 +39,11 @@ static void *prepare(const xs_data *d, long long n) {
   if (!w || n > (long long)UINT_MAX) return free(w), NULL; /* 32-bit sort offsets */
   const size_t m = (size_t)(n > 0 ? n : 1);
   w->cap = n;
-  w->energy = dalloc(m * sizeof(double)), w->val_alt = dalloc(m * sizeof(double));
-  w->mat = dalloc(m * sizeof(int));
-  w->key = dalloc(m * sizeof(uint64_t)), w->key_alt = dalloc(m * sizeof(uint64_t));
-  w->counts = dalloc(XS_LANE_COUNTS(m) * sizeof(unsigned));
-  w->bsum = dalloc(XS_LANE_SCAN_BLOCKS(m) * sizeof(unsigned));
+  w->energy = pp_omp_alloc(m * sizeof(double)), w->val_alt = pp_omp_alloc(m * sizeof(double));
+  w->mat = pp_omp_alloc(m * sizeof(int));
+  w->key = pp_omp_alloc(m * sizeof(uint64_t)), w->key_alt = pp_omp_alloc(m * sizeof(uint64_t));
+  w->counts = pp_omp_alloc(XS_LANE_COUNTS(m) * sizeof(unsigned));
+  w->bsum = pp_omp_alloc(XS_LANE_SCAN_BLOCKS(m) * sizeof(unsigned));
   if (!w->energy || !w->val_alt || !w->mat || !w->key || !w->key_alt || !w->counts || !w->bsum)
     return release(w), NULL;
   return w;
@@ -170,8 +166,9 @@ static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned
 /* One pass: digit counts per lane, their exclusive scan (digit-major, so a
  * lane's count of digit g becomes where its first key of digit g goes), and
  * the stable scatter from (k0, v0) to (k1, v1). */
-static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
+  work *w = (work *)p;
   unsigned *counts = w->counts, *bsum = w->bsum;
   const long long nl = XS_LANES(n), m = XS_RADIX * nl, nb = XS_LANE_SCAN_BLOCKS(n);
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
@@ -196,18 +193,8 @@ static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *
 /* Sorts (key, val) by key bits [lo_bit, hi_bit) using the work's second
  * buffers; returns 1 when the result ended there (odd pass count). */
 static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  uint64_t *k0 = key, *k1 = w->key_alt;
-  double *v0 = val, *v1 = w->val_alt;
-  int flipped = 0;
-  if (n < 2) return 0;
-  for (int shift = lo_bit; shift < hi_bit; shift += XS_DIGIT_BITS) {
-    const int bits = hi_bit - shift < XS_DIGIT_BITS ? hi_bit - shift : XS_DIGIT_BITS;
-    radix_pass(w, k0, v0, k1, v1, n, shift, bits);
-    uint64_t *tk = k0; k0 = k1; k1 = tk;
-    double *tv = v0; v0 = v1; v1 = tv;
-    flipped = !flipped;
-  }
-  return flipped;
+  return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
+                              XS_DIGIT_BITS);
 }
 
 static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {

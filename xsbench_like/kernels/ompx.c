@@ -218,8 +218,9 @@ static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned
   }
 }
 
-static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
+  work *w = (work *)p;
   unsigned *counts = w->counts, *bsum = w->bsum;
   const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
   PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
@@ -246,18 +247,8 @@ static void radix_pass(work *w, const uint64_t *k0, const double *v0, uint64_t *
 /* Sorts (key, val) by key bits [lo_bit, hi_bit) with the work's second
  * buffers; returns 1 when the result ended there. */
 static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  uint64_t *k0 = key, *k1 = w->key_alt;
-  double *v0 = val, *v1 = w->val_alt;
-  int flipped = 0;
-  if (n < 2) return 0;
-  for (int shift = lo_bit; shift < hi_bit; shift += XS_TILE_BITS) {
-    const int bits = hi_bit - shift < XS_TILE_BITS ? hi_bit - shift : XS_TILE_BITS;
-    radix_pass(w, k0, v0, k1, v1, n, shift, bits);
-    uint64_t *tk = k0; k0 = k1; k1 = tk;
-    double *tv = v0; v0 = v1; v1 = tv;
-    flipped = !flipped;
-  }
-  return flipped;
+  return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
+                              XS_TILE_BITS);
 }
 
 static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
@@ -303,15 +294,11 @@ static unsigned long long sorted_energy(const xs_data *d, void *p, long long fir
 }
 
 /* ---- scratch ------------------------------------------------------------------- */
-static void *dalloc(size_t bytes) { return omp_target_alloc(bytes ? bytes : 64, pp_omp_device); }
-static void dfree(void *p) {
-  if (p) omp_target_free(p, pp_omp_device);
-}
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  dfree(w->energy), dfree(w->val_alt), dfree(w->mat), dfree(w->key), dfree(w->key_alt);
-  dfree(w->counts), dfree(w->bsum), dfree(w->sum), dfree(w->start);
+  pp_omp_free(w->energy), pp_omp_free(w->val_alt), pp_omp_free(w->mat), pp_omp_free(w->key), pp_omp_free(w->key_alt);
+  pp_omp_free(w->counts), pp_omp_free(w->bsum), pp_omp_free(w->sum), pp_omp_free(w->start);
   free(w);
 }
 static void *prepare(const xs_data *d, long long n) {
@@ -320,12 +307,12 @@ static void *prepare(const xs_data *d, long long n) {
   if (!w || n > (long long)UINT_MAX) return free(w), NULL; /* 32-bit sort offsets */
   const size_t m = (size_t)(n > 0 ? n : 1);
   w->cap = n;
-  w->energy = dalloc(m * sizeof(double)), w->val_alt = dalloc(m * sizeof(double));
-  w->mat = dalloc(m * sizeof(int));
-  w->key = dalloc(m * sizeof(uint64_t)), w->key_alt = dalloc(m * sizeof(uint64_t));
-  w->counts = dalloc((size_t)XS_TILE_COUNTS(m) * sizeof(unsigned));
-  w->bsum = dalloc((size_t)XS_TILE_SCAN_BLOCKS(m) * sizeof(unsigned));
-  w->sum = dalloc(XS_SUM_SLOTS * sizeof *w->sum), w->start = dalloc((XS_MATERIALS + 1) * sizeof(long long));
+  w->energy = pp_omp_alloc(m * sizeof(double)), w->val_alt = pp_omp_alloc(m * sizeof(double));
+  w->mat = pp_omp_alloc(m * sizeof(int));
+  w->key = pp_omp_alloc(m * sizeof(uint64_t)), w->key_alt = pp_omp_alloc(m * sizeof(uint64_t));
+  w->counts = pp_omp_alloc((size_t)XS_TILE_COUNTS(m) * sizeof(unsigned));
+  w->bsum = pp_omp_alloc((size_t)XS_TILE_SCAN_BLOCKS(m) * sizeof(unsigned));
+  w->sum = pp_omp_alloc(XS_SUM_SLOTS * sizeof *w->sum), w->start = pp_omp_alloc((XS_MATERIALS + 1) * sizeof(long long));
   if (!w->energy || !w->val_alt || !w->mat || !w->key || !w->key_alt || !w->counts || !w->bsum ||
       !w->sum || !w->start)
     return release(w), NULL;

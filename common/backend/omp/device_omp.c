@@ -66,6 +66,9 @@ static void offload_free(void *p) {
   if (p) omp_target_free(p, pp_omp_device);
 }
 
+void *pp_omp_alloc(size_t bytes) { return offload_alloc(bytes); }
+void pp_omp_free(void *p) { offload_free(p); }
+
 static void omp_copy_dir(void *dst, const void *src, size_t bytes, int dst_dev, int src_dev) {
   if (bytes && omp_target_memcpy(dst, src, bytes, 0, 0, dst_dev, src_dev) != 0)
     fail("copy", "omp_target_memcpy failed");

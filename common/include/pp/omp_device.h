@@ -2,11 +2,18 @@
  * (set by the shared OpenMP runtime glue at init). */
 #ifndef PP_OMP_DEVICE_H
 #define PP_OMP_DEVICE_H
+#include <stddef.h>
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 extern int pp_omp_device;
 /* Threads the host can run when it is the offload device (cpu preset); 0 on a GPU. */
 extern int pp_omp_host_team_limit;
+
+/* Memory on that device for a model's scratch: never NULL (a failed
+ * allocation prints one line and exits 3; 0 bytes gives a valid pointer). */
+void *pp_omp_alloc(size_t bytes);
+/* Frees pp_omp_alloc memory; NULL is ignored. */
+void pp_omp_free(void *p);
 
 /* The num_teams clause of a region asking for `teams` teams of `threads`:
  * unchanged on a GPU. On the host as a device, libomp forms teams x threads
