@@ -1,0 +1,54 @@
+# validate/compare, the A/B comparison of result files: synthetic runs with
+# known time ratios (tests/make_compare_runs.py) must be flagged exactly as
+# planted; bad input exits 2; two committed real runs compare without a crash.
+set(CMP ${PROJECT_SOURCE_DIR}/validate/compare)
+set(CMPD ${CMAKE_CURRENT_BINARY_DIR}/compare)
+add_test(NAME compare_make_runs COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/make_compare_runs.py ${CMPD})
+set_tests_properties(compare_make_runs PROPERTIES LABELS unit FIXTURES_SETUP compare_runs)
+
+# A planted 10% regression (1% noise) is flagged on every row and exits 1.
+pp_test(compare_regression COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/slow10.json
+  EXPECT 1 "compare: 6 rows compared in 1 comparison\\(s\\): 6 regression\\(s\\), 0 improvement" LABELS unit)
+# A planted 1% change with 2% noise stays inside the 3% threshold: nothing flagged, exit 0.
+pp_test(compare_noise COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/near1.json
+  EXPECT 0 "compare: 6 rows compared in 1 comparison\\(s\\): 0 regression\\(s\\), 0 improvement" LABELS unit)
+# A 10% improvement is reported but is no failure.
+pp_test(compare_improvement COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/fast10.json
+  EXPECT 0 ": 0 regression\\(s\\), 6 improvement\\(s\\)" LABELS unit)
+# --baseline picks the reference: slow10 as baseline makes base an improvement.
+pp_test(compare_baseline COMMAND python3 ${CMP} --baseline ${CMPD}/slow10.json ${CMPD}/base.json ${CMPD}/slow10.json
+  EXPECT 0 ": 0 regression\\(s\\), 6 improvement\\(s\\)" LABELS unit)
+# A row that failed validation in any run fails the comparison, named.
+pp_test(compare_invalid COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/invalid.json
+  EXPECT 1 "INVALID invalid.json: synthetic b omp 1024" LABELS unit)
+# Two models inside one file (omp planted at 2x host).
+pp_test(compare_models COMMAND python3 ${CMP} --models host,omp ${CMPD}/base.json
+  EXPECT 1 "a +omp/host +1024 +[0-9.]+ ms +[0-9.]+ ms +2\\.0[0-9]+ +\\[[0-9.]+, [0-9.]+\\] +regression" LABELS unit)
+# The Markdown report holds the rows and their verdicts (cat runs when compare exits non-zero).
+pp_test(compare_markdown COMMAND sh -c "\"$0\" \"$1\" --quiet --markdown \"$2\" \"$3\" \"$4\" >/dev/null || cat \"$2\""
+  python3 ${CMP} ${CMPD}/report.md ${CMPD}/base.json ${CMPD}/slow10.json
+  EXPECT 0 "^\\| synthetic \\| c \\| omp \\| 1024 \\|  \\| [0-9.]+ ms \\| [0-9.]+ ms \\| 1\\.[0-9]+ \\| \\[1\\.[0-9]+, 1\\.[0-9]+\\] \\| \\*\\*regression\\*\\* \\|$"
+  LABELS unit)
+# --png writes figures, or says why not (matplotlib is optional).
+pp_test(compare_png COMMAND python3 ${CMP} --quiet --png ${CMPD}/fig ${CMPD}/base.json ${CMPD}/fast10.json
+  EXPECT 0 "(--png skipped: matplotlib is not installed|wrote .*fig-1\\.png)" LABELS unit)
+set_tests_properties(compare_regression compare_noise compare_improvement compare_baseline
+  compare_invalid compare_models compare_markdown compare_png PROPERTIES FIXTURES_REQUIRED compare_runs)
+
+# Bad input: one line, exit 2.
+pp_test(compare_missing_file COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/no-such-run.json
+  EXPECT 2 "no-such-run.json: cannot read a JSON result file" LABELS unit input)
+pp_test(compare_no_common COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/other.json
+  EXPECT 2 "other.json and base.json have no row in common" LABELS unit input)
+pp_test(compare_not_result COMMAND python3 ${CMP} ${CMAKE_CURRENT_SOURCE_DIR}/expect.sh ${CMPD}/base.json
+  EXPECT 2 "expect.sh: cannot read a JSON result file" LABELS unit input)
+pp_test(compare_one_file COMMAND python3 ${CMP} ${CMPD}/base.json
+  EXPECT 2 "need at least two result files" LABELS unit input)
+set_tests_properties(compare_missing_file compare_no_common compare_one_file PROPERTIES FIXTURES_REQUIRED compare_runs)
+
+# Two committed GPU runs (event vs wall-clock timer): exit 0 or 1, never a crash.
+set(_cmp_real ${PROJECT_SOURCE_DIR}/validate/results/nvidia-h200)
+add_test(NAME compare_real_runs COMMAND ${PP_EXPECT} --absent Traceback 0 "compare: [0-9]+ rows compared in 1 comparison" --
+  sh -c "\"$0\" \"$1\" --quiet \"$2\" \"$3\"; rc=$?; echo \"compare exit $rc\"; [ $rc -le 1 ]"
+  python3 ${CMP} ${_cmp_real}/microbench.json ${_cmp_real}/microbench-wall.json)
+set_tests_properties(compare_real_runs PROPERTIES LABELS unit TIMEOUT 600)
