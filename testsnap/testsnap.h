@@ -581,5 +581,20 @@ static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, s
   return 0;
 }
 
+/* The GPU models' scratch: cuda/hip and ompx run one algorithm in one layout. */
+typedef struct snap_gpu_work {
+  snap_gpu_shape sh;
+  double *ur, *ui, *yr, *yi; /* [idxu_max * natoms] */
+  double *dedr;              /* [natoms * nmax * 3] */
+  snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
+} snap_gpu_work;
+
+/* Blocks/teams of a flat launch over n items, tpb per block (capped; the
+ * kernels stride over what the grid does not cover). */
+static inline int snap_gpu_blocks(long n, int tpb) {
+  const long b = (n + tpb - 1) / tpb;
+  return b < 1 ? 1 : b > 65535L * 32 ? 65535 * 32 : (int)b;
+}
+
 PP_EXTERN_C_END
 #endif

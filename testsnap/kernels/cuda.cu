@@ -29,17 +29,7 @@
 #define SHFL_DOWN(v, off) __shfl_down_sync(0xffffffffu, (v), (off), SNAP_GPU_LANES)
 #endif
 
-typedef struct work {
-  snap_gpu_shape sh;
-  double *ur, *ui, *yr, *yi; /* [idxu_max * natoms] */
-  double *dedr;              /* [natoms * nmax * 3] */
-  snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
-} work;
-
-static int blocks_for(long n, int tpb) {
-  const long b = (n + tpb - 1) / tpb;
-  return b < 1 ? 1 : b > 65535L * 32 ? 65535 * 32 : (int)b;
-}
+typedef snap_gpu_work work;
 
 #define GRID_LOOP(q, n) \
   for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < (n); q += (long)gridDim.x * blockDim.x)
@@ -106,13 +96,13 @@ static void compute_ui(const snap_data *d, void *p) {
   work *w = (work *)p;
   const snap_gpu_shape *s = &w->sh;
   const long n = (long)d->t.idxu_max * d->natoms;
-  k_ui_init<<<blocks_for(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
+  k_ui_init<<<snap_gpu_blocks(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
   PP_GPU_CHECK_LAUNCH("k_ui_init");
   const size_t team = s->team_scratch ? s->ui.groups * s->ui.elems * sizeof(snap_c) : 0;
   k_ui_pairs<<<s->ui.teams, s->ui.groups * s->ui.lanes, team>>>(*d, s->ui, s->team_scratch ? NULL : w->scr_ui,
                                                                  w->ur, w->ui);
   PP_GPU_CHECK_LAUNCH("k_ui_pairs");
-  k_ui_mirror<<<blocks_for(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
+  k_ui_mirror<<<snap_gpu_blocks(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
   PP_GPU_CHECK_LAUNCH("k_ui_mirror");
 }
 
@@ -147,12 +137,12 @@ static void compute_yi(const snap_data *d, void *p) {
   work *w = (work *)p;
   const int tpb = w->sh.tpb;
   const long ny = (long)d->t.idxu_max * d->natoms;
-  k_zero<<<blocks_for(ny, tpb), tpb>>>(ny, w->yr, w->yi);
+  k_zero<<<snap_gpu_blocks(ny, tpb), tpb>>>(ny, w->yr, w->yi);
   PP_GPU_CHECK_LAUNCH("k_zero");
   if (w->sh.yi_collapsed)
-    k_yi_collapsed<<<blocks_for((long)d->t.idxz_max * d->natoms, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+    k_yi_collapsed<<<snap_gpu_blocks((long)d->t.idxz_max * d->natoms, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
   else
-    k_yi_nested<<<blocks_for((long)d->natoms * tpb, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+    k_yi_nested<<<snap_gpu_blocks((long)d->natoms * tpb, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
   PP_GPU_CHECK_LAUNCH("k_yi");
 }
 
@@ -211,13 +201,13 @@ __global__ void k_energies(const snap_data d, const double *__restrict__ ur, con
 
 static void compute_forces(const snap_data *d, void *p) {
   work *w = (work *)p;
-  k_forces<<<blocks_for(d->nall, w->sh.tpb), w->sh.tpb>>>(*d, w->dedr);
+  k_forces<<<snap_gpu_blocks(d->nall, w->sh.tpb), w->sh.tpb>>>(*d, w->dedr);
   PP_GPU_CHECK_LAUNCH("k_forces");
 }
 
 static void compute_energies(const snap_data *d, void *p) {
   work *w = (work *)p;
-  k_energies<<<blocks_for(d->natoms, w->sh.tpb), w->sh.tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+  k_energies<<<snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
   PP_GPU_CHECK_LAUNCH("k_energies");
 }
 

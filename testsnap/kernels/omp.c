@@ -53,7 +53,6 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   w->yr = pp_omp_alloc(nu * sizeof(double)), w->yi = pp_omp_alloc(nu * sizeof(double));
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
   w->scr = pp_omp_alloc(nu * 4 * sizeof(snap_c));
-  if (!w->ur || !w->ui || !w->yr || !w->yi || !w->dedr || !w->scr) return release(w), NULL;
   return w;
 }
 

@@ -22,17 +22,7 @@
 #include "pp/ompx_util.h"
 #include "testsnap.h"
 
-typedef struct work {
-  snap_gpu_shape sh;
-  double *ur, *ui, *yr, *yi; /* [idxu_max * natoms] */
-  double *dedr;              /* [natoms * nmax * 3] */
-  snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
-} work;
-
-static int blocks_for(long n, int tpb) {
-  const long b = (n + tpb - 1) / tpb;
-  return b < 1 ? 1 : b > 65535L * 32 ? 65535 * 32 : (int)b;
-}
+typedef snap_gpu_work work;
 
 #define LAUNCH(nb, tpb, ...)                                                             \
   PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(tpb)                  \
@@ -157,7 +147,7 @@ static void compute_ui(const snap_data *d, void *p) {
   double *ur = w->ur, *ui = w->ui;
   snap_c *scr = s->team_scratch ? NULL : w->scr_ui;
   const long n = (long)d->t.idxu_max * d->natoms;
-  const int tpb = s->tpb, nb = blocks_for(n, tpb), threads = ps.groups * ps.lanes;
+  const int tpb = s->tpb, nb = snap_gpu_blocks(n, tpb), threads = ps.groups * ps.lanes;
   const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
   LAUNCH(nb, tpb, firstprivate(dd) is_device_ptr(ur, ui))
   ui_init(&dd, ur, ui);
@@ -174,13 +164,13 @@ static void compute_yi(const snap_data *d, void *p) {
   double *yr = w->yr, *yi = w->yi;
   const int tpb = w->sh.tpb;
   const long ny = (long)d->t.idxu_max * d->natoms, nz = (long)d->t.idxz_max * d->natoms;
-  LAUNCH(blocks_for(ny, tpb), tpb, is_device_ptr(yr, yi))
+  LAUNCH(snap_gpu_blocks(ny, tpb), tpb, is_device_ptr(yr, yi))
   GRID_LOOP(q, ny) yr[q] = yi[q] = 0.0;
   if (w->sh.yi_collapsed) {
-    LAUNCH(blocks_for(nz, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+    LAUNCH(snap_gpu_blocks(nz, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
     GRID_LOOP(q, nz) yi_add(&dd, (int)(q % dd.natoms), (int)(q / dd.natoms), ur, ui, yr, yi);
   } else {
-    LAUNCH(blocks_for((long)d->natoms * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+    LAUNCH(snap_gpu_blocks((long)d->natoms * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
     for (int i = ompx_block_id_x(); i < dd.natoms; i += ompx_grid_dim_x())
       for (int jjz = ompx_thread_id_x(); jjz < dd.t.idxz_max; jjz += ompx_block_dim_x())
         yi_add(&dd, i, jjz, ur, ui, yr, yi);
@@ -205,7 +195,7 @@ static void compute_forces(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *dedr = w->dedr;
-  LAUNCH(blocks_for(d->nall, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(dedr))
+  LAUNCH(snap_gpu_blocks(d->nall, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(dedr))
   GRID_LOOP(a, dd.nall) snap_force_gather(&dd, dedr, (int)a, dd.force + 3 * a);
 }
 
@@ -213,7 +203,7 @@ static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
-  LAUNCH(blocks_for(d->natoms, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+  LAUNCH(snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
   GRID_LOOP(i, dd.natoms) dd.energy[i] = snap_atom_energy_y(&dd, ur + i, ui + i, yr + i, yi + i, dd.natoms);
 }
 
@@ -235,13 +225,10 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   const size_t nu = (size_t)d->t.idxu_max * d->natoms * sizeof(double);
   w->ur = pp_omp_alloc(nu), w->ui = pp_omp_alloc(nu), w->yr = pp_omp_alloc(nu), w->yi = pp_omp_alloc(nu);
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
-  int ok = w->ur && w->ui && w->yr && w->yi && w->dedr;
-  if (ok && !sh.team_scratch) {
+  if (!sh.team_scratch) {
     w->scr_ui = pp_omp_alloc((size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems * sizeof(snap_c));
     w->scr_de = pp_omp_alloc((size_t)sh.de.teams * sh.de.groups * sh.de.elems * sizeof(snap_c));
-    ok = w->scr_ui && w->scr_de;
   }
-  if (!ok) return release(w), NULL;
   return w;
 }
 

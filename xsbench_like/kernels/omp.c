@@ -44,8 +44,6 @@ static void *prepare(const xs_data *d, long long n) {
   w->key = pp_omp_alloc(m * sizeof(uint64_t)), w->key_alt = pp_omp_alloc(m * sizeof(uint64_t));
   w->counts = pp_omp_alloc(XS_LANE_COUNTS(m) * sizeof(unsigned));
   w->bsum = pp_omp_alloc(XS_LANE_SCAN_BLOCKS(m) * sizeof(unsigned));
-  if (!w->energy || !w->val_alt || !w->mat || !w->key || !w->key_alt || !w->counts || !w->bsum)
-    return release(w), NULL;
   return w;
 }
 

@@ -313,9 +313,6 @@ static void *prepare(const xs_data *d, long long n) {
   w->counts = pp_omp_alloc((size_t)XS_TILE_COUNTS(m) * sizeof(unsigned));
   w->bsum = pp_omp_alloc((size_t)XS_TILE_SCAN_BLOCKS(m) * sizeof(unsigned));
   w->sum = pp_omp_alloc(XS_SUM_SLOTS * sizeof *w->sum), w->start = pp_omp_alloc((XS_MATERIALS + 1) * sizeof(long long));
-  if (!w->energy || !w->val_alt || !w->mat || !w->key || !w->key_alt || !w->counts || !w->bsum ||
-      !w->sum || !w->start)
-    return release(w), NULL;
   return w;
 }
 
