@@ -44,9 +44,9 @@ static const char *p_scratch(const char *v, void *ctx) {
 static const char *p_levels(const char *v, void *ctx) {
   ts_config *c = ctx;
   long long l;
-  const char *err = pp_parse_int(v, 2, 3, &l);
+  if (pp_parse_int(v, 2, 3, &l)) return "2 or 3";
   c->variant.levels = (int)l, c->variant_set = 1;
-  return err ? "2 or 3" : NULL;
+  return NULL;
 }
 static const char *p_yi(const char *v, void *ctx) {
   ts_config *c = ctx;
@@ -60,8 +60,9 @@ static const char *p_team(const char *v, void *ctx) {
   ts_config *c = ctx;
   long long n;
   const char *err = pp_parse_int(v, 1, 1024, &n);
+  if (err) return err;
   c->variant.team_size = (int)n, c->variant_set = 1;
-  return err;
+  return NULL;
 }
 
 static const pp_app_option options[] = {
