@@ -170,6 +170,8 @@ static void upload(pp_model m, const pp_device_ops *o, const snap_data *h, snap_
   dd->t.rootpq = up(o, t->rootpq, sizeof(double) * (size_t)(t->twojmax + 2) * (t->twojmax + 2));
   dd->t.zbeta = up(o, t->zbeta, sizeof(double) * (size_t)t->idxz_max);
   dd->t.beta = up(o, t->beta, sizeof(double) * (size_t)t->idxb_max);
+  dd->t.yblk_start = up(o, t->yblk_start, sizeof(int) * (size_t)(t->twojmax + 2));
+  dd->t.yblk = up(o, t->yblk, sizeof(int) * (size_t)t->yblk_start[t->twojmax + 1]);
   const size_t np = (size_t)h->natoms * h->nmax;
   dd->nneigh = up(o, h->nneigh, sizeof(int) * (size_t)h->natoms);
   dd->jatom = up(o, h->jatom, sizeof(int) * np);
@@ -182,7 +184,7 @@ static void upload(pp_model m, const pp_device_ops *o, const snap_data *h, snap_
 }
 static void release_data(pp_model m, const pp_device_ops *o, snap_data *dd) {
   if (m == PP_HOST) return;
-  const void *p[] = {dd->t.idxz, dd->t.idxb, dd->t.cg, dd->t.rootpq, dd->t.zbeta, dd->t.beta, dd->nneigh,
+  const void *p[] = {dd->t.idxz, dd->t.idxb, dd->t.cg, dd->t.rootpq, dd->t.zbeta, dd->t.beta, dd->t.yblk_start, dd->t.yblk, dd->nneigh,
                      dd->jatom, dd->rij, dd->rev_start, dd->rev_pair, dd->energy, dd->force};
   for (size_t k = 0; k < sizeof p / sizeof *p; k++) o->free((void *)p[k]);
 }

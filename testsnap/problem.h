@@ -11,6 +11,7 @@ typedef struct snap_host_tables {
   snap_zidx *idxz;
   snap_bidx *idxb;
   double *cg, *rootpq, *zbeta, *beta;
+  int *yblk_start, *yblk;
 } snap_host_tables;
 
 /* Bispectrum components of 2J = twojmax (LAMMPS's ncoeff, beta0 not counted). */

@@ -63,13 +63,17 @@ int snap_tables_build(int J, const double *beta, snap_host_tables *h) {
   t->idxu_max = snap_ublock(J + 1);
   t->idxu_half = 0;
   for (int j = 0; j <= J; j++) t->idxu_half += (j / 2 + 1) * (j + 1);
+  t->idxy_max = 0;
+  for (int j = 0; j <= J; j++) t->idxy_max += snap_level_yneed(j);
   h->cg = calloc((size_t)ncg, sizeof(double));
   h->rootpq = calloc((size_t)jdpq * jdpq, sizeof(double));
   h->zbeta = calloc((size_t)nz, sizeof(double));
   h->beta = calloc((size_t)nb, sizeof(double));
   h->idxz = calloc((size_t)nz, sizeof(snap_zidx));
   h->idxb = calloc((size_t)nb, sizeof(snap_bidx));
-  if (!cg_block || !b_block || !z_block || !h->cg || !h->rootpq || !h->zbeta || !h->beta || !h->idxz || !h->idxb) {
+  h->yblk_start = calloc((size_t)J + 2, sizeof(int));
+  h->yblk = calloc((size_t)jd * jd * jd, sizeof(int));
+  if (!h->yblk_start || !h->yblk || !cg_block || !b_block || !z_block || !h->cg || !h->rootpq || !h->zbeta || !h->beta || !h->idxz || !h->idxb) {
     free(cg_block), free(b_block), free(z_block);
     snap_tables_free(h);
     return -1;
@@ -119,14 +123,26 @@ int snap_tables_build(int J, const double *beta, snap_host_tables *h) {
             h->zbeta[iz] = bj;
           }
       }
+  /* Y by element: the blocks coupling into each j, in (j1, j2) order. */
+  int nyb = 0;
+  for (int j = 0; j <= J; j++) {
+    h->yblk_start[j] = nyb;
+    for (int j1 = 0; j1 <= J; j1++)
+      for (int j2 = 0; j2 <= j1; j2++)
+        if (j >= j1 - j2 && j <= MIN(J, j1 + j2) && (j - (j1 - j2)) % 2 == 0) h->yblk[nyb++] = BLK(z_block, j1, j2, j);
+  }
+  h->yblk_start[J + 1] = nyb;
 #undef BLK
   free(cg_block), free(b_block), free(z_block);
   t->idxz = h->idxz, t->idxb = h->idxb, t->cg = h->cg, t->rootpq = h->rootpq, t->zbeta = h->zbeta, t->beta = h->beta;
+  t->yblk_start = h->yblk_start, t->yblk = h->yblk;
   return 0;
 }
 
 void snap_tables_free(snap_host_tables *h) {
   free(h->idxz), free(h->idxb), free(h->cg), free(h->rootpq), free(h->zbeta), free(h->beta);
+  free(h->yblk_start), free(h->yblk);
+  h->yblk_start = h->yblk = NULL;
   h->idxz = NULL, h->idxb = NULL, h->cg = h->rootpq = h->zbeta = h->beta = NULL;
 }
 

@@ -62,6 +62,7 @@ typedef struct snap_tables {
   int twojmax;
   int idxu_max;            /* U elements: sum over j of (j+1)^2 */
   int idxu_half;           /* U elements with 2 mb <= j (the ones computed) */
+  int idxy_max;            /* Y elements with a nonzero half weight (the ones used) */
   int idxz_max;            /* Z elements */
   int idxb_max;            /* bispectrum components (= ncoeff) */
   int idxcg_max;           /* Clebsch-Gordan coefficients */
@@ -71,6 +72,11 @@ typedef struct snap_tables {
   const double *rootpq;    /* [(twojmax+2)^2]: sqrt(p/q) at p*(twojmax+2)+q */
   const double *zbeta;     /* [idxz_max]: factor of Z element jjz in Y (beta, multiplicity) */
   const double *beta;      /* [idxb_max]: beta_k (energies through B, the host model) */
+  /* Y by element: the Z blocks (j1, j2, j) that couple into level j are
+   * yblk[yblk_start[j] .. yblk_start[j+1]), each the index of the block's
+   * first Z element (its element (ma, mb) is that + mb*(j+1) + ma). */
+  const int *yblk_start;   /* [twojmax+2] */
+  const int *yblk;         /* [idxcg blocks] */
 } snap_tables;
 
 /* ---- the SNAP potential (input.c) ------------------------------------------- */
@@ -305,28 +311,32 @@ PP_HD static inline double snap_half_weight(int j, int ma, int mb) {
 }
 
 /* One Z element: the Clebsch-Gordan coupling of U blocks j1 and j2 into
- * (j, ma, mb). Element e of U is (ur[e*s], ui[e*s]) (s: the layout's stride). */
+ * (j, ma, mb). Element e of U is (ur[e*s], ui[e*s]) (s: the layout's stride,
+ * 1 on the host, SNAP_TILE on GPUs: a constant once inlined, so the unrolled
+ * loop's addresses become immediate offsets; its index arithmetic otherwise
+ * costs as much as its loads and FMAs). */
 PP_HD static inline snap_c snap_z_elem(const snap_tables *t, int jjz, const double *ur, const double *ui,
                                        long s) {
   const snap_zidx z = t->idxz[jjz];
   const double *cgb = t->cg + z.cg;
+  const int st = (int)s;
   snap_c zt = {0.0, 0.0};
-  int jju1 = snap_ublock(z.j1) + (z.j1 + 1) * z.mb1min;
-  int jju2 = snap_ublock(z.j2) + (z.j2 + 1) * z.mb2max;
+  int o1 = (snap_ublock(z.j1) + (z.j1 + 1) * z.mb1min + z.ma1min) * st;
+  int o2 = (snap_ublock(z.j2) + (z.j2 + 1) * z.mb2max + z.ma2max) * st;
   int icgb = z.mb1min * (z.j2 + 1) + z.mb2max;
+  const int icga0 = z.ma1min * (z.j2 + 1) + z.ma2max;
   for (int ib = 0; ib < z.nb; ib++) {
     double sr = 0.0, si = 0.0;
-    int ma1 = z.ma1min, ma2 = z.ma2max, icga = z.ma1min * (z.j2 + 1) + z.ma2max;
+    int a = o1, b = o2, icga = icga0;
     for (int ia = 0; ia < z.na; ia++) {
-      const double u1r = ur[(jju1 + ma1) * s], u1i = ui[(jju1 + ma1) * s];
-      const double u2r = ur[(jju2 + ma2) * s], u2i = ui[(jju2 + ma2) * s];
-      sr += cgb[icga] * (u1r * u2r - u1i * u2i);
-      si += cgb[icga] * (u1r * u2i + u1i * u2r);
-      ma1++, ma2--, icga += z.j2;
+      const double u1r = ur[a], u1i = ui[a], u2r = ur[b], u2i = ui[b], cg = cgb[icga];
+      sr += cg * (u1r * u2r - u1i * u2i);
+      si += cg * (u1r * u2i + u1i * u2r);
+      a += st, b -= st, icga += z.j2;
     }
     zt.r += cgb[icgb] * sr;
     zt.i += cgb[icgb] * si;
-    jju1 += z.j1 + 1, jju2 -= z.j2 + 1, icgb += z.j2;
+    o1 += (z.j1 + 1) * st, o2 -= (z.j2 + 1) * st, icgb += z.j2;
   }
   return zt;
 }
@@ -390,6 +400,33 @@ PP_HD static inline int snap_level_elems(int twojmax) { return (twojmax / 2 + 1)
 /* Elements k of level j that the recursion computes (rows mb <= j/2). */
 PP_HD static inline int snap_level_half(int j) { return (j / 2 + 1) * (j + 1); }
 
+/* Y element (j, ma, mb), 2 mb <= j: the beta-weighted sum of every Z
+ * element that pairs with it (blocks in (j1, j2) order, the order of
+ * LAMMPS's jjz loop). One writer per element: no atomics, no zeroing. */
+PP_HD static inline snap_c snap_y_elem(const snap_tables *t, int j, int ma, int mb, const double *ur,
+                                       const double *ui, long s) {
+  snap_c y = {0.0, 0.0};
+  const int off = mb * (j + 1) + ma;
+  for (int b = t->yblk_start[j]; b < t->yblk_start[j + 1]; b++) {
+    const int jjz = t->yblk[b] + off;
+    const snap_c z = snap_z_elem(t, jjz, ur, ui, s);
+    y.r += t->zbeta[jjz] * z.r;
+    y.i += t->zbeta[jjz] * z.i;
+  }
+  return y;
+}
+
+/* Y elements of level j with a nonzero half weight: rows 2 mb < j, and for
+ * even j the middle row up to ma = mb (the rest of Y is never read). */
+PP_HD static inline int snap_level_yneed(int j) { return (j + 1) / 2 * (j + 1) + (j % 2 ? 0 : j / 2 + 1); }
+/* (j, ma, mb) of the h-th such element, in level order. */
+PP_HD static inline snap_jm snap_yneed_split(int h) {
+  snap_jm r = {0, 0, 0};
+  while (h >= snap_level_yneed(r.j)) h -= snap_level_yneed(r.j), r.j++;
+  r.mb = h / (r.j + 1), r.ma = h % (r.j + 1);
+  return r;
+}
+
 /* Element k of level j of one neighbour's U, from level j-1 (prev) into cur. */
 PP_HD static inline snap_c snap_u_level_elem(const snap_tables *t, const snap_ck *c, int j, int k, const snap_c *prev,
                                              snap_c *cur) {
@@ -450,17 +487,19 @@ PP_HD static inline void snap_atom_ui(const snap_data *d, int i, double *ur, dou
   }
 }
 
-/* Y_i from U_i: every Z element times its beta factor, summed into its element. */
+/* Y_i from U_i, element by element (the elements never read are left zero). */
 PP_HD static inline void snap_atom_yi(const snap_data *d, const double *ur, const double *ui, double *yr, double *yi,
                                       long s) {
   const snap_tables *t = &d->t;
   for (int e = 0; e < t->idxu_max; e++) yr[e * s] = yi[e * s] = 0.0;
-  for (int jjz = 0; jjz < t->idxz_max; jjz++) {
-    const snap_c z = snap_z_elem(t, jjz, ur, ui, s);
-    const long e = t->idxz[jjz].jju * s;
-    yr[e] += t->zbeta[jjz] * z.r;
-    yi[e] += t->zbeta[jjz] * z.i;
-  }
+  for (int j = 0; j <= t->twojmax; j++)
+    for (int mb = 0; 2 * mb <= j; mb++)
+      for (int ma = 0; ma <= j; ma++) {
+        if (snap_half_weight(j, ma, mb) == 0.0) continue;
+        const snap_c y = snap_y_elem(t, j, ma, mb, ur, ui, s);
+        const long e = snap_uidx(j, ma, mb) * s;
+        yr[e] = y.r, yi[e] = y.i;
+      }
 }
 
 /* dE_i/dr_j of pair (i, jj) from Y_i: the dU recursion of the neighbour
@@ -581,10 +620,91 @@ static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, s
   return 0;
 }
 
+/* The GPU models' layout of U_i and Y_i: tiles of SNAP_TILE atoms, element-
+ * major inside a tile. Neighbouring atoms (threads) read neighbouring words,
+ * and the element stride is the constant SNAP_TILE (see snap_z_elem). */
+#define SNAP_TILE 32
+PP_BEGIN_DEVICE
+PP_HD static inline long snap_tiles(const snap_data *d) { return (d->natoms + SNAP_TILE - 1) / SNAP_TILE; }
+/* Doubles of one tiled array (padding atoms included). */
+PP_HD static inline long snap_tiled_len(const snap_data *d) { return snap_tiles(d) * d->t.idxu_max * SNAP_TILE; }
+/* Element 0 of atom i; element e is e * SNAP_TILE further. */
+PP_HD static inline long snap_tiled_base(const snap_data *d, int i) {
+  return (long)(i / SNAP_TILE) * d->t.idxu_max * SNAP_TILE + i % SNAP_TILE;
+}
+
+/* compute_ui, first pass, word q of the tiled U: the self term wself on the diagonal. */
+PP_HD static inline void snap_ui_init_item(const snap_data *d, long q, double *ur, double *ui) {
+  const snap_jm m = snap_uidx_split((int)((q / SNAP_TILE) % d->t.idxu_max));
+  ur[q] = m.ma == m.mb ? d->wself : 0.0;
+  ui[q] = 0.0;
+}
+/* compute_ui, last pass, word q: the mirrored half (2 mb > j) from the computed one. */
+PP_HD static inline void snap_ui_mirror_item(const snap_data *d, long q, double *ur, double *ui) {
+  const int e = (int)((q / SNAP_TILE) % d->t.idxu_max);
+  const snap_jm m = snap_uidx_split(e);
+  if (2 * m.mb <= m.j) return;
+  const long src = q + (long)(snap_uidx(m.j, m.j - m.ma, m.j - m.mb) - e) * SNAP_TILE;
+  const snap_c v = {ur[src], ui[src]};
+  const snap_c u = snap_u_mirror(m.ma, m.mb, v);
+  ur[q] = u.r, ui[q] = u.i;
+}
+
+/* compute_yi, one writer per Y element, no atomics. Nested form and the item
+ * of both: Y element h (snap_yneed_split) of atom i. */
+PP_HD static inline void snap_yi_atom_item(const snap_data *d, int i, int h, const double *ur, const double *ui,
+                                           double *yr, double *yi) {
+  const snap_jm m = snap_yneed_split(h);
+  const long base = snap_tiled_base(d, i);
+  const snap_c y = snap_y_elem(&d->t, m.j, m.ma, m.mb, ur + base, ui + base, SNAP_TILE);
+  const long e = base + (long)snap_uidx(m.j, m.ma, m.mb) * SNAP_TILE;
+  yr[e] = y.r, yi[e] = y.i;
+}
+/* Collapsed form: a flat launch cut into blocks of `wpb` warps; a block is
+ * one tile of atoms (lanes) and wpb consecutive Y elements (warps), so its
+ * warps read the same U rows of the same atoms and share them in L1; the
+ * heaviest levels (high j) come first, so the tail is light. */
+PP_HD static inline long snap_yi_tile_blocks(const snap_data *d, int wpb) {
+  return snap_tiles(d) * ((d->t.idxy_max + wpb - 1) / wpb);
+}
+/* The item (block b, warp w, lane); nothing out of range. */
+PP_HD static inline void snap_yi_tile_item(const snap_data *d, long b, int w, int wpb, int lane, const double *ur,
+                                           const double *ui, double *yr, double *yi) {
+  const long ntiles = snap_tiles(d);
+  const int h = d->t.idxy_max - 1 - (int)((b / ntiles) * wpb + w);
+  const int i = (int)(b % ntiles) * SNAP_TILE + lane;
+  if (h >= 0 && i < d->natoms) snap_yi_atom_item(d, i, h, ur, ui, yr, yi);
+}
+
+/* Pair kernels: item q of a launch over natoms * nmax neighbour slots,
+ * neighbour-major (q = jj * natoms + i), so that neighbouring items are
+ * different atoms and their adds into U_i go to different words (atom-major,
+ * a team's neighbours of one atom collide on the same words). Returns the
+ * slot p = i * nmax + jj of the neighbour lists, or -1 (empty slot, or q
+ * out of range); *i is the atom. */
+PP_HD static inline long snap_pair_slot(const snap_data *d, long q, int *i) {
+  *i = 0;
+  if (q >= (long)d->natoms * d->nmax) return -1;
+  const int a = (int)(q % d->natoms), jj = (int)(q / d->natoms);
+  *i = a;
+  return jj < d->nneigh[a] ? (long)a * d->nmax + jj : -1;
+}
+/* Pair kernels: the U_i word of element e of atom i, and Y_i's base. */
+PP_HD static inline long snap_tiled(const snap_data *d, int e, int i) {
+  return snap_tiled_base(d, i) + (long)e * SNAP_TILE;
+}
+/* compute_energies of atom i through Y, on the tiled layout. */
+PP_HD static inline double snap_tiled_energy(const snap_data *d, int i, const double *ur, const double *ui,
+                                             const double *yr, const double *yi) {
+  const long b = snap_tiled_base(d, i);
+  return snap_atom_energy_y(d, ur + b, ui + b, yr + b, yi + b, SNAP_TILE);
+}
+PP_END_DEVICE
+
 /* The GPU models' scratch: cuda/hip and ompx run one algorithm in one layout. */
 typedef struct snap_gpu_work {
   snap_gpu_shape sh;
-  double *ur, *ui, *yr, *yi; /* [idxu_max * natoms] */
+  double *ur, *ui, *yr, *yi; /* [snap_tiled_len] */
   double *dedr;              /* [natoms * nmax * 3] */
   snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
 } snap_gpu_work;

@@ -1,14 +1,21 @@
-/* testsnap, omp model: standard OpenMP 5 target offload only. FIRST FORM
- * (correct, not tuned yet): one level of parallelism over atoms for
- * compute_ui and compute_deidrj, with the U / dU recursion scratch of each
- * atom in global device memory (--scratch global); compute_yi either as one
- * flattened (atom, Z element) loop, `collapse(2)` with `atomic` adds into
- * Y (--yi collapsed, the default) or one loop over atoms (--yi nested);
- * forces as a fixed-order gather over atoms; energies through Y
- * (snap_atom_energy_y), so they cross-check the host model's energies
- * through B. Team-shared scratch and 3 levels are not written yet: asked
- * for explicitly, prepare() says so and the model is reported as not run.
- * Layout: U_i, Y_i contiguous per atom (stride 1). */
+/* testsnap, omp model: standard OpenMP 5 target offload only (no kernel
+ * mode, no team memory API), each kernel one combined
+ * `target teams distribute parallel for` (nested yi: teams over atoms,
+ * parallel for over elements).
+ * Layout: U_i and Y_i in tiles of 32 atoms, element-major in a tile, as cuda.
+ * - compute_ui: one thread per (atom, neighbour) pair, pairs neighbour-major
+ *   (p = jj * natoms + i), so that a warp's threads are neighbouring atoms:
+ *   their U_i adds go to neighbouring words; the recursion level by level
+ *   through two level buffers in the thread's own (local, per-thread
+ *   interleaved) memory; sfac * U added to U_i atomically.
+ * - compute_yi: one thread per (atom, Y element) over its Z elements; the flat
+ *   loop in the tiles of cuda (32 atoms x 4 elements per 128 iterations,
+ *   which LLVM gives one team: dist_schedule(static, 128)), or nested.
+ * - compute_deidrj: one thread per pair, the dU recursion in its own memory.
+ * - forces gathered through the reverse index; energies through Y.
+ * Variants: the thread-per-pair forms are the 2-level, global-scratch point
+ * of the seeds' experiments; team scratch and 3 levels need kernel mode
+ * (ompx) and are reported as not run here. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,29 +23,31 @@
 #include "testsnap.h"
 
 #define TPB 128
+/* Level buffer elements for the largest twojmax accepted (private arrays
+ * need a size known at compile time). */
+#define LVL_MAX ((SNAP_TWOJMAX_MAX / 2 + 1) * (SNAP_TWOJMAX_MAX + 1))
 
 typedef struct work {
-  double *ur, *ui, *yr, *yi; /* [natoms * idxu_max] */
+  double *ur, *ui, *yr, *yi; /* [snap_tiled_len] */
   double *dedr;              /* [natoms * nmax * 3] */
-  snap_c *scr;               /* [natoms * idxu_max * 4]: U and dU of one neighbour per atom */
   int yi_collapsed;
 } work;
-
 
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->dedr), pp_omp_free(w->scr);
+  pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->dedr);
   free(w);
 }
 
 static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_t len) {
   if (v->scratch == SNAP_SCRATCH_TEAM) {
-    snprintf(why, len, "omp: team-shared scratch is not written yet (this form: --scratch global)");
+    snprintf(why, len, "omp: team-shared scratch needs kernel mode (ompx); this form: one thread per pair, "
+                       "its scratch in the thread's own memory (--scratch global)");
     return NULL;
   }
-  if (v->levels) {
-    snprintf(why, len, "omp: --levels %d is not written yet (this form: one level, atoms)", v->levels);
+  if (v->levels == 3) {
+    snprintf(why, len, "omp: 3 levels (lanes per neighbour) need kernel mode (ompx); this form: --levels 2");
     return NULL;
   }
   if (v->team_size) {
@@ -48,11 +57,14 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   work *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   w->yi_collapsed = v->yi_collapsed != 0;
-  const size_t nu = (size_t)d->natoms * d->t.idxu_max;
+  const size_t nu = (size_t)snap_tiled_len(d);
   w->ur = pp_omp_alloc(nu * sizeof(double)), w->ui = pp_omp_alloc(nu * sizeof(double));
   w->yr = pp_omp_alloc(nu * sizeof(double)), w->yi = pp_omp_alloc(nu * sizeof(double));
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
-  w->scr = pp_omp_alloc(nu * 4 * sizeof(snap_c));
+  /* Y's mirrored half is never written (nor read): zero it once. */
+  double *yr = w->yr, *yi = w->yi;
+#pragma omp target teams distribute parallel for device(pp_omp_device) is_device_ptr(yr, yi)
+  for (size_t q = 0; q < nu; q++) yr[q] = yi[q] = 0.0;
   return w;
 }
 
@@ -60,11 +72,35 @@ static void compute_ui(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   double *ur = w->ur, *ui = w->ui;
-  snap_c *scr = w->scr;
-  const long nu = d->t.idxu_max;
+  const long nu = snap_tiled_len(d), np = (long)d->natoms * d->nmax;
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
-    is_device_ptr(ur, ui, scr)
-  for (int i = 0; i < dd.natoms; i++) snap_atom_ui(&dd, i, ur + i * nu, ui + i * nu, 1, scr + i * nu * 4);
+    is_device_ptr(ur, ui)
+  for (long q = 0; q < nu; q++) snap_ui_init_item(&dd, q, ur, ui);
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+    is_device_ptr(ur, ui)
+  for (long q = 0; q < np; q++) {
+    int i;
+    const long pr = snap_pair_slot(&dd, q, &i);
+    if (pr < 0) continue;
+    snap_c buf[2 * LVL_MAX];
+    const snap_ck c = snap_ck_of(&dd, dd.rij + pr * 3);
+    for (int j = 0; j <= dd.t.twojmax; j++) {
+      snap_c *cur = buf + (j & 1) * LVL_MAX, *prev = buf + ((j & 1) ^ 1) * LVL_MAX;
+      for (int k = 0; k < snap_level_half(j); k++) {
+        const snap_c u = snap_u_level_elem(&dd.t, &c, j, k, prev, cur);
+        const long e = snap_tiled(&dd, snap_ublock(j) + k, i);
+#pragma omp atomic update
+        ur[e] += c.sfac * u.r;
+#pragma omp atomic update
+        ui[e] += c.sfac * u.i;
+      }
+      if (j & 1)
+        for (int ma = 0; ma <= j; ma++) snap_level_mirror(j, ma, cur, NULL);
+    }
+  }
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+    is_device_ptr(ur, ui)
+  for (long q = 0; q < nu; q++) snap_ui_mirror_item(&dd, q, ur, ui);
 }
 
 static void compute_yi(const snap_data *d, void *p) {
@@ -72,29 +108,21 @@ static void compute_yi(const snap_data *d, void *p) {
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui;
   double *yr = w->yr, *yi = w->yi;
-  const long nu = d->t.idxu_max;
-  const int nz = d->t.idxz_max;
   if (!w->yi_collapsed) {
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui, yr, yi)
-    for (int i = 0; i < dd.natoms; i++) snap_atom_yi(&dd, ur + i * nu, ui + i * nu, yr + i * nu, yi + i * nu, 1);
+    for (int i = 0; i < dd.natoms; i++) {
+#pragma omp parallel for
+      for (int h = 0; h < dd.t.idxy_max; h++) snap_yi_atom_item(&dd, i, h, ur, ui, yr, yi);
+    }
     return;
   }
-  const long ny = (long)d->natoms * nu;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) is_device_ptr(yr, yi)
-  for (long q = 0; q < ny; q++) yr[q] = yi[q] = 0.0;
-#pragma omp target teams distribute parallel for collapse(2) thread_limit(TPB) device(pp_omp_device) \
-    firstprivate(dd) is_device_ptr(ur, ui, yr, yi)
-  for (int i = 0; i < dd.natoms; i++)
-    for (int jjz = 0; jjz < nz; jjz++) {
-      const snap_c z = snap_z_elem(&dd.t, jjz, ur + i * nu, ui + i * nu, 1);
-      const long e = i * nu + dd.t.idxz[jjz].jju;
-      const double b = dd.t.zbeta[jjz];
-#pragma omp atomic update
-      yr[e] += b * z.r;
-#pragma omp atomic update
-      yi[e] += b * z.i;
-    }
+  const int wpb = TPB / SNAP_TILE;
+  const long n = snap_yi_tile_blocks(d, wpb) * TPB;
+#pragma omp target teams distribute parallel for thread_limit(TPB) dist_schedule(static, TPB) \
+    device(pp_omp_device) firstprivate(dd) is_device_ptr(ur, ui, yr, yi)
+  for (long q = 0; q < n; q++)
+    snap_yi_tile_item(&dd, q / TPB, (int)(q % TPB) / SNAP_TILE, wpb, (int)(q % SNAP_TILE), ur, ui, yr, yi);
 }
 
 static void compute_deidrj(const snap_data *d, void *p) {
@@ -102,14 +130,27 @@ static void compute_deidrj(const snap_data *d, void *p) {
   const snap_data dd = *d;
   const double *yr = w->yr, *yi = w->yi;
   double *dedr = w->dedr;
-  snap_c *scr = w->scr;
-  const long nu = d->t.idxu_max;
+  const long np = (long)d->natoms * d->nmax;
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
-    is_device_ptr(yr, yi, dedr, scr)
-  for (int i = 0; i < dd.natoms; i++) {
-    snap_c *u = scr + i * nu * 4;
-    for (int jj = 0; jj < dd.nneigh[i]; jj++)
-      snap_pair_dedr(&dd, i, jj, yr + i * nu, yi + i * nu, 1, u, u + nu, dedr + ((long)i * dd.nmax + jj) * 3);
+    is_device_ptr(yr, yi, dedr)
+  for (long q = 0; q < np; q++) {
+    int i;
+    const long pr = snap_pair_slot(&dd, q, &i);
+    if (pr < 0) continue;
+    snap_c buf[8 * LVL_MAX];
+    const snap_dck g = snap_dck_of(&dd, dd.rij + pr * 3);
+    double acc[3] = {0.0, 0.0, 0.0};
+    for (int j = 0; j <= dd.t.twojmax; j++) {
+      const int c = j & 1;
+      snap_c *cur = buf + c * LVL_MAX, *prev = buf + (c ^ 1) * LVL_MAX;
+      snap_c *dcur = buf + 2 * LVL_MAX + 3 * c * LVL_MAX, *dprev = buf + 2 * LVL_MAX + 3 * (c ^ 1) * LVL_MAX;
+      for (int k = 0; k < snap_level_half(j); k++)
+        snap_dedr_level_elem(&dd.t, &g, j, k, prev, dprev, cur, dcur, yr + snap_tiled_base(&dd, i),
+                             yi + snap_tiled_base(&dd, i), SNAP_TILE, acc);
+      if (j & 1)
+        for (int ma = 0; ma <= j; ma++) snap_level_mirror(j, ma, cur, dcur);
+    }
+    for (int k = 0; k < 3; k++) dedr[pr * 3 + k] = acc[k];
   }
 }
 
@@ -126,16 +167,16 @@ static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
-  const long nu = d->t.idxu_max;
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui, yr, yi)
-  for (int i = 0; i < dd.natoms; i++)
-    dd.energy[i] = snap_atom_energy_y(&dd, ur + i * nu, ui + i * nu, yr + i * nu, yi + i * nu, 1);
+  for (int i = 0; i < dd.natoms; i++) dd.energy[i] = snap_tiled_energy(&dd, i, ur, ui, yr, yi);
 }
 
 static const snap_kernels kernels = {
     prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
-    "standard OpenMP, first form: atoms in parallel, U/dU scratch in global memory, compute_yi "
-    "collapse(2) over (atom, Z element) with atomic adds (or nested), energies through Y"};
+    "standard OpenMP: U/Y element-major; compute_ui and compute_deidrj one thread per (atom, neighbour), "
+    "neighbour-major, the (d)U recursion through level buffers in the thread's own memory, U_i by atomic "
+    "adds; compute_yi one thread per (atom, Y element), flat loop in tiles of 32 atoms x 4 elements per "
+    "128-thread team (collapsed) or teams over atoms (nested); forces gathered, energies through Y"};
 
 const snap_kernels *snap_kernels_omp(void) { return &kernels; }

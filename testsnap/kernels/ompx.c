@@ -2,14 +2,15 @@
  * kernels/cuda.cu in OpenMP spelling (bare launches of the same shapes,
  * snap_gpu_shape_of in testsnap.h; team memory through ompx_dyn_cgroup_mem;
  * shuffles ompx_shfl_down_sync_d; atomic adds `omp atomic update`).
- * Layout: U_i and Y_i element-major, (ur, ui)[e * natoms + i].
+ * Layout: U_i and Y_i in tiles of 32 atoms, element-major in a tile (cuda's).
  * - compute_ui: `groups` (atom, neighbour) pairs per team, `lanes` threads
  *   each (3 levels: 32 lanes over the elements of one level; 2 levels: one
  *   thread per pair), level by level through two level buffers in team
  *   memory (--scratch team) or global memory (--scratch global); sfac * U
  *   added to U_i atomically; the mirrored half filled afterwards.
- * - compute_yi: one thread per (atom, Z element), flattened, 128 per team
- *   (collapsed), or one team per atom (nested); atomic adds into Y_i.
+ * - compute_yi: one thread per (atom, Y element) over its Z elements, in
+ *   tiles of 32 atoms x 4 elements per team (collapsed), or a team per atom
+ *   (nested); no atomics.
  * - compute_deidrj: the dU recursion the same way, lanes' terms summed by
  *   shuffles.
  * - forces gathered through the reverse index; energies through Y.
@@ -43,23 +44,14 @@ static inline snap_c *group_buf(snap_c *global, int g, int groups, long elems) {
   return (snap_c *)llvm_omp_target_dynamic_shared_alloc() + g * elems;
 }
 
-static inline void ui_init(const snap_data *d, double *ur, double *ui) {
-  const long n = (long)d->t.idxu_max * d->natoms;
-  GRID_LOOP(q, n) {
-    const snap_jm m = snap_uidx_split((int)(q / d->natoms));
-    ur[q] = m.ma == m.mb ? d->wself : 0.0;
-    ui[q] = 0.0;
-  }
-}
-
 static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, double *ur, double *ui) {
   const int g = ompx_thread_id_x() / s.lanes, lane = ompx_thread_id_x() % s.lanes;
   const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
   snap_c *buf = group_buf(scr, g, s.groups, s.elems);
   for (long base = (long)ompx_block_id_x() * s.groups; base < npairs; base += (long)ompx_grid_dim_x() * s.groups) {
-    const long p = base + g;
-    const int i = (int)(p / d->nmax), jj = (int)(p % d->nmax);
-    const int on = p < npairs && jj < d->nneigh[i];
+    int i;
+    const long p = snap_pair_slot(d, base + g, &i);
+    const int on = p >= 0;
     snap_ck c = {0.0, 0.0, 0.0, 0.0, 0.0};
     if (on) c = snap_ck_of(d, d->rij + p * 3);
     for (int j = 0; j <= d->t.twojmax; j++) {
@@ -67,7 +59,7 @@ static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, 
       if (on)
         for (int k = lane; k < snap_level_half(j); k += s.lanes) {
           const snap_c u = snap_u_level_elem(&d->t, &c, j, k, prev, cur);
-          const long e = (long)(snap_ublock(j) + k) * d->natoms + i;
+          const long e = snap_tiled(d, snap_ublock(j) + k, i);
           atomic_add(ur + e, c.sfac * u.r);
           atomic_add(ui + e, c.sfac * u.i);
         }
@@ -81,38 +73,15 @@ static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, 
   }
 }
 
-static inline void ui_mirror(const snap_data *d, double *ur, double *ui) {
-  const long n = (long)d->t.idxu_max * d->natoms;
-  GRID_LOOP(q, n) {
-    const int e = (int)(q / d->natoms), i = (int)(q % d->natoms);
-    const snap_jm m = snap_uidx_split(e);
-    if (2 * m.mb <= m.j) continue;
-    const long src = (long)snap_uidx(m.j, m.j - m.ma, m.j - m.mb) * d->natoms + i;
-    const snap_c v = {ur[src], ui[src]};
-    const snap_c u = snap_u_mirror(m.ma, m.mb, v);
-    ur[q] = u.r, ui[q] = u.i;
-  }
-}
-
-/* Z element jjz of atom i times its beta factor, added into Y_i. */
-static inline void yi_add(const snap_data *d, int i, int jjz, const double *ur, const double *ui, double *yr,
-                          double *yi) {
-  const snap_c z = snap_z_elem(&d->t, jjz, ur + i, ui + i, d->natoms);
-  const long e = (long)d->t.idxz[jjz].jju * d->natoms + i;
-  const double b = d->t.zbeta[jjz];
-  atomic_add(yr + e, b * z.r);
-  atomic_add(yi + e, b * z.i);
-}
-
 static inline void deidrj(const snap_data *d, snap_pair_shape s, snap_c *scr, const double *yr, const double *yi,
                           double *dedr) {
   const int g = ompx_thread_id_x() / s.lanes, lane = ompx_thread_id_x() % s.lanes;
   const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
   snap_c *buf = group_buf(scr, g, s.groups, s.elems);
   for (long base = (long)ompx_block_id_x() * s.groups; base < npairs; base += (long)ompx_grid_dim_x() * s.groups) {
-    const long p = base + g;
-    const int i = (int)(p / d->nmax), jj = (int)(p % d->nmax);
-    const int on = p < npairs && jj < d->nneigh[i];
+    int i;
+    const long p = snap_pair_slot(d, base + g, &i);
+    const int on = p >= 0;
     snap_dck gr;
     if (on) gr = snap_dck_of(d, d->rij + p * 3);
     double acc[3] = {0.0, 0.0, 0.0};
@@ -122,7 +91,8 @@ static inline void deidrj(const snap_data *d, snap_pair_shape s, snap_c *scr, co
       snap_c *dcur = buf + 2 * lvl + 3 * c * lvl, *dprev = buf + 2 * lvl + 3 * (c ^ 1) * lvl;
       if (on)
         for (int k = lane; k < snap_level_half(j); k += s.lanes)
-          snap_dedr_level_elem(&d->t, &gr, j, k, prev, dprev, cur, dcur, yr + i, yi + i, d->natoms, acc);
+          snap_dedr_level_elem(&d->t, &gr, j, k, prev, dprev, cur, dcur, yr + snap_tiled_base(d, i),
+                               yi + snap_tiled_base(d, i), SNAP_TILE, acc);
       ompx_sync_block_acq_rel();
       if (j & 1) {
         if (on)
@@ -146,15 +116,15 @@ static void compute_ui(const snap_data *d, void *p) {
   const snap_pair_shape ps = s->ui;
   double *ur = w->ur, *ui = w->ui;
   snap_c *scr = s->team_scratch ? NULL : w->scr_ui;
-  const long n = (long)d->t.idxu_max * d->natoms;
+  const long n = snap_tiled_len(d);
   const int tpb = s->tpb, nb = snap_gpu_blocks(n, tpb), threads = ps.groups * ps.lanes;
   const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
   LAUNCH(nb, tpb, firstprivate(dd) is_device_ptr(ur, ui))
-  ui_init(&dd, ur, ui);
+  GRID_LOOP(q, n) snap_ui_init_item(&dd, q, ur, ui);
   LAUNCH(ps.teams, threads, firstprivate(dd, ps) is_device_ptr(ur, ui, scr) ompx_dyn_cgroup_mem(team))
   ui_pairs(&dd, ps, scr, ur, ui);
   LAUNCH(nb, tpb, firstprivate(dd) is_device_ptr(ur, ui))
-  ui_mirror(&dd, ur, ui);
+  GRID_LOOP(q, n) snap_ui_mirror_item(&dd, q, ur, ui);
 }
 
 static void compute_yi(const snap_data *d, void *p) {
@@ -163,17 +133,17 @@ static void compute_yi(const snap_data *d, void *p) {
   const double *ur = w->ur, *ui = w->ui;
   double *yr = w->yr, *yi = w->yi;
   const int tpb = w->sh.tpb;
-  const long ny = (long)d->t.idxu_max * d->natoms, nz = (long)d->t.idxz_max * d->natoms;
-  LAUNCH(snap_gpu_blocks(ny, tpb), tpb, is_device_ptr(yr, yi))
-  GRID_LOOP(q, ny) yr[q] = yi[q] = 0.0;
   if (w->sh.yi_collapsed) {
-    LAUNCH(snap_gpu_blocks(nz, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
-    GRID_LOOP(q, nz) yi_add(&dd, (int)(q % dd.natoms), (int)(q / dd.natoms), ur, ui, yr, yi);
+    const int wpb = tpb / SNAP_TILE;
+    const long nb = snap_yi_tile_blocks(d, wpb);
+    LAUNCH(snap_gpu_blocks(nb * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+    for (long b = ompx_block_id_x(); b < nb; b += ompx_grid_dim_x())
+      snap_yi_tile_item(&dd, b, ompx_thread_id_x() / SNAP_TILE, wpb, ompx_thread_id_x() % SNAP_TILE, ur, ui, yr, yi);
   } else {
     LAUNCH(snap_gpu_blocks((long)d->natoms * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
     for (int i = ompx_block_id_x(); i < dd.natoms; i += ompx_grid_dim_x())
-      for (int jjz = ompx_thread_id_x(); jjz < dd.t.idxz_max; jjz += ompx_block_dim_x())
-        yi_add(&dd, i, jjz, ur, ui, yr, yi);
+      for (int h = ompx_thread_id_x(); h < dd.t.idxy_max; h += ompx_block_dim_x())
+        snap_yi_atom_item(&dd, i, h, ur, ui, yr, yi);
   }
 }
 
@@ -204,7 +174,7 @@ static void compute_energies(const snap_data *d, void *p) {
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
   LAUNCH(snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
-  GRID_LOOP(i, dd.natoms) dd.energy[i] = snap_atom_energy_y(&dd, ur + i, ui + i, yr + i, yi + i, dd.natoms);
+  GRID_LOOP(i, dd.natoms) dd.energy[i] = snap_tiled_energy(&dd, (int)i, ur, ui, yr, yi);
 }
 
 /* ---- scratch -------------------------------------------------------------------------- */
@@ -222,9 +192,14 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   work *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   w->sh = sh;
-  const size_t nu = (size_t)d->t.idxu_max * d->natoms * sizeof(double);
+  const size_t nu = (size_t)snap_tiled_len(d) * sizeof(double);
   w->ur = pp_omp_alloc(nu), w->ui = pp_omp_alloc(nu), w->yr = pp_omp_alloc(nu), w->yi = pp_omp_alloc(nu);
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
+  /* Y's mirrored half is never written (nor read): zero it once. */
+  double *yr = w->yr, *yi = w->yi;
+  const long ny = snap_tiled_len(d);
+#pragma omp target teams distribute parallel for device(pp_omp_device) is_device_ptr(yr, yi)
+  for (long q = 0; q < ny; q++) yr[q] = yi[q] = 0.0;
   if (!sh.team_scratch) {
     w->scr_ui = pp_omp_alloc((size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems * sizeof(snap_c));
     w->scr_de = pp_omp_alloc((size_t)sh.de.teams * sh.de.groups * sh.de.elems * sizeof(snap_c));
@@ -236,8 +211,9 @@ static const snap_kernels kernels = {
     prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
     "kernel mode (ompx_bare), the kernels and shapes of cuda: U/Y element-major; compute_ui and compute_deidrj "
     "level by level through two level buffers per (atom, neighbour), 32 lanes per neighbour (3 levels) or one "
-    "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i and Y_i by atomic adds; "
-    "compute_yi flattened over (atom, Z element), 128 threads per team (collapsed) or a team per atom (nested); "
+    "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i by atomic adds; "
+    "compute_yi one thread per (atom, Y element) over its Z elements, tiles of 32 atoms x 4 elements per "
+    "128-thread team (collapsed) or a team per atom (nested); "
     "forces gathered, energies through Y"};
 
 const snap_kernels *snap_kernels_ompx(void) { return &kernels; }
