@@ -63,6 +63,7 @@ typedef struct snap_tables {
   int idxu_max;            /* U elements: sum over j of (j+1)^2 */
   int idxu_half;           /* U elements with 2 mb <= j (the ones computed) */
   int idxy_max;            /* Y elements with a nonzero half weight (the ones used) */
+  int idxy_items;          /* the same in pairs along ma (snap_yitem_split) */
   int idxz_max;            /* Z elements */
   int idxb_max;            /* bispectrum components (= ncoeff) */
   int idxcg_max;           /* Clebsch-Gordan coefficients */
@@ -341,6 +342,71 @@ PP_HD static inline snap_c snap_z_elem(const snap_tables *t, int jjz, const doub
   return zt;
 }
 
+/* Z elements (j, ma, mb) and (j, ma+1, mb) of one block at once, the two
+ * added into y0, y1 with the block's beta factor. Z(ma) sums
+ * cg U1(ma1) U2(c-ma1) over ma1 in [max(0, c-j2), min(j1, c)], Z(ma+1) the
+ * same with c+1; so each U1 element is loaded once for both, and the U2
+ * element Z(ma) reads at one step is the one Z(ma+1) reads at the next:
+ * 2 U loads per 2 products instead of 4. */
+PP_HD static inline void snap_z_pair(const snap_tables *t, int jjz, const double *ur, const double *ui, long s,
+                                     snap_c *y0, snap_c *y1) {
+  const snap_zidx z = t->idxz[jjz];
+  const double *cgb = t->cg + z.cg;
+  const int st = (int)s, j2 = z.j2;
+  const int c = z.ma1min + z.ma2max;                    /* ma1 + ma2 of Z(ma) */
+  const int lo0 = z.ma1min, hi0 = z.ma1min + z.na - 1;  /* Z(ma)'s ma1 range */
+  const int lo1 = c + 1 - j2 > 0 ? c + 1 - j2 : 0;      /* Z(ma+1)'s */
+  const int hi1 = c + 1 < z.j1 ? c + 1 : z.j1;
+  int o1 = (snap_ublock(z.j1) + (z.j1 + 1) * z.mb1min) * st;
+  int o2 = (snap_ublock(j2) + (j2 + 1) * z.mb2max) * st;
+  int icgb = z.mb1min * (j2 + 1) + z.mb2max;
+  double r0 = 0.0, i0 = 0.0, r1 = 0.0, i1 = 0.0;
+  for (int ib = 0; ib < z.nb; ib++) {
+    double s0r = 0.0, s0i = 0.0, s1r = 0.0, s1i = 0.0, pr, pi;
+    int ma1 = lo0;
+    if (lo0 < lo1) { /* Z(ma) alone at its first ma1 */
+      const int a = o1 + ma1 * st, b = o2 + (c - ma1) * st;
+      const double cg = cgb[ma1 * j2 + c];
+      s0r = cg * (ur[a] * ur[b] - ui[a] * ui[b]);
+      s0i = cg * (ur[a] * ui[b] + ui[a] * ur[b]);
+      pr = ur[b], pi = ui[b];
+      ma1++;
+    } else {
+      pr = ur[o2 + (c + 1 - ma1) * st], pi = ui[o2 + (c + 1 - ma1) * st];
+    }
+    int a = o1 + ma1 * st, b = o2 + (c - ma1) * st, icg = ma1 * j2 + c;
+    for (; ma1 <= hi0; ma1++) { /* both: U1(ma1) with U2(c-ma1) and U2(c+1-ma1) */
+      const double u1r = ur[a], u1i = ui[a], u2r = ur[b], u2i = ui[b];
+      const double cg0 = cgb[icg], cg1 = cgb[icg + 1];
+      s0r += cg0 * (u1r * u2r - u1i * u2i);
+      s0i += cg0 * (u1r * u2i + u1i * u2r);
+      s1r += cg1 * (u1r * pr - u1i * pi);
+      s1i += cg1 * (u1r * pi + u1i * pr);
+      pr = u2r, pi = u2i;
+      a += st, b -= st, icg += j2;
+    }
+    if (hi1 > hi0) { /* Z(ma+1) alone at its last ma1 */
+      const double u1r = ur[a], u1i = ui[a], cg1 = cgb[icg + 1];
+      s1r += cg1 * (u1r * pr - u1i * pi);
+      s1i += cg1 * (u1r * pi + u1i * pr);
+    }
+    r0 += cgb[icgb] * s0r, i0 += cgb[icgb] * s0i;
+    r1 += cgb[icgb] * s1r, i1 += cgb[icgb] * s1i;
+    o1 += (z.j1 + 1) * st, o2 -= (j2 + 1) * st, icgb += j2;
+  }
+  const double b0 = t->zbeta[jjz], b1 = t->zbeta[jjz + 1];
+  y0->r += b0 * r0, y0->i += b0 * i0;
+  y1->r += b1 * r1, y1->i += b1 * i1;
+}
+
+/* Y elements (j, ma, mb) and (j, ma+1, mb) (ma+1 <= j) together. */
+PP_HD static inline void snap_y_pair(const snap_tables *t, int j, int ma, int mb, const double *ur, const double *ui,
+                                     long s, snap_c *y0, snap_c *y1) {
+  y0->r = y0->i = y1->r = y1->i = 0.0;
+  const int off = mb * (j + 1) + ma;
+  for (int b = t->yblk_start[j]; b < t->yblk_start[j + 1]; b++) snap_z_pair(t, t->yblk[b] + off, ur, ui, s, y0, y1);
+}
+
 /* One bispectrum component B(j1, j2, j) = 2 sum_half U(j) : conj(Z(j1, j2, j))
  * (LAMMPS's compute_bi, before the bzero shift), Z computed here. */
 PP_HD static inline double snap_b_elem(const snap_tables *t, int jjb, const double *ur, const double *ui,
@@ -424,6 +490,25 @@ PP_HD static inline snap_jm snap_yneed_split(int h) {
   snap_jm r = {0, 0, 0};
   while (h >= snap_level_yneed(r.j)) h -= snap_level_yneed(r.j), r.j++;
   r.mb = h / (r.j + 1), r.ma = h % (r.j + 1);
+  return r;
+}
+/* The same elements in items of two neighbours along ma (ma even; a row
+ * of odd length ends with a single): (j + 2) / 2 items per full row. */
+PP_HD static inline int snap_level_yitems(int j) {
+  return (j + 1) / 2 * ((j + 2) / 2) + (j % 2 ? 0 : (j / 2 + 2) / 2);
+}
+/* (j, ma, mb) of the h-th item, and whether (j, ma+1, mb) belongs to it. */
+PP_HD static inline snap_jm snap_yitem_split(int h, int *two) {
+  snap_jm r = {0, 0, 0};
+  while (h >= snap_level_yitems(r.j)) h -= snap_level_yitems(r.j), r.j++;
+  const int per = (r.j + 2) / 2, full = (r.j + 1) / 2;
+  if (h < full * per) {
+    r.mb = h / per, r.ma = 2 * (h % per);
+    *two = r.ma + 1 <= r.j;
+  } else {
+    r.mb = r.j / 2, r.ma = 2 * (h - full * per);
+    *two = r.ma + 1 <= r.mb;
+  }
   return r;
 }
 
@@ -651,27 +736,34 @@ PP_HD static inline void snap_ui_mirror_item(const snap_data *d, long q, double 
 }
 
 /* compute_yi, one writer per Y element, no atomics. Nested form and the item
- * of both: Y element h (snap_yneed_split) of atom i. */
+ * of both: Y item h (snap_yitem_split: one or two elements) of atom i. */
 PP_HD static inline void snap_yi_atom_item(const snap_data *d, int i, int h, const double *ur, const double *ui,
                                            double *yr, double *yi) {
-  const snap_jm m = snap_yneed_split(h);
-  const long base = snap_tiled_base(d, i);
-  const snap_c y = snap_y_elem(&d->t, m.j, m.ma, m.mb, ur + base, ui + base, SNAP_TILE);
-  const long e = base + (long)snap_uidx(m.j, m.ma, m.mb) * SNAP_TILE;
-  yr[e] = y.r, yi[e] = y.i;
+  int two;
+  const snap_jm m = snap_yitem_split(h, &two);
+  const long base = snap_tiled_base(d, i), e = base + (long)snap_uidx(m.j, m.ma, m.mb) * SNAP_TILE;
+  if (two) {
+    snap_c y0, y1;
+    snap_y_pair(&d->t, m.j, m.ma, m.mb, ur + base, ui + base, SNAP_TILE, &y0, &y1);
+    yr[e] = y0.r, yi[e] = y0.i;
+    yr[e + SNAP_TILE] = y1.r, yi[e + SNAP_TILE] = y1.i;
+  } else {
+    const snap_c y = snap_y_elem(&d->t, m.j, m.ma, m.mb, ur + base, ui + base, SNAP_TILE);
+    yr[e] = y.r, yi[e] = y.i;
+  }
 }
 /* Collapsed form: a flat launch cut into blocks of `wpb` warps; a block is
  * one tile of atoms (lanes) and wpb consecutive Y elements (warps), so its
  * warps read the same U rows of the same atoms and share them in L1; the
  * heaviest levels (high j) come first, so the tail is light. */
 PP_HD static inline long snap_yi_tile_blocks(const snap_data *d, int wpb) {
-  return snap_tiles(d) * ((d->t.idxy_max + wpb - 1) / wpb);
+  return snap_tiles(d) * ((d->t.idxy_items + wpb - 1) / wpb);
 }
 /* The item (block b, warp w, lane); nothing out of range. */
 PP_HD static inline void snap_yi_tile_item(const snap_data *d, long b, int w, int wpb, int lane, const double *ur,
                                            const double *ui, double *yr, double *yi) {
   const long ntiles = snap_tiles(d);
-  const int h = d->t.idxy_max - 1 - (int)((b / ntiles) * wpb + w);
+  const int h = d->t.idxy_items - 1 - (int)((b / ntiles) * wpb + w);
   const int i = (int)(b % ntiles) * SNAP_TILE + lane;
   if (h >= 0 && i < d->natoms) snap_yi_atom_item(d, i, h, ur, ui, yr, yi);
 }

@@ -11,9 +11,10 @@
  *   level by level through two level buffers in team memory (--scratch team)
  *   or global memory (--scratch global); each element's sfac * U is added
  *   to U_i atomically; the mirrored half is filled afterwards.
- * - compute_yi: one thread per (atom, Y element) summing every Z element of
- *   that Y element (snap_y_elem), no atomics; collapsed: a flat launch of
- *   blocks of 4 warps = 32 atoms x 4 elements (snap_yi_tile_item); nested: a
+ * - compute_yi: one thread per (atom, pair of Y elements along ma) summing
+ *   every Z element of the two (snap_y_pair: each U element loaded once for
+ *   both), no atomics; collapsed: a flat launch of blocks of 4 warps = 32
+ *   atoms x 4 items (snap_yi_tile_item); nested: a
  *   block per atom, threads over its elements.
  * - compute_deidrj: as compute_ui, the dU recursion through level buffers,
  *   each lane's terms of dE_i/dr_j summed, then over lanes by shuffles.
@@ -95,9 +96,7 @@ static void compute_ui(const snap_data *d, void *p) {
 }
 
 /* ---- compute_yi ------------------------------------------------------------------ */
-/* At most 64 registers (the bound a 1024-thread block implies): 72 by
- * default; 64 gives 8 blocks of 128 per SM instead of 7, 7% faster on an H200. */
-__global__ void __launch_bounds__(1024) k_yi_tiles(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
+__global__ void k_yi_tiles(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
                            double *__restrict__ yr, double *__restrict__ yi) {
   const int wpb = blockDim.x / SNAP_TILE, w = threadIdx.x / SNAP_TILE, lane = threadIdx.x % SNAP_TILE;
   const long nb = snap_yi_tile_blocks(&d, wpb);
@@ -107,7 +106,7 @@ __global__ void __launch_bounds__(1024) k_yi_tiles(const snap_data d, const doub
 __global__ void k_yi_nested(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
                             double *__restrict__ yr, double *__restrict__ yi) {
   for (int i = blockIdx.x; i < d.natoms; i += gridDim.x)
-    for (int h = threadIdx.x; h < d.t.idxy_max; h += blockDim.x) snap_yi_atom_item(&d, i, h, ur, ui, yr, yi);
+    for (int h = threadIdx.x; h < d.t.idxy_items; h += blockDim.x) snap_yi_atom_item(&d, i, h, ur, ui, yr, yi);
 }
 
 static void compute_yi(const snap_data *d, void *p) {
@@ -230,7 +229,7 @@ static const snap_kernels table = {
     prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
     "native: U/Y element-major; compute_ui and compute_deidrj level by level through two level buffers per "
     "(atom, neighbour), 32 lanes per neighbour (3 levels) or one thread (2 levels), buffers in shared "
-    "memory (team) or global; U_i by atomic adds; compute_yi one thread per (atom, Y element) "
+    "memory (team) or global; U_i by atomic adds; compute_yi one thread per (atom, pair of Y elements) "
     "over its Z elements, flattened in tiles of 32 atoms x 4 elements per 128-thread block (collapsed) or a block "
     "per atom (nested); forces gathered, energies through Y"};
 

@@ -8,7 +8,7 @@
  *   their U_i adds go to neighbouring words; the recursion level by level
  *   through two level buffers in the thread's own (local, per-thread
  *   interleaved) memory; sfac * U added to U_i atomically.
- * - compute_yi: one thread per (atom, Y element) over its Z elements; the flat
+ * - compute_yi: one thread per (atom, pair of Y elements) over their Z elements; the flat
  *   loop in the tiles of cuda (32 atoms x 4 elements per 128 iterations,
  *   which LLVM gives one team: dist_schedule(static, 128)), or nested.
  * - compute_deidrj: one thread per pair, the dU recursion in its own memory.
@@ -113,7 +113,7 @@ static void compute_yi(const snap_data *d, void *p) {
     is_device_ptr(ur, ui, yr, yi)
     for (int i = 0; i < dd.natoms; i++) {
 #pragma omp parallel for
-      for (int h = 0; h < dd.t.idxy_max; h++) snap_yi_atom_item(&dd, i, h, ur, ui, yr, yi);
+      for (int h = 0; h < dd.t.idxy_items; h++) snap_yi_atom_item(&dd, i, h, ur, ui, yr, yi);
     }
     return;
   }

@@ -8,7 +8,7 @@
  *   thread per pair), level by level through two level buffers in team
  *   memory (--scratch team) or global memory (--scratch global); sfac * U
  *   added to U_i atomically; the mirrored half filled afterwards.
- * - compute_yi: one thread per (atom, Y element) over its Z elements, in
+ * - compute_yi: one thread per (atom, pair of Y elements) over their Z elements, in
  *   tiles of 32 atoms x 4 elements per team (collapsed), or a team per atom
  *   (nested); no atomics.
  * - compute_deidrj: the dU recursion the same way, lanes' terms summed by
@@ -142,7 +142,7 @@ static void compute_yi(const snap_data *d, void *p) {
   } else {
     LAUNCH(snap_gpu_blocks((long)d->natoms * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
     for (int i = ompx_block_id_x(); i < dd.natoms; i += ompx_grid_dim_x())
-      for (int h = ompx_thread_id_x(); h < dd.t.idxy_max; h += ompx_block_dim_x())
+      for (int h = ompx_thread_id_x(); h < dd.t.idxy_items; h += ompx_block_dim_x())
         snap_yi_atom_item(&dd, i, h, ur, ui, yr, yi);
   }
 }
@@ -212,7 +212,7 @@ static const snap_kernels kernels = {
     "kernel mode (ompx_bare), the kernels and shapes of cuda: U/Y element-major; compute_ui and compute_deidrj "
     "level by level through two level buffers per (atom, neighbour), 32 lanes per neighbour (3 levels) or one "
     "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i by atomic adds; "
-    "compute_yi one thread per (atom, Y element) over its Z elements, tiles of 32 atoms x 4 elements per "
+    "compute_yi one thread per (atom, pair of Y elements) over their Z elements, tiles of 32 atoms x 4 elements per "
     "128-thread team (collapsed) or a team per atom (nested); "
     "forces gathered, energies through Y"};
 
