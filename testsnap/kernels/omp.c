@@ -176,7 +176,7 @@ static const snap_kernels kernels = {
     prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
     "standard OpenMP: U/Y element-major; compute_ui and compute_deidrj one thread per (atom, neighbour), "
     "neighbour-major, the (d)U recursion through level buffers in the thread's own memory, U_i by atomic "
-    "adds; compute_yi one thread per (atom, Y element), flat loop in tiles of 32 atoms x 4 elements per "
+    "adds; compute_yi one thread per (atom, pair of Y elements), flat loop in tiles of 32 atoms x 4 elements per "
     "128-thread team (collapsed) or teams over atoms (nested); forces gathered, energies through Y"};
 
 const snap_kernels *snap_kernels_omp(void) { return &kernels; }
