@@ -24,11 +24,12 @@ void ts_combine(const ts_decomp *d, int natoms, const double *e, const double *f
                 int drop_last) {
   memset(eg, 0, sizeof(double) * (size_t)d->ne);
   memset(fg, 0, sizeof(double) * 3 * (size_t)d->nf);
-  if (!(drop_last && d->rank == d->size - 1)) {
-    memcpy(eg + d->lo, e, sizeof(double) * (size_t)natoms);
-    for (int a = 0; a < d->nf; a++)
-      for (int k = 0; k < 3; k++) fg[3 * ts_decomp_global(d, a) + k] = f[3 * a + k];
-  }
+  memcpy(eg + d->lo, e, sizeof(double) * (size_t)natoms);
+  /* the planted fault keeps only the forces on the rank's own atoms (the
+   * classic bug: other ranks' atoms never get this rank's reactions) */
+  const int nsend = drop_last && d->rank == d->size - 1 ? natoms : d->nf;
+  for (int a = 0; a < nsend; a++)
+    for (int k = 0; k < 3; k++) fg[3 * ts_decomp_global(d, a) + k] = f[3 * a + k];
   /* energies: one rank's value plus zeros, exact; forces: partial sums */
   pp_mpi_sum(eg, d->ne);
   pp_mpi_sum(fg, 3 * d->nf);

@@ -113,7 +113,8 @@ void ts_decomp_block(int ne, int nf, ts_decomp *d);
 int ts_decomp_global(const ts_decomp *d, int a);
 /* Collective: this rank's energies e[natoms] and partial forces f[nf*3]
  * (local order) into the whole problem's eg[ne], fg[nf*3] on every rank.
- * drop_last (planted fault snap-mpi-combine): the last rank's share is left out. */
+ * drop_last (planted fault snap-mpi-combine): the last rank sends only the
+ * forces on its own atoms, not its pairs' reactions on the other ranks'. */
 void ts_combine(const ts_decomp *d, int natoms, const double *e, const double *f, double *eg, double *fg,
                 int drop_last);
 
