@@ -408,6 +408,20 @@ static void describe(pp_session *s, const ts_config *c, const problem *pb) {
     pp_report_param(s->report, "decomposition", "%d ranks, contiguous blocks of %d to %d atoms (energies and "
                     "neighbour lists per rank, each rank's pairs' forces summed over ranks)", dc->size,
                     dc->ne / dc->size, (dc->ne + dc->size - 1) / dc->size);
+  for (int m = 1; m < PP_MODEL_COUNT && dc->size > 1; m++) { /* GPU models: each rank's device */
+    if (!s->ops[m]) continue;
+    double *dev = calloc((size_t)dc->size, sizeof(double));
+    if (!dev) pp_device_fail(PP_HOST, "testsnap", "out of host memory");
+    dev[dc->rank] = s->info[m].index;
+    pp_mpi_sum(dev, dc->size);
+    char key[32], v[160];
+    int len = 0;
+    for (int r = 0; r < dc->size && len < (int)sizeof v - 12; r++)
+      len += snprintf(v + len, sizeof v - (size_t)len, "%s%d:%d", r ? " " : "", r, (int)dev[r]);
+    snprintf(key, sizeof key, "%s devices", pp_model_name((pp_model)m));
+    pp_report_param(s->report, key, "rank:device %s (node-local rank modulo the devices, or --device)", v);
+    free(dev);
+  }
   pp_report_param(s->report, "flops", "per step %.4g (compute_ui %.4g, _yi %.4g, _deidrj %.4g, _forces %.4g, "
                   "_energies %.4g), counted from the tables and neighbour counts (testsnap/flops.c)",
                   pb->flops_all[0] + pb->flops_all[1] + pb->flops_all[2] + pb->flops_all[3] + pb->flops_all[4],
