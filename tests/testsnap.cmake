@@ -162,5 +162,8 @@ if(PP_HAVE_MPI)
   endif()
   # TestSNAP's 2-atom reference keeps ghost atoms: one rank only.
   ts_mpi_test(testsnap_mpi2_w2_refused 2 2 "runs on one rank only" --case W_2 --backend host ${TS_FAST})
-  set_tests_properties(testsnap_mpi2_w2_refused PROPERTIES LABELS "mpi;input")
+  # A bad input every rank reads alike: one message, exit 2, no MPI_Abort.
+  ts_mpi_test(testsnap_mpi2_bad_data 2 2 "truncated.data:17: file ends in the Atoms section" --data
+    ${TS_BAD}/truncated.data ${TS_POT} --backend host ${TS_FAST})
+  set_tests_properties(testsnap_mpi2_w2_refused testsnap_mpi2_bad_data PROPERTIES LABELS "mpi;input")
 endif()
