@@ -45,6 +45,12 @@ pp_test(testsnap_fault_identity COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant E
 pp_test(testsnap_fault_level_forms COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant-level
   EXPECT 1 "level-by-level forms .*1e-06 eV/A .*FAIL" LABELS unit fault)
 
+# The analytic FLOP counts (testsnap/flops.c) against hand-derived numbers
+# for twojmax 2 and a brute-force walk of the loops for 2, 4, 8, 14.
+pp_test(testsnap_flops COMMAND $<TARGET_FILE:testsnap_flops_test> EXPECT 0 "flop counts: PASS" LABELS unit)
+pp_test(testsnap_fault_flops COMMAND $<TARGET_FILE:testsnap_flops_test> --plant
+  EXPECT 1 "twojmax  2 compute_ui/pair  analytic 148, brute force 149: FAIL" LABELS unit fault)
+
 # Bad input: exit 2, one line naming the file and line.
 set(TS_POT --coeff ${TS_J8C} --param ${TS_J8P})
 foreach(t
@@ -106,4 +112,58 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
   endforeach()
   pp_test(testsnap_omp_fault COMMAND ${TS} --case W_2J8_2000 --backend omp ${TS_FAST} --inject-fault snap-force
     EXPECT 1 "omp: FAIL" LABELS validate fault)
+endif()
+
+# MPI: contiguous blocks of atoms per rank, forces summed over ranks. On 2
+# and 3 ranks against LAMMPS's reference (the 1e-10 tolerances), and the
+# dumps of 1, 2 and 3 ranks equal to rounding (measured: energies identical,
+# forces within 2.9e-15 eV/A on W_2J8_2000; tested to 1e-12).
+if(PP_HAVE_MPI)
+  set(TS_DUMPS ${CMAKE_CURRENT_BINARY_DIR}/testsnap_mpi)
+  file(MAKE_DIRECTORY ${TS_DUMPS})
+  set(TS_CMP ${PROJECT_SOURCE_DIR}/testsnap/tests/compare_dumps.py)
+  # expect.sh with --once: rank 0 alone prints the verdicts
+  function(ts_mpi_test name np rc re)
+    pp_mpi_command(mpi ${np})
+    add_test(NAME ${name} COMMAND ${PP_EXPECT} --once --absent MPI_ABORT ${rc} ${re} -- ${mpi} ${TS} ${ARGN})
+    set_tests_properties(${name} PROPERTIES LABELS "mpi;validate" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 600)
+  endfunction()
+  foreach(np 1 2 3)
+    ts_mpi_test(testsnap_mpi${np}_lammps ${np} 0 "^host: PASS$" --case W_2J8_2000 --backend host ${TS_FAST}
+      --dump ${TS_DUMPS}/W_2J8_2000.${np})
+    set_tests_properties(testsnap_mpi${np}_lammps PROPERTIES FIXTURES_SETUP testsnap_mpi_dumps)
+  endforeach()
+  ts_mpi_test(testsnap_mpi3_blocks 3 0 "decomposition +3 ranks, contiguous blocks of 666 to 667 atoms"
+    --case W_2J8_2000 --backend host ${TS_FAST})
+  add_test(NAME testsnap_mpi_dumps_equal COMMAND ${PP_EXPECT} 0 "W_2J8_2000.3: 2000 atoms, .*: PASS" --
+    python3 ${TS_CMP} 1e-12 1e-12 ${TS_DUMPS}/W_2J8_2000.1 ${TS_DUMPS}/W_2J8_2000.2 ${TS_DUMPS}/W_2J8_2000.3)
+  set_tests_properties(testsnap_mpi_dumps_equal PROPERTIES LABELS "mpi;validate" FIXTURES_REQUIRED testsnap_mpi_dumps)
+  # Planted fault: the last rank sends only the forces on its own atoms (its
+  # pairs' reactions on other ranks' atoms are lost). The run fails against
+  # LAMMPS, and its dump fails the equality check.
+  ts_mpi_test(testsnap_mpi2_fault_combine 2 1 "^host: FAIL$" --case W_2J8_2000 --backend host ${TS_FAST}
+    --inject-fault snap-mpi-combine --dump ${TS_DUMPS}/W_2J8_2000.fault)
+  set_tests_properties(testsnap_mpi2_fault_combine PROPERTIES LABELS "mpi;validate;fault"
+    FIXTURES_SETUP testsnap_mpi_fault_dump)
+  add_test(NAME testsnap_mpi_dumps_fault COMMAND ${PP_EXPECT} 1 "W_2J8_2000.fault: 2000 atoms, .*: FAIL" --
+    python3 ${TS_CMP} 1e-12 1e-12 ${TS_DUMPS}/W_2J8_2000.1 ${TS_DUMPS}/W_2J8_2000.fault)
+  set_tests_properties(testsnap_mpi_dumps_fault PROPERTIES LABELS "mpi;validate;fault"
+    FIXTURES_REQUIRED "testsnap_mpi_dumps;testsnap_mpi_fault_dump")
+  # A generated lattice (neighbour counts vary, 160 atoms in uneven blocks)
+  # on 3 ranks against the 1-rank run's dump, and its forces against finite
+  # differences of the energies.
+  set(TS_LAT --lattice 4,4,5 --displace 0.2 ${TS_POT} --backend host ${TS_FAST})
+  ts_mpi_test(testsnap_mpi1_lattice 1 0 "^host: PASS$" ${TS_LAT} --dump ${TS_DUMPS}/lattice.1)
+  set_tests_properties(testsnap_mpi1_lattice PROPERTIES FIXTURES_SETUP testsnap_mpi_lattice)
+  ts_mpi_test(testsnap_mpi3_lattice 3 0 "^host: PASS$" ${TS_LAT} --reference ${TS_DUMPS}/lattice.1 --fd-check 6)
+  set_tests_properties(testsnap_mpi3_lattice PROPERTIES FIXTURES_REQUIRED testsnap_mpi_lattice)
+  if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
+    ts_mpi_test(testsnap_mpi2_omp 2 0 "^omp: PASS$" --case W_2J8_2000 --backend omp ${TS_FAST})
+  endif()
+  # TestSNAP's 2-atom reference keeps ghost atoms: one rank only.
+  ts_mpi_test(testsnap_mpi2_w2_refused 2 2 "runs on one rank only" --case W_2 --backend host ${TS_FAST})
+  # A bad input every rank reads alike: one message, exit 2, no MPI_Abort.
+  ts_mpi_test(testsnap_mpi2_bad_data 2 2 "truncated.data:17: file ends in the Atoms section" --data
+    ${TS_BAD}/truncated.data ${TS_POT} --backend host ${TS_FAST})
+  set_tests_properties(testsnap_mpi2_w2_refused testsnap_mpi2_bad_data PROPERTIES LABELS "mpi;input")
 endif()

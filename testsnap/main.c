@@ -31,8 +31,11 @@ typedef struct problem {
   snap_atoms atoms;       /* periodic configurations (n = 0 in TestSNAP mode) */
   snap_neigh nl;
   char ref_what[300];
-  double *ref_e, *ref_f;  /* ref_e: [natoms]; ref_f: [nall*3] */
+  double *ref_e, *ref_f;  /* whole problem: ref_e [dec.ne]; ref_f [dec.nf*3] */
   const char *e_what;     /* where the reference energies come from */
+  ts_decomp dec;          /* this rank's atoms; nl holds only their lists */
+  double flops[5];        /* per kernel run: this rank's, and all ranks' */
+  double flops_all[5];
 } problem;
 
 static const char *const kname[5] = {"compute_ui", "compute_yi", "compute_deidrj", "compute_forces",
@@ -70,11 +73,22 @@ static double need_bytes(const snap_tables *t, int natoms, int nall, double nmax
          + natoms * nmax * 32.0 + nall * 80.0;                    /* lists, outputs */
 }
 
-static void setup(pp_session *s, ts_config *c, problem *pb) {
+/* Inputs: what every rank reads alike (a bad one is one message, exit 2). */
+typedef struct inputs_ctx {
+  pp_session *s;
+  ts_config *c;
+  problem *pb;
+} inputs_ctx;
+
+static void read_inputs(void *ctx) {
+  pp_session *s = ((inputs_ctx *)ctx)->s;
+  ts_config *c = ((inputs_ctx *)ctx)->c;
+  problem *pb = ((inputs_ctx *)ctx)->pb;
   static char paths[4096];
   resolve_case(c, paths, sizeof paths);
-  const int one_rank = pp_mpi_size() == 1;
-  pp_usage_check_all("testsnap", one_rank ? NULL : "the MPI decomposition is not implemented yet: run one rank");
+  if (c->testsnap_ref && pp_mpi_size() > 1)
+    pp_usage_error("testsnap", "TestSNAP's reference (--testsnap-ref, --case W_2) runs on one rank only: its "
+                               "ghost atoms are not decomposed; run one rank");
   if (c->testsnap_ref) {
     if (c->reference || c->fd_checks || c->coeff || c->param)
       pp_usage_error("testsnap", "--testsnap-ref brings its potential and reference: drop --reference, "
@@ -105,6 +119,7 @@ static void setup(pp_session *s, ts_config *c, problem *pb) {
     snprintf(pb->ref_what, sizeof pb->ref_what,
              "TestSNAP's forces on local and ghost atoms, ghost forces not folded (TestSNAP's convention)");
     free(ts.coeff), free(ts.jlist), free(ts.rij);
+    ts_decomp_block(pb->nl.natoms, pb->nl.nall, &pb->dec);
     return;
   }
   if (!c->coeff || !c->param) pp_usage_error("testsnap", "give --coeff FILE and --param FILE (or --case NAME)");
@@ -124,36 +139,55 @@ static void setup(pp_session *s, ts_config *c, problem *pb) {
   }
   const char *small = snap_box_check(pb->atoms.box, p->rcut);
   if (small) pp_usage_error("testsnap", "%s: %s", c->data ? c->data : "--lattice", small);
+  if (pb->atoms.n < pp_mpi_size())
+    pp_usage_error("testsnap", "%d atoms for %d ranks: every rank needs at least one atom", pb->atoms.n,
+                   pp_mpi_size());
   if (snap_tables_build(p->twojmax, p->beta, &pb->tab) != 0) pp_usage_error("testsnap", "out of memory for tables");
-  /* memory before the lists: neighbours estimated from the density */
+  ts_decomp_block(pb->atoms.n, pb->atoms.n, &pb->dec);
+  /* memory before the lists: neighbours estimated from the density; every
+   * rank of this node holds its block's lists and the whole outputs */
   const double vol = pb->atoms.box[0] * pb->atoms.box[1] * pb->atoms.box[2];
   const double est = pb->atoms.n / vol * 4.18879 * p->rcut * p->rcut * p->rcut * 1.5 + 8;
-  const double bytes = need_bytes(&pb->tab.t, pb->atoms.n, pb->atoms.n, est);
-  pp_session_check_fits(s, "the SNAP problem", bytes + SNAP_WORK_BYTES_EXTRA, 2.0 * bytes);
-  if (snap_neigh_build(&pb->atoms, p->rcut, &pb->nl) != 0) pp_usage_error("testsnap", "out of memory for neighbours");
-}
-
-/* Reference energies and forces: the dump given, else the host model. */
-static void reference(const ts_config *c, problem *pb) {
-  const snap_neigh *nl = &pb->nl;
-  if (c->reference) {
+  const double bytes = need_bytes(&pb->tab.t, pb->dec.hi - pb->dec.lo, pb->atoms.n, est);
+  pp_session_check_fits(s, "the SNAP problem", bytes + SNAP_WORK_BYTES_EXTRA, 2.0 * bytes * pp_mpi_local_size());
+  if (c->reference) { /* read here: a bad dump is an input error */
     snap_ref r;
-    snap_read_dump(c->reference, nl->nall, &r);
+    snap_read_dump(c->reference, pb->dec.nf, &r);
     pb->ref_f = r.force;
     snprintf(pb->ref_what, sizeof pb->ref_what, "%s", c->reference);
-    if (r.has_energy) {
-      pb->ref_e = r.energy, pb->e_what = "the reference";
-      return;
-    }
-    free(r.energy);
+    if (r.has_energy) pb->ref_e = r.energy, pb->e_what = "the reference";
+    else free(r.energy);
   }
+}
+
+static void setup(pp_session *s, ts_config *c, problem *pb) {
+  inputs_ctx x = {s, c, pb};
+  pp_usage_collective("testsnap", read_inputs, &x);
+  const ts_decomp *dc = &pb->dec;
+  if (pb->atoms.n && snap_neigh_build_block(&pb->atoms, pb->pot->rcut, dc->lo, dc->hi, &pb->nl) != 0)
+    pp_device_fail(PP_HOST, "testsnap neighbours", "out of host memory");
+  ts_flops(&pb->tab.t, &pb->nl, pb->flops);
+  memcpy(pb->flops_all, pb->flops, sizeof pb->flops);
+  pp_mpi_sum(pb->flops_all, 5);
+}
+
+/* Reference energies and forces not in the dump given: the host model, on
+ * the same decomposition, combined. */
+static void reference(problem *pb) {
+  if (pb->ref_e && pb->ref_f) return;
+  const snap_neigh *nl = &pb->nl;
+  const ts_decomp *dc = &pb->dec;
   double *e = malloc(sizeof(double) * (size_t)nl->natoms), *f = malloc(sizeof(double) * 3 * (size_t)nl->nall);
+  double *eg = malloc(sizeof(double) * (size_t)dc->ne), *fg = malloc(sizeof(double) * 3 * (size_t)dc->nf);
   snap_data d;
   ts_data_fill(&d, pb->pot, &pb->tab, nl, e, f);
-  if (!e || !f || ts_host_eval(&d, 1) != 0) pp_usage_error("testsnap", "out of memory for the host reference");
-  pb->ref_e = e, pb->e_what = "the host model";
-  if (pb->ref_f) free(f);
-  else pb->ref_f = f, snprintf(pb->ref_what, sizeof pb->ref_what, "the host model on the same data");
+  if (!e || !f || !eg || !fg || ts_host_eval(&d, 1) != 0)
+    pp_device_fail(PP_HOST, "testsnap host reference", "out of host memory");
+  ts_combine(dc, nl->natoms, e, f, eg, fg, 0);
+  free(e), free(f);
+  pb->ref_e = eg, pb->e_what = "the host model";
+  if (pb->ref_f) free(fg);
+  else pb->ref_f = fg, snprintf(pb->ref_what, sizeof pb->ref_what, "the host model on the same data");
 }
 
 /* ---- one model ------------------------------------------------------------------ */
@@ -202,23 +236,25 @@ static double worse(double acc, double v) {
 
 static errs compare(const problem *pb, const double *e, const double *f) {
   errs x = {0.0, 0.0, 0.0, 0};
-  for (int i = 0; i < pb->nl.natoms; i++) x.e_max = worse(x.e_max, fabs(e[i] - pb->ref_e[i]));
+  for (int i = 0; i < pb->dec.ne; i++) x.e_max = worse(x.e_max, fabs(e[i] - pb->ref_e[i]));
   double sum = 0.0;
-  for (int a = 0; a < pb->nl.nall; a++) {
+  for (int a = 0; a < pb->dec.nf; a++) {
     double d2 = 0.0;
     for (int k = 0; k < 3; k++) d2 += (f[3 * a + k] - pb->ref_f[3 * a + k]) * (f[3 * a + k] - pb->ref_f[3 * a + k]);
     sum += d2;
     x.f_max = worse(x.f_max, sqrt(d2));
   }
-  x.f_rms = sqrt(sum / pb->nl.nall);
+  x.f_rms = sqrt(sum / pb->dec.nf);
   x.valid = pp_within(x.e_max, TOL_E) && pp_within(x.f_rms, TOL_F_RMS) && pp_within(x.f_max, TOL_F_MAX);
   return x;
 }
 
+/* One row: this rank's samples, then (under MPI) the slowest rank's; the
+ * grind time and GFLOP/s of the whole problem. */
 static void add_row(pp_session *s, pp_model m, const problem *pb, const ts_config *c, const char *kernel,
-                    const double *t, int valid, const char *check) {
+                    const double *t, double flops, double flops_all, int valid, const char *check) {
   pp_row row;
-  pp_row_init(&row, kernel, m, pb->nl.natoms);
+  pp_row_init(&row, kernel, m, pb->dec.ne);
   if (c->variant_set && m != PP_HOST) {
     const snap_variant *v = &c->variant;
     char lv[8] = "dflt", ts[8] = "dflt";
@@ -229,11 +265,17 @@ static void add_row(pp_session *s, pp_model m, const problem *pb, const ts_confi
              v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts);
   }
   pp_row_time(&row, t, (int)c->steps, &s->opt.bootstrap, 0, "ms/atom-step");
-  row.fom = 1000.0 * row.time.median / pb->nl.natoms; /* grind time */
   row.higher_is_better = 0;
-  pp_row_metric(&row, "per_100_steps", "s", 100.0 * row.time.mean);
   row.valid = valid;
-  snprintf(row.check, sizeof row.check, "%s", check);
+  row.flops = flops;
+  pp_row_combine_ranks(&row);
+  /* ranks do different work (their blocks): the whole problem's count, not ranks x this one's */
+  row.flops = flops_all;
+  row.fom = 1000.0 * row.time.median / pb->dec.ne; /* grind time */
+  const double gflops = row.flops / row.time.median / 1e9;
+  pp_row_metric(&row, "per_100_steps", "s", 100.0 * row.time.mean);
+  pp_row_metric(&row, "rate", "GFLOP/s", gflops);
+  snprintf(row.check, sizeof row.check, "%.4g GFLOP/s; %s", gflops, check);
   pp_report_add(s->report, &row);
 }
 
@@ -285,63 +327,115 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
   k->release(w);
   release_data(m, o, &dd);
 
-  if (pp_fault("snap-force")) f[0] += FAULT_SIZE;
-  if (pp_fault("snap-energy")) e[0] += FAULT_SIZE;
-  errs x = compare(pb, e, f);
+  /* the ranks' energies and partial forces into the whole problem's */
+  const ts_decomp *dc = &pb->dec;
+  double *eg = malloc(sizeof(double) * (size_t)dc->ne), *fg = malloc(sizeof(double) * 3 * (size_t)dc->nf);
+  if (!eg || !fg) pp_device_fail(m, "testsnap", "out of host memory");
+  pp_mpi_barrier(); /* the combine's own time, not the wait for the slowest rank */
+  const double tc = pp_wtime();
+  ts_combine(dc, nl->natoms, e, f, eg, fg, pp_fault("snap-mpi-combine"));
+  double t_comb = pp_wtime() - tc;
+  pp_mpi_max(&t_comb, 1);
+  free(e), free(f);
+
+  if (pp_fault("snap-force")) fg[0] += FAULT_SIZE;
+  if (pp_fault("snap-energy")) eg[0] += FAULT_SIZE;
+  errs x = compare(pb, eg, fg);
   char check[96];
   snprintf(check, sizeof check, "E %.2g<=%.0e eV; F rms %.2g<=%.0e max %.2g<=%.0e eV/A", x.e_max, TOL_E, x.f_rms,
            TOL_F_RMS, x.f_max, TOL_F_MAX);
   const char *mn = pp_model_name(m);
-  printf("%s: energies vs %s: max |E_i - E_ref| = %.3g eV (tolerance %.0e)\n", mn, pb->e_what, x.e_max, TOL_E);
-  printf("%s: forces vs %s: RMS |F_i - F_ref| = %.3g eV/A (tolerance %.0e), max %.3g eV/A (tolerance %.0e)\n", mn,
-         pb->ref_what, x.f_rms, TOL_F_RMS, x.f_max, TOL_F_MAX);
+  const int root = pp_mpi_rank() == 0;
+  if (root) {
+    printf("%s: energies vs %s: max |E_i - E_ref| = %.3g eV (tolerance %.0e)\n", mn, pb->e_what, x.e_max, TOL_E);
+    printf("%s: forces vs %s: RMS |F_i - F_ref| = %.3g eV/A (tolerance %.0e), max %.3g eV/A (tolerance %.0e)\n",
+           mn, pb->ref_what, x.f_rms, TOL_F_RMS, x.f_max, TOL_F_MAX);
+  }
   int valid = x.valid;
-  if (c->fd_checks) {
+  if (c->fd_checks) { /* every rank alike, on the whole configuration */
     double fd_err;
     int worst;
-    if (ts_fd_check(&pb->atoms, pb->pot, &pb->tab, f, (int)c->fd_checks, c->fd_step, &fd_err, &worst) != 0)
+    if (ts_fd_check(&pb->atoms, pb->pot, &pb->tab, fg, (int)c->fd_checks, c->fd_step, &fd_err, &worst) != 0)
       pp_device_fail(PP_HOST, "finite differences", "out of host memory");
     const int ok = pp_within(fd_err, TOL_FD);
-    printf("%s: finite differences (%lld components, step %g A): max |F + dE/dx| = %.3g eV/A (tolerance %.0e, "
-           "worst atom %d %c): %s\n", mn, c->fd_checks, c->fd_step, fd_err, TOL_FD, worst / 3 + 1, 'x' + worst % 3,
-           ok ? "PASS" : "FAIL");
+    if (root)
+      printf("%s: finite differences (%lld components, step %g A): max |F + dE/dx| = %.3g eV/A (tolerance %.0e, "
+             "worst atom %d %c): %s\n", mn, c->fd_checks, c->fd_step, fd_err, TOL_FD, worst / 3 + 1, 'x' + worst % 3,
+             ok ? "PASS" : "FAIL");
     valid = valid && ok;
     snprintf(check + strlen(check), sizeof check - strlen(check), "; fd %.2g", fd_err);
   }
-  printf("%s: %s\n", mn, valid ? "PASS" : "FAIL");
-  if (c->dump) {
+  if (root) printf("%s: %s\n", mn, valid ? "PASS" : "FAIL");
+  if (c->dump && root) {
     char path[1100];
     const int several = __builtin_popcount(s->opt.backends) > 1;
     snprintf(path, sizeof path, several ? "%s.%s" : "%s", c->dump, mn);
-    if (snap_write_dump(path, pb->atoms.n ? &pb->atoms : NULL, nl->nall, nl->natoms, e, f) != 0) {
+    if (snap_write_dump(path, pb->atoms.n ? &pb->atoms : NULL, dc->nf, dc->ne, eg, fg) != 0) {
       fprintf(stderr, "testsnap: cannot write --dump '%s'\n", path);
       valid = 0;
     }
   }
-  for (int q = 0; q < 5; q++) add_row(s, m, pb, c, kname[q], t + q * steps, valid, "part of the step below");
-  add_row(s, m, pb, c, "step", t + 5 * steps, valid, check);
-  free(t), free(e), free(f);
+  if (dc->size > 1) {
+    char key[32];
+    snprintf(key, sizeof key, "%s combine", mn);
+    pp_report_param(s->report, key, "%.3f ms (slowest rank): energies gathered, forces summed over %d ranks, "
+                    "once after the run (not in the step times)", 1e3 * t_comb, dc->size);
+  }
+  for (int q = 0; q < 5; q++)
+    add_row(s, m, pb, c, kname[q], t + q * steps, pb->flops[q], pb->flops_all[q], valid, "part of the step below");
+  double fl = 0.0, fl_all = 0.0;
+  for (int q = 0; q < 5; q++) fl += pb->flops[q], fl_all += pb->flops_all[q];
+  add_row(s, m, pb, c, "step", t + 5 * steps, fl, fl_all, valid, check);
+  free(t), free(eg), free(fg);
 }
 
 static void describe(pp_session *s, const ts_config *c, const problem *pb) {
   const snap_potential *p = pb->pot;
   const snap_neigh *nl = &pb->nl;
-  int nmin = nl->nmax, nsum = 0;
-  for (int i = 0; i < nl->natoms; i++) nsum += nl->nneigh[i], nmin = nl->nneigh[i] < nmin ? nl->nneigh[i] : nmin;
+  const ts_decomp *dc = &pb->dec;
+  double nst[3] = {0.0, 0.0, 0.0}; /* -min, max, sum of the neighbour counts over all ranks */
+  nst[0] = -nl->nmax;
+  for (int i = 0; i < nl->natoms; i++) nst[2] += nl->nneigh[i], nst[0] = -nl->nneigh[i] > nst[0] ? -nl->nneigh[i] : nst[0];
+  nst[1] = nl->nmax;
+  pp_mpi_max(nst, 2);
+  pp_mpi_sum(nst + 2, 1);
   pp_report_param(s->report, "problem", "%s", pb->what);
   pp_report_param(s->report, "potential",
                   "twojmax %d (%d coefficients + beta0), rcutfac %g, cutoff %g A, rfac0 %g, rmin0 %g, "
                   "switchflag %d, bzeroflag %d", p->twojmax, p->ncoeff, p->rcutfac, p->rcut, p->rfac0, p->rmin0,
                   p->switchflag, p->bzeroflag);
-  pp_report_param(s->report, "atoms", "%d with energies, %d receiving forces; neighbours min %d max %d mean %.3f",
-                  nl->natoms, nl->nall, nmin, nl->nmax, (double)nsum / nl->natoms);
+  pp_report_param(s->report, "atoms", "%d with energies, %d receiving forces; neighbours min %.0f max %.0f mean %.3f",
+                  dc->ne, dc->nf, -nst[0], nst[1], nst[2] / dc->ne);
+  if (dc->size > 1)
+    pp_report_param(s->report, "decomposition", "%d ranks, contiguous blocks of %d to %d atoms (energies and "
+                    "neighbour lists per rank, each rank's pairs' forces summed over ranks)", dc->size,
+                    dc->ne / dc->size, (dc->ne + dc->size - 1) / dc->size);
+  for (int m = 1; m < PP_MODEL_COUNT && dc->size > 1; m++) { /* GPU models: each rank's device */
+    if (!s->ops[m]) continue;
+    double *dev = calloc((size_t)dc->size, sizeof(double));
+    if (!dev) pp_device_fail(PP_HOST, "testsnap", "out of host memory");
+    dev[dc->rank] = s->info[m].index;
+    pp_mpi_sum(dev, dc->size);
+    char key[32], v[160];
+    int len = 0;
+    for (int r = 0; r < dc->size && len < (int)sizeof v - 12; r++)
+      len += snprintf(v + len, sizeof v - (size_t)len, "%s%d:%d", r ? " " : "", r, (int)dev[r]);
+    snprintf(key, sizeof key, "%s devices", pp_model_name((pp_model)m));
+    pp_report_param(s->report, key, "rank:device %s (node-local rank modulo the devices, or --device)", v);
+    free(dev);
+  }
+  pp_report_param(s->report, "flops", "per step %.4g (compute_ui %.4g, _yi %.4g, _deidrj %.4g, _forces %.4g, "
+                  "_energies %.4g), counted from the tables and neighbour counts (testsnap/flops.c)",
+                  pb->flops_all[0] + pb->flops_all[1] + pb->flops_all[2] + pb->flops_all[3] + pb->flops_all[4],
+                  pb->flops_all[0], pb->flops_all[1], pb->flops_all[2], pb->flops_all[3], pb->flops_all[4]);
   pp_report_param(s->report, "steps", "%lld timed (+ %d warm-up), each recomputes energies and forces", c->steps,
                   s->opt.warmup);
   pp_report_param(s->report, "reference", "forces: %s; energies: %s", pb->ref_what, pb->e_what);
   pp_report_param(s->report, "tolerances",
                   "max |dE_i| %.0e eV; RMS |dF_i| %.0e eV/A, max |dF_i| %.0e eV/A; finite differences %.0e eV/A",
                   TOL_E, TOL_F_RMS, TOL_F_MAX, TOL_FD);
-  pp_report_param(s->report, "fom", "grind time: ms per atom-step (1000 s / (atoms x steps)); per kernel, its share");
+  pp_report_param(s->report, "fom", "grind time: ms per atom-step (1000 s / (atoms x steps)); per kernel, its share; "
+                  "GFLOP/s in the check column and metric rate");
 }
 
 int main(int argc, char **argv) {
@@ -368,7 +462,7 @@ int main(int argc, char **argv) {
   memset(&pb, 0, sizeof pb);
   const double t0 = pp_wtime();
   setup(&s, &cfg, &pb);
-  reference(&cfg, &pb);
+  reference(&pb);
   pp_report_param(s.report, "init", "%.3f s (inputs, tables, neighbours, reference; not timed)", pp_wtime() - t0);
   describe(&s, &cfg, &pb);
   pp_session_ready(&s); /* inputs are good: now the copy ceilings */

@@ -95,8 +95,12 @@ static double min_image(const double *box, const double *x, int i, int j, double
 }
 
 int snap_neigh_build(const snap_atoms *a, double rcut, snap_neigh *nl) {
+  return snap_neigh_build_block(a, rcut, 0, a->n, nl);
+}
+
+int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, snap_neigh *nl) {
   memset(nl, 0, sizeof *nl);
-  const int n = a->n;
+  const int n = a->n, nloc = hi - lo;
   const double rc2 = rcut * rcut;
   bins b;
   long nbins = 1;
@@ -109,39 +113,42 @@ int snap_neigh_build(const snap_atoms *a, double rcut, snap_neigh *nl) {
   b.start = calloc((size_t)nbins + 1, sizeof(int));
   b.atom = malloc(sizeof(int) * (size_t)n);
   int *binof = malloc(sizeof(int) * (size_t)n), *fill = calloc((size_t)nbins, sizeof(int));
-  nl->nneigh = calloc((size_t)n, sizeof(int));
+  nl->nneigh = calloc((size_t)(nloc ? nloc : 1), sizeof(int));
   if (!b.start || !b.atom || !binof || !fill || !nl->nneigh) goto oom;
   for (int i = 0; i < n; i++) binof[i] = bin_of(&b, a->box, a->x + 3 * i), b.start[binof[i] + 1]++;
   for (long k = 0; k < nbins; k++) b.start[k + 1] += b.start[k];
   for (int i = 0; i < n; i++) b.atom[b.start[binof[i]] + fill[binof[i]]++] = i;
 
+  /* local atom k is atom i = lo + k; neighbour j is stored as (j - lo) mod n */
   int nmax = 0;
 #pragma omp parallel for reduction(max : nmax) schedule(static)
-  for (int i = 0; i < n; i++) {
+  for (int k = 0; k < nloc; k++) {
+    const int i = lo + k;
     int c = 0;
     double r[3];
     FOR_NEAR_ATOMS(&b, a->box, a->x, i, j, { if (j != i && min_image(a->box, a->x, i, j, r) < rc2) c++; });
-    nl->nneigh[i] = c;
+    nl->nneigh[k] = c;
     if (c > nmax) nmax = c;
   }
-  nl->natoms = nl->nall = n;
+  nl->natoms = nloc, nl->nall = n;
   nl->nmax = nmax ? nmax : 1;
-  if ((double)n * nl->nmax > 2147483647.0) goto oom;
-  nl->jatom = malloc(sizeof(int) * (size_t)n * nl->nmax);
-  nl->rij = calloc((size_t)n * nl->nmax * 3, sizeof(double));
+  if ((double)nloc * nl->nmax > 2147483647.0) goto oom;
+  nl->jatom = malloc(sizeof(int) * (size_t)(nloc ? nloc : 1) * nl->nmax);
+  nl->rij = calloc((size_t)(nloc ? nloc : 1) * nl->nmax * 3, sizeof(double));
   if (!nl->jatom || !nl->rij) goto oom;
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; i++) {
+  for (int k = 0; k < nloc; k++) {
+    const int i = lo + k;
     int c = 0;
     double r[3];
     FOR_NEAR_ATOMS(&b, a->box, a->x, i, j, {
       if (j != i && min_image(a->box, a->x, i, j, r) < rc2) {
-        const long p = (long)i * nl->nmax + c++;
-        nl->jatom[p] = j;
+        const long p = (long)k * nl->nmax + c++;
+        nl->jatom[p] = (j - lo + n) % n;
         for (int d = 0; d < 3; d++) nl->rij[3 * p + d] = r[d];
       }
     });
-    for (; c < nl->nmax; c++) nl->jatom[(long)i * nl->nmax + c] = i; /* padding, never read */
+    for (; c < nl->nmax; c++) nl->jatom[(long)k * nl->nmax + c] = k; /* padding, never read */
   }
   free(b.start), free(b.atom), free(binof), free(fill);
   return reverse(nl);

@@ -79,6 +79,10 @@ const char *snap_box_check(const double box[3], double rcut);
 /* Minimum-image neighbours within rcut (strict), cell binning. Returns 0 or
  * -1 out of memory. */
 int snap_neigh_build(const snap_atoms *a, double rcut, snap_neigh *nl);
+/* The same for the block of atoms [lo, hi) only (one MPI rank's): natoms =
+ * hi - lo, nall = a->n, arrays rotated so local index k is atom (lo + k) mod n
+ * (decomp.c); the reverse index lists only the block's pairs. */
+int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, snap_neigh *nl);
 /* Neighbour lists given explicitly (TestSNAP's data): natoms lists of
  * ninside each, neighbours in [0, nall). */
 int snap_neigh_from_lists(int natoms, int nall, int ninside, const int *jlist, const double *rij,
@@ -97,5 +101,34 @@ int ts_host_eval(const snap_data *d, int want_forces);
  * (3*atom + component). 0, or -1 out of memory. */
 int ts_fd_check(const snap_atoms *a, const snap_potential *p, const snap_host_tables *h, const double *force,
                 int samples, double step, double *max_err, int *worst);
+
+/* ---- decomp.c: MPI decomposition ---------------------------------------------------- */
+typedef struct ts_decomp {
+  int rank, size;
+  int ne, nf;   /* atoms with energies, atoms receiving forces (whole problem) */
+  int lo, hi;   /* this rank's atoms [lo, hi) (energies), local index k = atom (lo + k) mod nf */
+} ts_decomp;
+/* Contiguous blocks of the ne atoms, balanced by count. */
+void ts_decomp_block(int ne, int nf, ts_decomp *d);
+/* Global atom of local index a. */
+int ts_decomp_global(const ts_decomp *d, int a);
+/* Collective: this rank's energies e[natoms] and partial forces f[nf*3]
+ * (local order) into the whole problem's eg[ne], fg[nf*3] on every rank.
+ * drop_last (planted fault snap-mpi-combine): the last rank sends only the
+ * forces on its own atoms, not its pairs' reactions on the other ranks'. */
+void ts_combine(const ts_decomp *d, int natoms, const double *e, const double *f, double *eg, double *fg,
+                int drop_last);
+
+/* ---- flops.c: floating-point operations, counted from the tables ------------------ */
+/* Per neighbour pair (compute_ui, compute_deidrj), per atom (compute_yi, the
+ * energies through Y). The rules are beside the functions. */
+double ts_flops_ui_pair(const snap_tables *t);
+double ts_flops_yi_atom(const snap_tables *t);
+double ts_flops_de_pair(const snap_tables *t);
+double ts_flops_energy_atom(const snap_tables *t);
+#define TS_FLOPS_FORCE_PAIR 6.0 /* compute_forces: + dE_i/dr_j on i, - on j */
+/* Flops of one run of each kernel (compute_ui, _yi, _deidrj, _forces,
+ * _energies) on lists nl. */
+void ts_flops(const snap_tables *t, const snap_neigh *nl, double out[5]);
 
 #endif
