@@ -186,8 +186,9 @@ def report(runs, args, die):
     try:
         import matplotlib
         matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401  (a broken install fails here, not mid-report)
         plot = True
-    except ImportError:
+    except Exception:  # ImportError, or a matplotlib built for another numpy
         plot = False
     pool = Pool(runs)
     facts = args.facts_docs
@@ -314,11 +315,11 @@ def report(runs, args, die):
     else:
         md += ["No flag-sweep labels (`M[T+F]` beside `M[T]`) in these files.", ""]
     if not plot:
-        md += ["Figures not drawn: matplotlib is not installed.", ""]
+        md += ["Figures not drawn: matplotlib is not installed or does not import.", ""]
     path = os.path.join(out, "report.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(md))
-    print(f"compare: wrote {path}" + ("" if plot else " (no figures: matplotlib is not installed)"))
+    print(f"compare: wrote {path}" + ("" if plot else " (no figures: matplotlib is not installed or does not import)"))
     print(f"compare: report of {len(pool.rows)} rows, {len(labels_all)} labels, {len(heat_cols)} kernels, "
           f"{len(flag_tab)} flag-sweep rows, {len(invalid)} invalid row(s)")
     for k, v in invalid:
