@@ -130,7 +130,7 @@ def heatmap(path, title, rows, cols, vals, cbar):
     for i, r in enumerate(vals):
         for j, v in enumerate(r):
             if v is not None:
-                ax.text(j, i, f"{v:.2f}" if v < 10 else f"{v:.0f}", ha="center", va="center", fontsize=7)
+                ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7)
     ax.set_xticks(range(len(cols)), cols, rotation=60, ha="right", fontsize=8)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
     fig.colorbar(im, ax=ax, label=cbar + " (log scale)")
@@ -161,12 +161,12 @@ def bars(path, title, cats, labels, vals, native):
                 allv += [r[1], r[2]]
         ax.bar(xs, ys, w, yerr=[lo, hi], capsize=1.5, label=label, color=cmap(i))
     ax.axhline(1.0, color="black", lw=0.8)
-    if allv and max(allv) / max(min(allv), 1e-12) > 20:
+    if allv and max(allv) / max(min(allv), 1e-12) > 5:  # ratios over decades: log
         ax.set_yscale("log")
     ax.set_xticks(range(len(cats)), cats, rotation=45, ha="right", fontsize=8)
     ax.set_ylabel(f"{native} time / model time (higher = faster)")
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, ncol=min(n, 4))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
