@@ -52,3 +52,21 @@ add_test(NAME compare_real_runs COMMAND ${PP_EXPECT} --absent Traceback 0 "compa
   sh -c "\"$0\" \"$1\" --quiet \"$2\" \"$3\"; rc=$?; echo \"compare exit $rc\"; [ $rc -le 1 ]"
   python3 ${CMP} ${_cmp_real}/microbench.json ${_cmp_real}/microbench-wall.json)
 set_tests_properties(compare_real_runs PROPERTIES LABELS unit TIMEOUT 600)
+
+# Labels and the compiler report (synthetic files: tests/make_compare_runs.py).
+# Two compilers' builds: omp[gcc-12] (planted 10x cuda's time) against omp[clang-19] across files.
+pp_test(compare_labels COMMAND python3 ${CMP} --models omp[clang-19],omp[gcc-12] ${CMPD}/cc-clang.json ${CMPD}/cc-gcc.json
+  EXPECT 1 "synthetic +a +omp\\[gcc-12\\]/omp\\[clang-19\\] +4096 +tpb=256 .* 8\\.[0-9]+ .*regression" LABELS unit)
+# --facts: the clang-19 build's registers and spills beside its rows; gcc-12 has none.
+pp_test(compare_facts COMMAND python3 ${CMP} --models omp[clang-19],omp[gcc-12] --facts ${CMPD}/facts-clang.json
+  ${CMPD}/cc-clang.json ${CMPD}/cc-gcc.json
+  EXPECT 1 " a +omp.* regression +regs 40 smem 0 stack 8 spill 8:8 +-$" LABELS unit)
+# The report: 5 labels x 6 kernels in the heat map, the planted flag effect (0.9x) flagged, 1.0x not.
+pp_test(compare_report COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_report.py ${CMP} ${CMPD}
+  EXPECT 0 "check_report: [0-9]+ checks passed" LABELS unit)
+# A wrong result in any build fails the report, named with its check.
+pp_test(compare_report_fail COMMAND python3 ${CMP} --report ${CMPD}/report-bad ${CMPD}/cc-clang.json ${CMPD}/cc-gcc-bad.json
+  EXPECT 1 "FAIL omp\\[gcc-12\\]: synthetic b 4096 tpb=256: max abs error 0\\.5" LABELS unit)
+set_tests_properties(compare_labels compare_facts compare_report compare_report_fail PROPERTIES FIXTURES_REQUIRED compare_runs)
+add_test(NAME compare_report_png COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_report.py ${CMP} ${CMPD} --png)
+set_tests_properties(compare_report_png PROPERTIES LABELS unit SKIP_RETURN_CODE 77 FIXTURES_REQUIRED compare_runs)

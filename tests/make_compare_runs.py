@@ -8,6 +8,16 @@ fast10.json   every time 10% below base, 1% noise      -> improvement, exit 0
 near1.json    every time 1% above base, 2% noise       -> not flagged
 invalid.json  as base, one row with "valid": false     -> exit 1
 other.json    kernels no other file has                 -> no common rows, exit 2
+
+The compiler report (compare --report), app "synthetic", kernels a, b, c, each
+at sizes 1024 and 4096 (the report takes 4096) with tpb=128/256 variants
+(collapsed to the faster) and one "k2" variant kept as its own kernel:
+cc-clang.json      cuda, omp[clang-19] (1.25x cuda's time), ompx[clang-19] (1.1x)
+cc-gcc.json        cuda (repeated: the first file's is used), omp[gcc-12] (10x)
+cc-clang-lto.json  omp[clang-19+lto] (0.9x omp[clang-19]: faster),
+                   ompx[clang-19+lto] (1.0x: same)
+cc-gcc-bad.json    as cc-gcc, omp[gcc-12] kernel b invalid (check text "max abs error 0.5")
+facts-clang.json   compile facts of the clang-19 build (omp a: 40 registers, 8 B spills)
 """
 import json
 import os
@@ -35,6 +45,43 @@ def run(path, factor, noise, seed, kernels=TIMES, invalid=None):
         json.dump(doc, f, indent=1)
 
 
+def compiler_run(path, labels, seed, invalid=None):
+    """labels: {label: time factor relative to cuda}; 2% noise, 20 samples."""
+    rng = random.Random(seed)
+    rows = []
+    for k, t in TIMES.items():
+        for size in (1024, 4096):
+            for variant in ("tpb=128", "tpb=256", "k2"):
+                for label, f in labels.items():
+                    # tpb=256 is the faster tuning for every label; size 1024 is 4x faster
+                    mu = t * f * (size / 4096) * (1.2 if variant == "tpb=128" else 1.0) * (2 if variant == "k2" else 1)
+                    samples = [mu * (1.0 + rng.gauss(0.0, 0.02)) for _ in range(20)]
+                    model = label.split("[")[0]
+                    bad = invalid == (label, k)
+                    rows.append({"kernel": k, "model": model, "label": label, "size": size, "variant": variant,
+                                 "samples": samples, "valid": not bad,
+                                 "check": "max abs error 0.5" if bad else "exact"})
+    doc = {"schema": "proxyport-result-1", "app": "synthetic",
+           "build": {"git_revision": "synthetic", "c_compiler": "none"},
+           "devices": [{"model": "cuda", "ran": True, "name": "Synthetic GPU"}], "results": rows}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+
+
+def facts(path):
+    ks = []
+    for k in TIMES:
+        for model in ("omp", "ompx"):
+            regs, spill = (40, 8) if (k, model) == ("a", "omp") else (24, 0)
+            ks.append({"app": "synthetic", "model": model, "kernel": k, "symbol": f"__omp_offloading_1_2_{k}_l1",
+                       "registers": regs, "smem_static": 0, "stack": spill, "spill_stores": spill,
+                       "spill_loads": spill, "remarks": []})
+    doc = {"schema": "proxyport-compile-facts-1", "build": {"tag": "clang-19", "dir": "synthetic"},
+           "kernels": ks, "files": []}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: make_compare_runs.py DIR", file=sys.stderr)
@@ -47,6 +94,13 @@ def main():
     run(os.path.join(d, "near1.json"), 1.01, 0.02, 4)
     run(os.path.join(d, "invalid.json"), 1.00, 0.01, 5, invalid=("b", "omp"))
     run(os.path.join(d, "other.json"), 1.00, 0.01, 6, kernels={"x": 1e-3})
+    compiler_run(os.path.join(d, "cc-clang.json"), {"cuda": 1.0, "omp[clang-19]": 1.25, "ompx[clang-19]": 1.1}, 7)
+    compiler_run(os.path.join(d, "cc-gcc.json"), {"cuda": 1.0, "omp[gcc-12]": 10.0}, 8)
+    compiler_run(os.path.join(d, "cc-clang-lto.json"), {"omp[clang-19+lto]": 1.25 * 0.9,
+                                                        "ompx[clang-19+lto]": 1.1}, 9)
+    compiler_run(os.path.join(d, "cc-gcc-bad.json"), {"cuda": 1.0, "omp[gcc-12]": 10.0}, 10,
+                 invalid=("omp[gcc-12]", "b"))
+    facts(os.path.join(d, "facts-clang.json"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,328 @@
+"""compare --report OUTDIR: the compiler report of any number of result files.
+
+Rows of every file are pooled by (app, kernel, label, size, variant); the first
+file that has a row wins (each build's run repeats cuda: the first is kept).
+Per app, each kernel is compared at its largest size; variants of the form
+"name=value" (tpb=256: a tuning sweep) are collapsed to each label's fastest,
+any other variant (xsbench_like's -k modes) is a kernel of its own.
+
+Written to OUTDIR: report.md; <app>-native.png (per kernel, native_time /
+label_time with bootstrap CIs: 1 = the native model, higher = faster);
+heatmap.png (label x kernel, label time / baseline time); flags.png (the flag
+sweep: "M[T+F]" time / "M[T]" time); and beside each heat map its matrix as
+JSON (rows, cols, values) for tests and other tools.
+Exit: 1 when any row failed validation (listed first, with its check), else 0.
+"""
+import json
+import os
+import re
+import zlib
+
+import compare_facts
+
+TUNING = re.compile(r"^[A-Za-z_][\w-]*=[\w.+-]+$")
+
+
+def _size_key(s):
+    try:
+        return (0, float(s))
+    except ValueError:
+        return (1, s)
+
+
+def _median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+
+
+class Pool:
+    def __init__(self, runs):
+        self.rows, self.dups, self.notes = {}, 0, []
+        for run in runs:
+            for k, v in run["rows"].items():
+                if k in self.rows:
+                    self.dups += 1
+                else:
+                    self.rows[k] = dict(v, path=run["path"])
+            for d in run["doc"].get("devices") or ():
+                if isinstance(d, dict) and d.get("ran") is False:
+                    self.notes.append(f"{run['label']}: {d.get('model')} did not run: {d.get('reason', '?')}")
+        self.devices = sorted({d.get("name") for r in runs for d in r["doc"].get("devices") or ()
+                               if isinstance(d, dict) and d.get("ran") and d.get("model") in ("cuda", "hip")
+                               and d.get("name")})
+
+    def apps(self):
+        return sorted({k[0] for k in self.rows})
+
+    def labels(self, app=None):
+        return sorted({k[2] for k in self.rows if app is None or k[0] == app}, key=label_order)
+
+    def cells(self, app, native):
+        """{category: {label: (samples, size, variant)}} at each category's largest size."""
+        cats = {}
+        for (a, kernel, label, size, variant), v in self.rows.items():
+            if a != app or not v["samples"]:
+                continue
+            cat = kernel if not variant or TUNING.match(variant) else f"{kernel} ({variant})"
+            cats.setdefault(cat, []).append((label, size, variant, v["samples"], v["valid"], v["check"]))
+        out = {}
+        for cat, items in cats.items():
+            have_native = [i for i in items if i[0] == native]
+            size = max((i[1] for i in (have_native or items)), key=_size_key)
+            best = {}
+            fails = {}
+            for label, sz, variant, samples, valid, check in items:
+                if sz != size:
+                    continue
+                if not valid:  # a wrong result is never hidden behind a faster variant
+                    fails.setdefault(label, f"FAIL {variant}: {check}".replace(" :", ":"))
+                if label not in best or _median(samples) < _median(best[label][0]):
+                    best[label] = (samples, sz, variant)
+            for label, why in fails.items():
+                best[label] = best[label][:3] + (why,)
+            out[cat] = best
+        return out
+
+
+def label_order(label):
+    model, tag = compare_facts.split_label(label)
+    rank = {"cuda": 0, "hip": 0, "host": 3}.get(model, 1)
+    return (rank, tag or "", model)
+
+
+def native_of(labels, wanted=None):
+    if wanted:
+        return wanted if wanted in labels else None
+    return next((n for n in ("cuda", "hip") if n in labels), None)
+
+
+def flag_base(label, labels):
+    """"omp[clang-19+lto]" -> "omp[clang-19]" when that label exists."""
+    model, tag = compare_facts.split_label(label)
+    if tag and "+" in tag:
+        base = f"{model}[{tag.split('+', 1)[0]}]"
+        if base in labels:
+            return base
+    return None
+
+
+def ratio_ci(base, run, args, key):
+    """run/base ratio of medians with its bootstrap CI (compare's resampler)."""
+    seed = zlib.crc32(repr(key).encode()) ^ args.seed
+    return args.bootstrap_ratio(base, run, args.resamples, args.confidence, seed)
+
+
+def _fmt_ci(r):
+    return f"{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]"
+
+
+def heatmap(path, title, rows, cols, vals, cbar):
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import LogNorm
+    finite = [v for r in vals for v in r if v is not None and v > 0]
+    if not finite:
+        return False
+    span = max(max(finite), 1 / min(finite), 1.05)
+    fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(cols) + 3), max(2.5, 0.45 * len(rows) + 1.8)))
+    grid = [[float("nan") if v is None else v for v in r] for r in vals]
+    im = ax.imshow(grid, cmap="RdYlGn_r", norm=LogNorm(vmin=1 / span, vmax=span), aspect="auto")
+    for i, r in enumerate(vals):
+        for j, v in enumerate(r):
+            if v is not None:
+                ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(cols)), cols, rotation=60, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    fig.colorbar(im, ax=ax, label=cbar + " (log scale)")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def bars(path, title, cats, labels, vals, native):
+    """Grouped bars: per kernel one bar per label, native_time / label_time."""
+    import matplotlib.pyplot as plt
+    n = len(labels)
+    w = 0.8 / max(n, 1)
+    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(cats) * max(1, n / 2) + 2), 4.5))
+    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+    allv = []
+    for i, label in enumerate(labels):
+        xs, ys, lo, hi = [], [], [], []
+        for j, cat in enumerate(cats):
+            r = vals.get((cat, label))
+            if r:
+                xs.append(j - 0.4 + w * (i + 0.5))
+                ys.append(r[0])
+                lo.append(r[0] - r[1])
+                hi.append(r[2] - r[0])
+                allv += [r[1], r[2]]
+        ax.bar(xs, ys, w, yerr=[lo, hi], capsize=1.5, label=label, color=cmap(i))
+    ax.axhline(1.0, color="black", lw=0.8)
+    if allv and max(allv) / max(min(allv), 1e-12) > 5:  # ratios over decades: log
+        ax.set_yscale("log")
+    ax.set_xticks(range(len(cats)), cats, rotation=45, ha="right", fontsize=8)
+    ax.set_ylabel(f"{native} time / model time (higher = faster)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_matrix(path, rows, cols, vals, what):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"what": what, "rows": rows, "cols": cols, "values": vals}, f, indent=1)
+
+
+def report(runs, args, die):
+    out = args.report
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        die(f"--report {out}: {e.strerror}")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401  (a broken install fails here, not mid-report)
+        plot = True
+    except Exception:  # ImportError, or a matplotlib built for another numpy
+        plot = False
+    pool = Pool(runs)
+    facts = args.facts_docs
+    device = ", ".join(pool.devices) or "device unknown"
+    md = [f"# ProxyPort compiler report ({device})", "",
+          f"{len(runs)} result file(s): " + ", ".join(f"`{r['path']}`" for r in runs) + ".", "",
+          f"Ratios are of medians of the raw samples, with {args.confidence:.0%} percentile bootstrap CIs "
+          f"({args.resamples} resamples of both rows' samples, seed {args.seed}). Each kernel at its largest "
+          "size; tuning variants (name=value) collapsed to each label's fastest.", ""]
+    if pool.dups:
+        md += [f"{pool.dups} row(s) present in more than one file: the first file's row is used.", ""]
+
+    invalid = sorted((k, v) for k, v in pool.rows.items() if not v["valid"])
+    md += ["## Validation", ""]
+    if invalid:
+        md += ["| app | kernel | label | size | variant | check | file |", "|---|---|---|---|---|---|---|"]
+        md += [f"| {k[0]} | {k[1]} | **FAIL {k[2]}** | {k[3]} | {k[4]} | {v['check']} | `{v['path']}` |"
+               for k, v in invalid]
+    else:
+        md.append(f"Every one of the {len(pool.rows)} rows validated.")
+    md.append("")
+    labels_all = pool.labels()
+    md += ["## Coverage", "", "Labels: " + ", ".join(f"`{x}`" for x in labels_all) + "."]
+    tags = sorted({compare_facts.split_label(x)[1] for x in labels_all} - {None})
+    for t in tags:
+        if t.startswith("gcc") and f"ompx[{t}]" not in labels_all:
+            md.append(f"- `ompx[{t}]`: none: kernel mode (ompx_bare) is an LLVM extension GCC does not have.")
+    md += [f"- {n}" for n in sorted(set(pool.notes))] + [""]
+
+    heat_rows, heat_cols, hmap = [], [], {}
+    flag_rows, flag_tab = [], []
+    base_want = getattr(args, "report_baseline", None)
+    for app in pool.apps():
+        labels = pool.labels(app)
+        native = native_of(labels) or native_of(labels, base_want)
+        hbase = native_of(labels, base_want) if base_want else native
+        cells = pool.cells(app, native)
+        cats = sorted(cells)
+        md += [f"## {app}", ""]
+        if native is None:
+            md += [f"No native model (cuda/hip) rows in {app}: no normalized figure.", ""]
+        else:
+            vals = {}
+            head = ["kernel", "size"] + [x for x in labels if x != native]
+            md += [f"{native} time / label time (higher = faster; 1 = {native}), {args.confidence:.0%} CI"
+                   + ("; compile facts below each value" if facts else "") + ":", "",
+                   "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            for cat in cats:
+                c = cells[cat]
+                if native not in c:
+                    continue
+                line = [cat, c[native][1]]
+                for label in head[2:]:
+                    if label in c and len(c[label]) > 3:
+                        line.append(f"**{c[label][3]}**")
+                    elif label in c:
+                        r = ratio_ci(c[label][0], c[native][0], args, (app, cat, label))
+                        vals[(cat, label)] = r
+                        cell = _fmt_ci(r)
+                        if facts:
+                            kern = cat.split(" (")[0]
+                            cell += "<br>" + compare_facts.brief(compare_facts.lookup(facts, app, kern, label))
+                        line.append(cell)
+                    else:
+                        line.append("-")
+                md.append("| " + " | ".join(str(x) for x in line) + " |")
+            md.append("")
+            if facts:
+                md += [f"{native} facts: " + "; ".join(
+                    f"{cat}: " + compare_facts.brief(compare_facts.lookup(facts, app, cat.split(' (')[0], native))
+                    for cat in cats if native in cells[cat]), ""]
+            if plot and vals:
+                png = f"{app}-native.png"
+                bars(os.path.join(out, png), f"{app} on {device}: speed relative to {native}",
+                     [c for c in cats if native in cells[c]], [x for x in labels if x != native], vals, native)
+                md += [f"![{app}]({png})", ""]
+        for cat in cats:
+            c = cells[cat]
+            if hbase in c:
+                col = f"{app}:{cat}"
+                heat_cols.append(col)
+                for label in labels:
+                    if label != hbase and label in c and len(c[label]) == 3:  # FAIL cells stay empty
+                        hmap[(label, col)] = ratio_ci(c[hbase][0], c[label][0], args, (app, cat, label, "heat"))[0]
+            for label in labels:
+                fb = flag_base(label, labels)
+                if fb and fb in c and label in c and len(c[label]) == len(c[fb]) == 3:
+                    r = ratio_ci(c[fb][0], c[label][0], args, (app, cat, label, "flags"))
+                    flag_tab.append((app, cat, label, fb, r))
+    heat_rows = [x for x in labels_all if any((x, c) in hmap for c in heat_cols)]
+    hb = base_want or "the native model"
+    md += ["## Heat map: time relative to " + hb, ""]
+    hv = [[hmap.get((r, c)) for c in heat_cols] for r in heat_rows]
+    write_matrix(os.path.join(out, "heatmap.json"), heat_rows, heat_cols, hv, f"label time / {hb} time")
+    if plot and heat_rows and heatmap(os.path.join(out, "heatmap.png"), f"{device}: time relative to {hb} (<1 faster)",
+                                   heat_rows, heat_cols, hv, f"time / {hb} time"):
+        md += ["![heat map](heatmap.png)", ""]
+    md += ["Matrix: `heatmap.json`.", ""]
+
+    md += ["## Flag sweep: time relative to the same compiler without extra flags", ""]
+    thr = args.threshold
+    if flag_tab:
+        md += ["| app | kernel | label | relative to | time ratio [CI] | verdict |"
+               + (" facts (flags / none) |" if facts else ""), "|---|---|---|---|---|---|" + ("---|" if facts else "")]
+        for app, cat, label, fb, r in flag_tab:
+            v = ("**slower**" if r[1] > 1 + thr else "**faster**" if r[2] < 1 - thr
+                 else "same" if r[1] >= 1 - thr and r[2] <= 1 + thr else "unclear")
+            line = f"| {app} | {cat} | {label} | {fb} | {_fmt_ci(r)} | {v} |"
+            if facts:
+                k = cat.split(" (")[0]
+                line += (f" {compare_facts.brief(compare_facts.lookup(facts, app, k, label))} / "
+                         f"{compare_facts.brief(compare_facts.lookup(facts, app, k, fb))} |")
+            md.append(line)
+        frows = sorted({t[2] for t in flag_tab}, key=label_order)
+        fcols = list(dict.fromkeys(f"{t[0]}:{t[1]}" for t in flag_tab))
+        fv = [[next((t[4][0] for t in flag_tab if t[2] == r and f"{t[0]}:{t[1]}" == c), None) for c in fcols]
+              for r in frows]
+        write_matrix(os.path.join(out, "flags.json"), frows, fcols, fv, "flags time / no-flags time")
+        md.append("")
+        if plot and heatmap(os.path.join(out, "flags.png"), f"{device}: flag sweep, time relative to no extra flags",
+                         frows, fcols, fv, "time / no-flags time"):
+            md += ["![flag sweep](flags.png)", ""]
+        md += ["Matrix: `flags.json`.", ""]
+    else:
+        md += ["No flag-sweep labels (`M[T+F]` beside `M[T]`) in these files.", ""]
+    if not plot:
+        md += ["Figures not drawn: matplotlib is not installed or does not import.", ""]
+    path = os.path.join(out, "report.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(md))
+    print(f"compare: wrote {path}" + ("" if plot else " (no figures: matplotlib is not installed or does not import)"))
+    print(f"compare: report of {len(pool.rows)} rows, {len(labels_all)} labels, {len(heat_cols)} kernels, "
+          f"{len(flag_tab)} flag-sweep rows, {len(invalid)} invalid row(s)")
+    for k, v in invalid:
+        print(f"compare: FAIL {k[2]}: {k[0]} {k[1]} {k[3]} {k[4]}: {v['check']}")
+    return 1 if invalid else 0
+
