@@ -37,12 +37,18 @@ double ts_flops_ui_pair(const snap_tables *t) {
   return f;
 }
 
-/* compute_yi per atom, per Z element: na x nb products cg * (u1 u2) summed:
- * complex multiply 6, cg scaling 2, accumulate 2 = 10 each; per ib the outer
- * cg FMA into Z, 4; then Y += zbeta Z, 4. */
+/* compute_yi per atom, per Z element of a Y element that is ever read (non-
+ * zero half weight; LAMMPS also computes the rest of the middle row):
+ * na x nb products cg * (u1 u2) summed: complex multiply 6, cg scaling 2,
+ * accumulate 2 = 10 each; per ib the outer cg FMA into Z, 4; then
+ * Y += zbeta Z, 4. */
 double ts_flops_yi_atom(const snap_tables *t) {
   double f = 0.0;
-  for (int z = 0; z < t->idxz_max; z++) f += 10.0 * t->idxz[z].na * t->idxz[z].nb + 4.0 * t->idxz[z].nb + 4.0;
+  for (int z = 0; z < t->idxz_max; z++) {
+    const snap_jm m = snap_uidx_split(t->idxz[z].jju);
+    if (snap_half_weight(m.j, m.ma, m.mb) == 0.0) continue;
+    f += 10.0 * t->idxz[z].na * t->idxz[z].nb + 4.0 * t->idxz[z].nb + 4.0;
+  }
   return f;
 }
 

@@ -19,19 +19,20 @@
  *   (0,0,0); level 1 row 0 (2); level 2 row 0 (3) and (0,1), (1,1): 8, each
  *   18 + 1 + 15 = 34: 272. Constant 80. Total 84 + 492 + 272 + 80 = 928.
  * compute_yi per atom, per (j1 j2 j) block, sum over its Z elements of
- *   10 na nb + 4 nb + 4:
+ *   10 na nb + 4 nb + 4, skipping the Y elements never read (j 2, mb 1,
+ *   ma 2: half weight 0):
  *   (0 0 0): na = nb = 1: 18; (1 0 1): 2 elements x 18 = 36;
  *   (1 1 0): na = nb = 2: 40 + 8 + 4 = 52;
  *   (1 1 2): na = 1, 2, 1 for ma = 0, 1, 2; nb = 1 (mb 0), 2 (mb 1):
- *            mb 0: 18 + 28 + 18 = 64; mb 1: 32 + 52 + 32 = 116; 180;
- *   (2 0 2): 6 elements x 18 = 108;
+ *            mb 0: 18 + 28 + 18 = 64; mb 1: 32 + 52 (+ 32 skipped) = 84; 148;
+ *   (2 0 2): 5 of 6 elements x 18 = 90;
  *   (2 1 1): na = nb = 2 for both elements: 2 x 52 = 104;
  *   (2 2 0): na = nb = 3: 90 + 12 + 4 = 106;
  *   (2 2 2): na = 2, 3, 2; nb = 2 (mb 0), 3 (mb 1):
- *            mb 0: 52 + 72 + 52 = 176; mb 1: 76 + 106 + 76 = 258; 434.
- *   Total 18 + 36 + 52 + 180 + 108 + 104 + 106 + 434 = 1038.
+ *            mb 0: 52 + 72 + 52 = 176; mb 1: 76 + 106 (+ 76 skipped) = 182; 358.
+ *   Total 18 + 36 + 52 + 148 + 90 + 104 + 106 + 358 = 912.
  * compute_energies per atom: 8 weighted elements x 6 + 1 = 49. */
-static const double HAND_J2[4] = {148.0, 1038.0, 928.0, 49.0};
+static const double HAND_J2[4] = {148.0, 912.0, 928.0, 49.0};
 
 static double brute_ui(int J) {
   double f = 28.0; /* the Cayley-Klein constant of flops.c */
@@ -66,6 +67,7 @@ static double brute_yi(int J, int *nz) {
       for (int j = j1 - j2; j <= j1 + j2 && j <= J; j += 2)
         for (int mb = 0; 2 * mb <= j; mb++)
           for (int ma = 0; ma <= j; ma++, (*nz)++) {
+            if (snap_half_weight(j, ma, mb) == 0.0) continue; /* Y never read */
             /* CG pairs: m1 + m2 = m + (j1 + j2 - j)/2 in each index */
             int na = 0, nb = 0;
             for (int m1 = 0; m1 <= j1; m1++)
