@@ -735,6 +735,41 @@ PP_HD static inline void snap_ui_mirror_item(const snap_data *d, long q, double 
   ur[q] = u.r, ui[q] = u.i;
 }
 
+/* 3-level compute_ui (cuda, ompx): U_i summed atom-major over its computed
+ * half, (uar, uai)[i * idxu_half + h], h = snap_half_index, so that the 32
+ * lanes of one neighbour add into neighbouring words (a few atomic
+ * transactions per warp rather than one per lane); then spread into the
+ * tiled layout with the mirrored half. */
+PP_HD static inline int snap_half_index(int j, int ma, int mb) {
+  int h = 0;
+  for (int l = 0; l < j; l++) h += snap_level_half(l);
+  return h + mb * (j + 1) + ma;
+}
+/* Word q of the atom-major sum: the self term. */
+PP_HD static inline void snap_uacc_init_item(const snap_data *d, long q, double *uar, double *uai) {
+  int h = (int)(q % d->t.idxu_half), j = 0;
+  while (h >= snap_level_half(j)) h -= snap_level_half(j), j++;
+  uar[q] = h / (j + 1) == h % (j + 1) ? d->wself : 0.0;
+  uai[q] = 0.0;
+}
+/* Word q of the tiled U_i from the atom-major sum (padding atoms: zero). */
+PP_HD static inline void snap_ui_spread_item(const snap_data *d, long q, const double *uar, const double *uai,
+                                             double *ur, double *ui) {
+  const int e = (int)((q / SNAP_TILE) % d->t.idxu_max);
+  const int i = (int)(q / ((long)SNAP_TILE * d->t.idxu_max)) * SNAP_TILE + (int)(q % SNAP_TILE);
+  if (i >= d->natoms) {
+    ur[q] = ui[q] = 0.0;
+    return;
+  }
+  const snap_jm m = snap_uidx_split(e);
+  const int mirrored = 2 * m.mb > m.j;
+  const long src = (long)i * d->t.idxu_half +
+                   (mirrored ? snap_half_index(m.j, m.j - m.ma, m.j - m.mb) : snap_half_index(m.j, m.ma, m.mb));
+  const snap_c v = {uar[src], uai[src]};
+  const snap_c u = mirrored ? snap_u_mirror(m.ma, m.mb, v) : v;
+  ur[q] = u.r, ui[q] = u.i;
+}
+
 /* compute_yi, one writer per Y element, no atomics. Nested form and the item
  * of both: Y item h (snap_yitem_split: one or two elements) of atom i. */
 PP_HD static inline void snap_yi_atom_item(const snap_data *d, int i, int h, const double *ur, const double *ui,
@@ -797,6 +832,7 @@ PP_END_DEVICE
 typedef struct snap_gpu_work {
   snap_gpu_shape sh;
   double *ur, *ui, *yr, *yi; /* [snap_tiled_len] */
+  double *uar, *uai;         /* [natoms * idxu_half]: compute_ui's atom-major sums */
   double *dedr;              /* [natoms * nmax * 3] */
   snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
 } snap_gpu_work;

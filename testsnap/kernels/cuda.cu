@@ -10,7 +10,9 @@
  *   of the recursion; 2 levels: one thread per pair); the recursion goes
  *   level by level through two level buffers in team memory (--scratch team)
  *   or global memory (--scratch global); each element's sfac * U is added
- *   to U_i atomically; the mirrored half is filled afterwards.
+ *   atomically to an atom-major sum of the computed half (the lanes' adds
+ *   land on neighbouring words), spread afterwards into the tiled U_i with
+ *   the mirrored half.
  * - compute_yi: one thread per (atom, pair of Y elements along ma) summing
  *   every Z element of the two (snap_y_pair: each U element loaded once for
  *   both), no atomics; collapsed: a flat launch of blocks of 4 warps = 32
@@ -38,8 +40,8 @@ typedef snap_gpu_work work;
   for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < (n); q += (long)gridDim.x * blockDim.x)
 
 /* ---- compute_ui ----------------------------------------------------------------- */
-__global__ void k_ui_init(const snap_data d, double *__restrict__ ur, double *__restrict__ ui) {
-  GRID_LOOP(q, snap_tiled_len(&d)) snap_ui_init_item(&d, q, ur, ui);
+__global__ void k_ui_init(const snap_data d, double *__restrict__ uar, double *__restrict__ uai) {
+  GRID_LOOP(q, (long)d.natoms * d.t.idxu_half) snap_uacc_init_item(&d, q, uar, uai);
 }
 
 /* The level buffers of this team's group g. */
@@ -48,7 +50,7 @@ __device__ __forceinline__ snap_c *group_buf(snap_c *global, int g, int groups, 
   return global ? global + ((long)blockIdx.x * groups + g) * elems : team_mem + g * elems;
 }
 
-__global__ void k_ui_pairs(const snap_data d, snap_pair_shape s, snap_c *scr, double *ur, double *ui) {
+__global__ void k_ui_pairs(const snap_data d, snap_pair_shape s, snap_c *scr, double *uar, double *uai) {
   const int g = threadIdx.x / s.lanes, lane = threadIdx.x % s.lanes;
   const long npairs = (long)d.natoms * d.nmax, lvl = snap_level_elems(d.t.twojmax);
   snap_c *buf = group_buf(scr, g, s.groups, s.elems);
@@ -58,14 +60,14 @@ __global__ void k_ui_pairs(const snap_data d, snap_pair_shape s, snap_c *scr, do
     const bool on = p >= 0;
     snap_ck c = {0.0, 0.0, 0.0, 0.0, 0.0};
     if (on) c = snap_ck_of(&d, d.rij + p * 3);
-    for (int j = 0; j <= d.t.twojmax; j++) {
+    long h0 = (long)i * d.t.idxu_half; /* this level's first word in the atom-major sums */
+    for (int j = 0; j <= d.t.twojmax; h0 += snap_level_half(j), j++) {
       snap_c *cur = buf + (j & 1) * lvl, *prev = buf + ((j & 1) ^ 1) * lvl;
       if (on)
         for (int k = lane; k < snap_level_half(j); k += s.lanes) {
           const snap_c u = snap_u_level_elem(&d.t, &c, j, k, prev, cur);
-          const long e = snap_tiled(&d, snap_ublock(j) + k, i);
-          atomicAdd(ur + e, c.sfac * u.r);
-          atomicAdd(ui + e, c.sfac * u.i);
+          atomicAdd(uar + h0 + k, c.sfac * u.r);
+          atomicAdd(uai + h0 + k, c.sfac * u.i);
         }
       __syncthreads();
       if (j & 1) {
@@ -77,22 +79,23 @@ __global__ void k_ui_pairs(const snap_data d, snap_pair_shape s, snap_c *scr, do
   }
 }
 
-__global__ void k_ui_mirror(const snap_data d, double *__restrict__ ur, double *__restrict__ ui) {
-  GRID_LOOP(q, snap_tiled_len(&d)) snap_ui_mirror_item(&d, q, ur, ui);
+__global__ void k_ui_spread(const snap_data d, const double *__restrict__ uar, const double *__restrict__ uai,
+                            double *__restrict__ ur, double *__restrict__ ui) {
+  GRID_LOOP(q, snap_tiled_len(&d)) snap_ui_spread_item(&d, q, uar, uai, ur, ui);
 }
 
 static void compute_ui(const snap_data *d, void *p) {
   work *w = (work *)p;
   const snap_gpu_shape *s = &w->sh;
-  const long n = snap_tiled_len(d);
-  k_ui_init<<<snap_gpu_blocks(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
+  const long n = snap_tiled_len(d), nh = (long)d->natoms * d->t.idxu_half;
+  k_ui_init<<<snap_gpu_blocks(nh, s->tpb), s->tpb>>>(*d, w->uar, w->uai);
   PP_GPU_CHECK_LAUNCH("k_ui_init");
   const size_t team = s->team_scratch ? s->ui.groups * s->ui.elems * sizeof(snap_c) : 0;
   k_ui_pairs<<<s->ui.teams, s->ui.groups * s->ui.lanes, team>>>(*d, s->ui, s->team_scratch ? NULL : w->scr_ui,
-                                                                 w->ur, w->ui);
+                                                                 w->uar, w->uai);
   PP_GPU_CHECK_LAUNCH("k_ui_pairs");
-  k_ui_mirror<<<snap_gpu_blocks(n, s->tpb), s->tpb>>>(*d, w->ur, w->ui);
-  PP_GPU_CHECK_LAUNCH("k_ui_mirror");
+  k_ui_spread<<<snap_gpu_blocks(n, s->tpb), s->tpb>>>(*d, w->uar, w->uai, w->ur, w->ui);
+  PP_GPU_CHECK_LAUNCH("k_ui_spread");
 }
 
 /* ---- compute_yi ------------------------------------------------------------------ */
@@ -197,7 +200,7 @@ static bool dalloc(T **p, size_t n) {
 static void release(void *p) {
   work *w = (work *)p;
   if (!w) return;
-  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->dedr, w->scr_ui, w->scr_de};
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->dedr, w->scr_ui, w->scr_de};
   for (size_t k = 0; k < sizeof a / sizeof *a; k++)
     if (a[k]) gpuFree(a[k]);
   free(w);
@@ -210,7 +213,9 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   if (!w) return NULL;
   w->sh = sh;
   const size_t nu = (size_t)snap_tiled_len(d);
+  const size_t nh = (size_t)d->natoms * d->t.idxu_half;
   bool ok = dalloc(&w->ur, nu) && dalloc(&w->ui, nu) && dalloc(&w->yr, nu) && dalloc(&w->yi, nu) &&
+            dalloc(&w->uar, nh) && dalloc(&w->uai, nh) &&
             dalloc(&w->dedr, (size_t)d->natoms * d->nmax * 3);
   /* Y's mirrored half is never written (nor read): zero it once. */
   if (ok) ok = gpuMemset(w->yr, 0, nu * sizeof(double)) == gpuSuccess && gpuMemset(w->yi, 0, nu * 8) == gpuSuccess;

@@ -7,7 +7,8 @@
  *   each (3 levels: 32 lanes over the elements of one level; 2 levels: one
  *   thread per pair), level by level through two level buffers in team
  *   memory (--scratch team) or global memory (--scratch global); sfac * U
- *   added to U_i atomically; the mirrored half filled afterwards.
+ *   added atomically to an atom-major sum of the computed half, spread into
+ *   the tiled U_i with the mirrored half afterwards.
  * - compute_yi: one thread per (atom, pair of Y elements) over their Z elements, in
  *   tiles of 32 atoms x 4 elements per team (collapsed), or a team per atom
  *   (nested); no atomics.
@@ -44,7 +45,7 @@ static inline snap_c *group_buf(snap_c *global, int g, int groups, long elems) {
   return (snap_c *)llvm_omp_target_dynamic_shared_alloc() + g * elems;
 }
 
-static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, double *ur, double *ui) {
+static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, double *uar, double *uai) {
   const int g = ompx_thread_id_x() / s.lanes, lane = ompx_thread_id_x() % s.lanes;
   const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
   snap_c *buf = group_buf(scr, g, s.groups, s.elems);
@@ -54,14 +55,14 @@ static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, 
     const int on = p >= 0;
     snap_ck c = {0.0, 0.0, 0.0, 0.0, 0.0};
     if (on) c = snap_ck_of(d, d->rij + p * 3);
-    for (int j = 0; j <= d->t.twojmax; j++) {
+    long h0 = (long)i * d->t.idxu_half; /* this level's first word in the atom-major sums */
+    for (int j = 0; j <= d->t.twojmax; h0 += snap_level_half(j), j++) {
       snap_c *cur = buf + (j & 1) * lvl, *prev = buf + ((j & 1) ^ 1) * lvl;
       if (on)
         for (int k = lane; k < snap_level_half(j); k += s.lanes) {
           const snap_c u = snap_u_level_elem(&d->t, &c, j, k, prev, cur);
-          const long e = snap_tiled(d, snap_ublock(j) + k, i);
-          atomic_add(ur + e, c.sfac * u.r);
-          atomic_add(ui + e, c.sfac * u.i);
+          atomic_add(uar + h0 + k, c.sfac * u.r);
+          atomic_add(uai + h0 + k, c.sfac * u.i);
         }
       ompx_sync_block_acq_rel();
       if (j & 1) {
@@ -114,17 +115,17 @@ static void compute_ui(const snap_data *d, void *p) {
   const snap_data dd = *d;
   const snap_gpu_shape *s = &w->sh;
   const snap_pair_shape ps = s->ui;
-  double *ur = w->ur, *ui = w->ui;
+  double *ur = w->ur, *ui = w->ui, *uar = w->uar, *uai = w->uai;
   snap_c *scr = s->team_scratch ? NULL : w->scr_ui;
-  const long n = snap_tiled_len(d);
-  const int tpb = s->tpb, nb = snap_gpu_blocks(n, tpb), threads = ps.groups * ps.lanes;
+  const long n = snap_tiled_len(d), nh = (long)d->natoms * d->t.idxu_half;
+  const int tpb = s->tpb, threads = ps.groups * ps.lanes;
   const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
-  LAUNCH(nb, tpb, firstprivate(dd) is_device_ptr(ur, ui))
-  GRID_LOOP(q, n) snap_ui_init_item(&dd, q, ur, ui);
-  LAUNCH(ps.teams, threads, firstprivate(dd, ps) is_device_ptr(ur, ui, scr) ompx_dyn_cgroup_mem(team))
-  ui_pairs(&dd, ps, scr, ur, ui);
-  LAUNCH(nb, tpb, firstprivate(dd) is_device_ptr(ur, ui))
-  GRID_LOOP(q, n) snap_ui_mirror_item(&dd, q, ur, ui);
+  LAUNCH(snap_gpu_blocks(nh, tpb), tpb, firstprivate(dd) is_device_ptr(uar, uai))
+  GRID_LOOP(q, nh) snap_uacc_init_item(&dd, q, uar, uai);
+  LAUNCH(ps.teams, threads, firstprivate(dd, ps) is_device_ptr(uar, uai, scr) ompx_dyn_cgroup_mem(team))
+  ui_pairs(&dd, ps, scr, uar, uai);
+  LAUNCH(snap_gpu_blocks(n, tpb), tpb, firstprivate(dd) is_device_ptr(uar, uai, ur, ui))
+  GRID_LOOP(q, n) snap_ui_spread_item(&dd, q, uar, uai, ur, ui);
 }
 
 static void compute_yi(const snap_data *d, void *p) {
@@ -182,7 +183,7 @@ static void compute_energies(const snap_data *d, void *p) {
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->dedr), pp_omp_free(w->scr_ui), pp_omp_free(w->scr_de);
+  pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->uar), pp_omp_free(w->uai), pp_omp_free(w->dedr), pp_omp_free(w->scr_ui), pp_omp_free(w->scr_de);
   free(w);
 }
 
@@ -194,6 +195,8 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   w->sh = sh;
   const size_t nu = (size_t)snap_tiled_len(d) * sizeof(double);
   w->ur = pp_omp_alloc(nu), w->ui = pp_omp_alloc(nu), w->yr = pp_omp_alloc(nu), w->yi = pp_omp_alloc(nu);
+  w->uar = pp_omp_alloc((size_t)d->natoms * d->t.idxu_half * sizeof(double));
+  w->uai = pp_omp_alloc((size_t)d->natoms * d->t.idxu_half * sizeof(double));
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
   /* Y's mirrored half is never written (nor read): zero it once. */
   double *yr = w->yr, *yi = w->yi;
