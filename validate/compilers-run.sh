@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Runs the compiler matrix built by `scripts/compilers build` on a GPU node and
 # writes one results folder. Needs no git, cmake or compiler on the node: only
-# the build/matrix/<preset>/<tag>/ folders (bin/, runtime, models, apps), the
+# the build/matrix-run/<preset>/<tag>/ folders (scripts/compilers pack: bin/,
+# runtime, models, apps; or build/matrix/<preset> itself), the
 # inputs/ decks, and the runtimes: .gpu-rt (LLVM 19, ../shared/gpu/omp-runtime.sh)
 # and .gpu-rt-extra/{gcc-12,clang-16} (scripts/compilers setup).
 set -uo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: validate/compilers-run.sh [--preset nvidia-sm90] [--only TAG,...] [--apps LIST]
+Usage: validate/compilers-run.sh [--preset nvidia-sm90] [--root DIR] [--only TAG,...] [--apps LIST]
                                  [--with-host] [--full] [--debug] [--dry-run] OUTDIR
 
-For every built tag (build/matrix/<preset>/<tag>/) and app, with that compiler's
+For every built tag (DIR/<tag>/; DIR default build/matrix-run/<preset> when it
+exists, else build/matrix/<preset>) and app, with that compiler's
 runtime activated:  APP --backend <the tag's models> <short sizes> --json OUTDIR/<app>-<tag>.json
 Also writes OUTDIR/<app>-<tag>.txt (table and messages), OUTDIR/commands.sh (every
 command exactly as run, with its environment), OUTDIR/gpu.txt and OUTDIR/summary.tsv.
@@ -32,10 +34,11 @@ Exit: 0 every run validated, 1 a validation failed, 3 a run failed otherwise, 2 
 EOF
 }
 
-preset=nvidia-sm90 only="" apps_opt="" host=0 full=0 debug=0 dry=0 out=""
+preset=nvidia-sm90 root="" only="" apps_opt="" host=0 full=0 debug=0 dry=0 out=""
 while (($#)); do
   case $1 in
     --preset) preset=${2:?}; shift ;;
+    --root) root=${2:?}; shift ;;
     --only) only=${2:?}; shift ;;
     --apps) apps_opt=${2:?}; shift ;;
     --with-host) host=1 ;;
@@ -51,7 +54,8 @@ done
 [[ -n $out ]] || { usage >&2; exit 2; }
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
-top=build/matrix/$preset
+top=$root
+if [[ -z $top ]]; then top=build/matrix-run/$preset; [[ -d $top ]] || top=build/matrix/$preset; fi
 tags=()
 for d in "$top"/*/; do
   t=$(basename "$d")
