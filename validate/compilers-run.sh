@@ -22,7 +22,10 @@ The result files are left separate: validate/compare reads any number of them.
   --with-host  also run the host model (default: GPU models only; host rows take long)
   --full       the apps' default sizes instead of the short ones below
   --debug      libomptarget/libgomp diagnostics: LIBOMPTARGET_INFO=-1, LIBOMPTARGET_DEBUG=1
-               (clang builds; DEBUG prints only from a debug-built libomptarget), GOMP_DEBUG=1 (gcc)
+               (clang builds; DEBUG prints only from a debug-built libomptarget) and, for
+               clang-16, llvm-omp-device-info's device list first; GOMP_DEBUG=1 (gcc).
+               Other runtime variables pass through (e.g. LIBOMPTARGET_NEXTGEN_PLUGINS=0
+               selects LLVM 16's older CUDA plugin).
   --dry-run    print the commands only
 
 Short sizes (whole matrix, 3 apps x ~10 builds, in a few GPU minutes); override with
@@ -80,9 +83,12 @@ activation() {
     *) echo "true" ;;
   esac
 }
-debug_env() {
+debug_env() {   # also lists the devices the runtime sees, where it has llvm-omp-device-info
   ((debug)) || return 0
-  case $1 in clang-*) echo "export LIBOMPTARGET_INFO=-1 LIBOMPTARGET_DEBUG=1" ;; gcc-*) echo "export GOMP_DEBUG=1" ;; esac
+  case $1 in
+    clang-*) echo 'export LIBOMPTARGET_INFO=-1 LIBOMPTARGET_DEBUG=1 && { [ -z "${PP_OMP_DEVICE_INFO:-}" ] || "$PP_OMP_DEVICE_INFO"; }' ;;
+    gcc-*) echo "export GOMP_DEBUG=1" ;;
+  esac
 }
 
 mkdir -p "$out"
