@@ -76,7 +76,8 @@ app_args() { case $1 in microbench) echo "$mb_args" ;; spmv) echo "$spmv_args" ;
 # activation NAME: the shell lines that set up compiler NAME's runtime.
 activation() {
   case $1 in
-    clang-19) echo ". .gpu-rt/activate" ;;
+    # (no .gpu-rt: a machine with LLVM 19 installed, e.g. the build machine)
+    clang-19) echo "{ [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; }" ;;
     gcc-*) echo ". .gpu-rt-extra/$1/activate" ;;
     # .gpu-rt unpacked (libLLVM-16 takes its dependencies from it), but not on the path: LLVM 16 only
     clang-16) echo "(. .gpu-rt/activate) && . .gpu-rt-extra/clang-16/activate" ;;
@@ -125,7 +126,9 @@ for r in "${runs[@]}"; do
   sec=$(($(date +%s) - s0))
   case $rc in 0) res=PASS ;; 1) res=FAIL ;; 124) res=TIMEOUT ;; *) res="ERROR($rc)" ;; esac
   echo "$res (${sec} s)"
-  [[ $res == PASS ]] || grep -m3 -E "FAIL|rror|failure|refus" "$out/$stem.txt" | sed 's/^/      /'
+  # what differed first (FAIL rows), then runtime messages
+  [[ $res == PASS ]] || { grep -E " FAIL " "$out/$stem.txt"; grep -E "rror|failure|refus|mandatory" "$out/$stem.txt"; } |
+    head -n 4 | sed 's/^/      /'
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$t" "$models" "$rc" "$sec" "$res" >> "$out/summary.tsv"
   if ((rc == 1 && worst == 0)); then worst=1; elif ((rc != 0 && rc != 1)); then worst=3; fi
 done
