@@ -242,7 +242,9 @@ static void print_table(const pp_report *r, FILE *f) {
       fprintf(f, "   %-*s NOT RUN: %s\n", lw, lab, r->skipped[m]);
     }
   }
-  fprintf(f, "\n%-16s %-*s %11s %-18s %11s %12s %-10s %6s %7s  %s\n", "kernel", lw, "model", "size",
+  /* Rows keep the bare model name (scripts and tests match "KERNEL +MODEL +SIZE"):
+   * one binary has one tag, shown in the header, device lines and summary. */
+  fprintf(f, "\n%-16s %-5s %11s %-18s %11s %12s %-10s %6s %7s  %s\n", "kernel", "model", "size",
           "variant", "median", "FOM", "unit", "%copy", "vs-nat", "check");
   for (int i = 0; i < r->nrows; i++) {
     const pp_row *w = &r->rows[i];
@@ -250,8 +252,8 @@ static void print_table(const pp_report *r, FILE *f) {
     fmt_time(t, sizeof t, w->time.median);
     if (isfinite(w->frac_ceiling)) snprintf(frac, sizeof frac, "%.1f%%", 100 * w->frac_ceiling);
     if (isfinite(w->ratio_native)) snprintf(ratio, sizeof ratio, "%.3f", w->ratio_native);
-    fprintf(f, "%-16s %-*s %11lld %-18s %11s %12.5g %-10s %6s %7s  %s %s\n", w->kernel, lw,
-            pp_model_label(w->model, lab, sizeof lab), w->size, w->variant[0] ? w->variant : "-", t, w->fom,
+    fprintf(f, "%-16s %-5s %11lld %-18s %11s %12.5g %-10s %6s %7s  %s %s\n", w->kernel,
+            pp_model_name(w->model), w->size, w->variant[0] ? w->variant : "-", t, w->fom,
             w->fom_unit, frac, ratio, w->valid ? "PASS" : "FAIL", w->check);
   }
   int bad = pp_report_failures(r);
