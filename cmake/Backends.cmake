@@ -53,6 +53,13 @@ if(PP_OMP_RUNTIME_DIR)
   set(PP_LLVM_LIBDIR "${PP_OMP_RUNTIME_DIR}")
 endif()
 
+# A GCC with offload compilers installed (gcc-12-offload-nvptx) makes device code
+# for every `-fopenmp` file and links it by default: without a GPU target, none.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND PP_OFFLOAD MATCHES "^(none|cpu)$")
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-foffload=disable>)
+  add_link_options($<$<LINK_LANGUAGE:C>:-foffload=disable>)
+endif()
+
 set(PP_OFFLOAD_FLAGS "")
 set(PP_OFFLOAD_ARCH_NAME "none")
 if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT PP_OFFLOAD STREQUAL "none")
