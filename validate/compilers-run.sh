@@ -60,7 +60,8 @@ cd "$repo"
 top=$root
 if [[ -z $top ]]; then top=build/matrix-run/$preset; [[ -d $top ]] || top=build/matrix/$preset; fi
 tags=()
-for d in "$top"/*/; do
+# base builds first (clang-19, gcc-12, ...), then the flag sets (clang-19+lto, ...)
+for d in $(ls -d "$top"/*/ 2>/dev/null | grep -v '+'; ls -d "$top"/*/ 2>/dev/null | grep '+'); do
   t=$(basename "$d")
   [[ -f $d/runtime ]] || continue
   [[ -z $only || ",$only," == *",$t,"* ]] && tags+=("$t")
@@ -87,7 +88,7 @@ activation() {
 debug_env() {   # also lists the devices the runtime sees, where it has llvm-omp-device-info
   ((debug)) || return 0
   case $1 in
-    clang-*) echo 'export LIBOMPTARGET_INFO=-1 LIBOMPTARGET_DEBUG=1 && { [ -z "${PP_OMP_DEVICE_INFO:-}" ] || "$PP_OMP_DEVICE_INFO"; }' ;;
+    clang-*) echo 'export LIBOMPTARGET_INFO=-1 LIBOMPTARGET_DEBUG=1 && { [ -z "${PP_OMP_DEVICE_INFO:-}" ] || "$PP_OMP_DEVICE_INFO" || true; }' ;;
     gcc-*) echo "export GOMP_DEBUG=1" ;;
   esac
 }
