@@ -6,9 +6,24 @@ set(PP_HAVE_HOST ON)
 find_package(OpenMP COMPONENTS C)   # host threads; optional for the host model
 
 # ---- OpenMP offload (omp, ompx) -------------------------------------------
+# OpenMP compilers: clang >= 16 (omp; ompx, LLVM's kernel mode, needs >= 18)
+# and GCC >= 12 (omp only: kernel mode is an LLVM extension).
 set(_clang_ok OFF)
-if(CMAKE_C_COMPILER_ID STREQUAL "Clang" AND CMAKE_C_COMPILER_VERSION VERSION_GREATER_EQUAL 18)
+set(_omp_ok OFF)
+set(_ompx_ok OFF)
+set(PP_OMPX_ABSENT "")
+string(REGEX MATCH "^[0-9]+" PP_CC_MAJOR "${CMAKE_C_COMPILER_VERSION}")
+if(CMAKE_C_COMPILER_ID STREQUAL "Clang" AND PP_CC_MAJOR GREATER_EQUAL 16)
   set(_clang_ok ON)
+  set(_omp_ok ON)
+  if(PP_CC_MAJOR GREATER_EQUAL 18)
+    set(_ompx_ok ON)
+  else()
+    set(PP_OMPX_ABSENT "not available with clang-${PP_CC_MAJOR} (LLVM kernel mode needs clang >= 18)")
+  endif()
+elseif(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND PP_CC_MAJOR GREATER_EQUAL 12)
+  set(_omp_ok ON)
+  set(PP_OMPX_ABSENT "not available with gcc-${PP_CC_MAJOR} (LLVM kernel mode extension)")
 endif()
 if(PP_OFFLOAD STREQUAL "auto")
   if(NOT _clang_ok)
@@ -22,21 +37,34 @@ endif()
 if(NOT PP_OFFLOAD MATCHES "^(nvidia|amd|cpu|none)$")
   message(FATAL_ERROR "PP_OFFLOAD='${PP_OFFLOAD}': use nvidia, amd, cpu, none or auto")
 endif()
-if(NOT PP_OFFLOAD STREQUAL "none" AND NOT _clang_ok)
-  message(FATAL_ERROR "PP_OFFLOAD=${PP_OFFLOAD} needs clang >= 18 as the C compiler (found "
+if(NOT PP_OFFLOAD STREQUAL "none" AND NOT _omp_ok)
+  message(FATAL_ERROR "PP_OFFLOAD=${PP_OFFLOAD} needs clang >= 16 or gcc >= 12 as the C compiler (found "
     "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}); use -DCMAKE_C_COMPILER=clang-19 "
     "(scripts/setup installs it) or PP_OFFLOAD=none")
 endif()
 
-# Where clang's own LLVM lives: its device runtimes and libomptarget.
+# Where clang's own LLVM lives: its device runtimes and libomptarget
+# (PP_OMP_RUNTIME_DIR when that runtime is unpacked elsewhere, e.g. clang-16's).
 get_filename_component(_cc_real "${CMAKE_C_COMPILER}" REALPATH)
 get_filename_component(_llvm_bin "${_cc_real}" DIRECTORY)
 get_filename_component(PP_LLVM_ROOT "${_llvm_bin}" DIRECTORY)
 set(PP_LLVM_LIBDIR "${PP_LLVM_ROOT}/lib")
+if(PP_OMP_RUNTIME_DIR)
+  set(PP_LLVM_LIBDIR "${PP_OMP_RUNTIME_DIR}")
+endif()
+
+# A GCC with offload compilers installed (gcc-12-offload-nvptx) makes device code
+# for every `-fopenmp` file and links it by default: without a GPU target, none.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND PP_OFFLOAD MATCHES "^(none|cpu)$")
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-foffload=disable>)
+  add_link_options($<$<LINK_LANGUAGE:C>:-foffload=disable>)
+endif()
 
 set(PP_OFFLOAD_FLAGS "")
 set(PP_OFFLOAD_ARCH_NAME "none")
-if(PP_OFFLOAD STREQUAL "nvidia")
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT PP_OFFLOAD STREQUAL "none")
+  include(${CMAKE_CURRENT_LIST_DIR}/GccOffload.cmake)
+elseif(PP_OFFLOAD STREQUAL "nvidia")
   set(PP_OFFLOAD_ARCH_NAME ${PP_NVIDIA_ARCH})
   set(PP_OFFLOAD_FLAGS -fopenmp --offload-arch=${PP_NVIDIA_ARCH}
       --libomptarget-nvptx-bc-path=${PP_LLVM_LIBDIR}/libomptarget-nvptx-${PP_NVIDIA_ARCH}.bc)
@@ -68,8 +96,13 @@ endif()
 if(PP_OMP_DEVICE_FLAGS AND NOT PP_OFFLOAD STREQUAL "none")
   list(APPEND PP_OFFLOAD_FLAGS ${PP_OMP_DEVICE_FLAGS})
 endif()
+# The flag sweep's set (cmake/BuildTag.cmake names it): compile and link.
+if(PP_OMP_EXTRA_FLAGS AND NOT PP_OFFLOAD STREQUAL "none")
+  separate_arguments(_extra UNIX_COMMAND "${PP_OMP_EXTRA_FLAGS}")
+  list(APPEND PP_OFFLOAD_FLAGS ${_extra})
+endif()
 set(PP_OFFLOAD_LINK_FLAGS ${PP_OFFLOAD_FLAGS})
-if(NOT PP_OFFLOAD STREQUAL "none")
+if(NOT PP_OFFLOAD STREQUAL "none" AND _clang_ok)
   # lld from the same LLVM: the AMDGPU device link needs it, and an older
   # ld.lld on PATH (lld-15 from ROCm) fails with "unknown abi version".
   if(EXISTS ${_llvm_bin}/ld.lld)
@@ -85,7 +118,11 @@ if(NOT PP_OFFLOAD STREQUAL "none")
     set(PP_HAVE_OMP ON)
   endif()
   if(NOT PP_ENABLE_OMPX STREQUAL "OFF")
-    if(PP_OFFLOAD STREQUAL "cpu")
+    if(NOT _ompx_ok)
+      if(PP_ENABLE_OMPX STREQUAL "ON")
+        message(FATAL_ERROR "PP_ENABLE_OMPX=ON: ${PP_OMPX_ABSENT}")
+      endif()
+    elseif(PP_OFFLOAD STREQUAL "cpu")
       # LLVM's kernel mode (ompx_bare) has no host-device implementation.
       if(PP_ENABLE_OMPX STREQUAL "ON")
         message(FATAL_ERROR "PP_ENABLE_OMPX=ON needs a GPU offload target (PP_OFFLOAD=nvidia|amd)")

@@ -1,4 +1,5 @@
 #include <string.h>
+#include "pp/buildinfo.h"
 #include "pp/model.h"
 
 static const char *const names[PP_MODEL_COUNT] = {"host", "omp", "ompx", "cuda", "hip"};
@@ -32,8 +33,10 @@ pp_model_set pp_models_built(void) {
 
 const char *pp_model_absent_reason(pp_model m) {
   switch (m) {
-  case PP_OMP: return "not built: configure with clang >= 18 and PP_OFFLOAD=nvidia|amd|cpu";
-  case PP_OMPX: return "not built: kernel mode needs clang >= 18 and a GPU offload target (PP_OFFLOAD=nvidia|amd)";
+  case PP_OMP: return "not built: configure with clang >= 16 or gcc >= 12 and PP_OFFLOAD=nvidia|amd|cpu";
+  case PP_OMPX:
+    if (pp_build_info()->ompx_absent[0]) return pp_build_info()->ompx_absent; /* the compiler lacks it */
+    return "not built: kernel mode needs clang >= 18 and a GPU offload target (PP_OFFLOAD=nvidia|amd)";
   case PP_CUDA: return "not built: no CUDA compiler found (or PP_ENABLE_CUDA=OFF)";
   case PP_HIP: return "not built: no HIP compiler found (or PP_ENABLE_HIP=OFF)";
   default: return "built";

@@ -168,6 +168,26 @@ int pp_report_failures(const pp_report *r) {
   return bad;
 }
 
+const char *pp_model_label(pp_model m, char *buf, size_t n) {
+  const char *tag = pp_build_info()->tag;
+  if ((m == PP_HOST || m == PP_OMP || m == PP_OMPX) && tag[0])
+    snprintf(buf, n, "%s[%s]", pp_model_name(m), tag);
+  else
+    snprintf(buf, n, "%s", pp_model_name(m));
+  return buf;
+}
+
+/* Width of the widest label, for the text tables' model column. */
+static int label_width(void) {
+  int w = 5;
+  char l[96];
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    int k = (int)strlen(pp_model_label((pp_model)m, l, sizeof l));
+    if (k > w) w = k;
+  }
+  return w;
+}
+
 /* The native model of the GPU the rows ran on: CUDA on NVIDIA, HIP on AMD. */
 static int native_model(const pp_report *r) {
   for (int i = 0; i < r->nrows; i++) if (r->rows[i].model == PP_CUDA) return PP_CUDA;
@@ -204,18 +224,26 @@ static void print_table(const pp_report *r, FILE *f) {
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "\n== %s  (ProxyPort %s, git %s%s%s, %d rank%s)\n", r->app, b->version, b->git_revision,
           b->git_diff_hash[0] ? " diff " : "", b->git_diff_hash, pp_mpi_size(), pp_mpi_size() > 1 ? "s" : "");
+  fprintf(f, "   %-22s %s (%s; flag set %s%s%s)\n", "build", b->tag, b->omp_compiler_banner,
+          b->omp_flag_set, b->omp_extra_flags[0] ? ": " : "", b->omp_extra_flags);
+  if (b->omp_forced_flags[0]) fprintf(f, "   %-22s %s\n", "forced flags", b->omp_forced_flags);
   for (int i = 0; i < r->nparams; i++) fprintf(f, "   %-22s %s\n", r->params[i].key, r->params[i].val);
+  int lw = label_width();
+  char lab[96];
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    pp_model_label((pp_model)m, lab, sizeof lab);
     if (r->have_device[m]) {
       const pp_device_info *d = &r->device[m];
-      fprintf(f, "   %-5s device %d: %s [%s]", pp_model_name((pp_model)m), d->index, d->name, d->arch);
+      fprintf(f, "   %-*s device %d: %s [%s]", lw, lab, d->index, d->name, d->arch);
       if (d->total_mem) fprintf(f, ", %.1f GiB", d->total_mem / 1073741824.0);
       if (isfinite(r->copy_gbs[m])) fprintf(f, ", copy ceiling %.1f GB/s", r->copy_gbs[m]);
       fprintf(f, "\n");
     } else if (r->skipped[m][0]) {
-      fprintf(f, "   %-5s NOT RUN: %s\n", pp_model_name((pp_model)m), r->skipped[m]);
+      fprintf(f, "   %-*s NOT RUN: %s\n", lw, lab, r->skipped[m]);
     }
   }
+  /* Rows keep the bare model name (scripts and tests match "KERNEL +MODEL +SIZE"):
+   * one binary has one tag, shown in the header, device lines and summary. */
   fprintf(f, "\n%-16s %-5s %11s %-18s %11s %12s %-10s %6s %7s  %s\n", "kernel", "model", "size",
           "variant", "median", "FOM", "unit", "%copy", "vs-nat", "check");
   for (int i = 0; i < r->nrows; i++) {
@@ -257,8 +285,9 @@ static const pp_row *best_row(const pp_report *r, const char *k, int m, long lon
  * with neither figure for any model are left out. */
 static void print_summary(const pp_report *r, FILE *f) {
   int nat = native_model(r), present[PP_MODEL_COUNT] = {0}, lines = 0;
+  int cw = label_width() > 13 ? label_width() : 13;
   for (int i = 0; i < r->nrows; i++) present[r->rows[i].model] = 1;
-  char buf[256];
+  char buf[512], lab[96];
   for (int i = 0; i < r->nrows; i++) {
     const char *k = r->rows[i].kernel;
     int first = 1, any = 0, seen, len = 0;
@@ -283,7 +312,7 @@ static void print_summary(const pp_report *r, FILE *f) {
       }
       if (b) snprintf(cell, sizeof cell, "%5s %7s", ratio, frac);
       else snprintf(cell, sizeof cell, "%13s", seen ? "FAIL" : "");
-      len += snprintf(buf + len, sizeof buf - (size_t)len, "  %-13s", cell);
+      len += snprintf(buf + len, sizeof buf - (size_t)len, "  %-*s", cw, cell);
     }
     if (!any) continue;
     if (!lines++) {
@@ -292,7 +321,7 @@ static void print_summary(const pp_report *r, FILE *f) {
       else fprintf(f, "%%copy (no native model ran, so no vs-nat).\n");
       fprintf(f, "%-16s %11s", "kernel", "size");
       for (int m = 0; m < PP_MODEL_COUNT; m++)
-        if (present[m]) fprintf(f, "  %-13s", pp_model_name((pp_model)m));
+        if (present[m]) fprintf(f, "  %-*s", cw, pp_model_label((pp_model)m, lab, sizeof lab));
       fputc('\n', f);
     }
     fprintf(f, "%s\n", buf);
@@ -333,6 +362,15 @@ static void json_build(pp_json *j) {
   pp_json_str(j, "hip_compiler", b->hip_compiler);
   pp_json_str(j, "hip_flags", b->hip_flags);
   pp_json_str(j, "mpi", b->mpi);
+  pp_json_str(j, "tag", b->tag);
+  pp_json_str(j, "omp_compiler_id", b->omp_compiler_id);
+  pp_json_str(j, "omp_compiler_version", b->omp_compiler_version);
+  pp_json_str(j, "omp_compiler_banner", b->omp_compiler_banner);
+  pp_json_str(j, "omp_compiler_tag", b->compiler_tag);
+  pp_json_str(j, "omp_flag_set", b->omp_flag_set);
+  pp_json_str(j, "omp_extra_flags", b->omp_extra_flags);
+  pp_json_str(j, "omp_forced_flags", b->omp_forced_flags);
+  pp_json_str(j, "ompx_absent", b->ompx_absent);
   pp_json_obj_end(j);
 }
 
@@ -341,6 +379,7 @@ static int write_json(const pp_report *r, const char *path) {
   if (pp_outfile_open(&out, path) != 0) return -1;
   FILE *f = out.f;
   pp_json j;
+  char lab[96];
   pp_json_begin(&j, f);
   pp_json_str(&j, "schema", "proxyport-result-1");
   pp_json_str(&j, "app", r->app);
@@ -363,6 +402,7 @@ static int write_json(const pp_report *r, const char *path) {
     if (!r->have_device[m] && !r->skipped[m][0]) continue;
     pp_json_obj(&j, NULL);
     pp_json_str(&j, "model", pp_model_name((pp_model)m));
+    pp_json_str(&j, "label", pp_model_label((pp_model)m, lab, sizeof lab));
     pp_json_bool(&j, "ran", r->have_device[m]);
     if (r->have_device[m]) {
       const pp_device_info *d = &r->device[m];
@@ -385,6 +425,7 @@ static int write_json(const pp_report *r, const char *path) {
     pp_json_obj(&j, NULL);
     pp_json_str(&j, "kernel", w->kernel);
     pp_json_str(&j, "model", pp_model_name(w->model));
+    pp_json_str(&j, "label", pp_model_label(w->model, lab, sizeof lab));
     pp_json_int(&j, "size", w->size);
     pp_json_str(&j, "variant", w->variant);
     pp_json_int(&j, "ranks", w->ranks);
@@ -432,7 +473,7 @@ static int write_csv(const pp_report *r, const char *path) {
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "app,kernel,model,size,variant,ranks,samples,time_min_s,time_median_s,time_mean_s,"
              "time_stddev_s,time_ci_low_s,time_ci_high_s,fom,fom_unit,bytes_per_run,flops_per_run,"
-             "fraction_of_copy_ceiling,ratio_to_native,valid,check,device,git_revision,c_compiler\n");
+             "fraction_of_copy_ceiling,ratio_to_native,valid,check,device,git_revision,c_compiler,label\n");
   for (int i = 0; i < r->nrows; i++) {
     const pp_row *w = &r->rows[i];
     fprintf(f, "%s,%s,%s,%lld,", r->app, w->kernel, pp_model_name(w->model), w->size);
@@ -448,6 +489,9 @@ static int write_csv(const pp_report *r, const char *path) {
     csv_field(f, b->git_revision);
     fputc(',', f);
     csv_field(f, b->c_compiler);
+    fputc(',', f);
+    char lab[96];
+    csv_field(f, pp_model_label(w->model, lab, sizeof lab));
     fputc('\n', f);
   }
   return pp_outfile_commit(&out);

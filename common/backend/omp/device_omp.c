@@ -19,6 +19,22 @@ static void fail(const char *what, const char *detail) { pp_device_fail(current,
 
 static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   current = m;
+#ifdef PP_OFFLOAD_HOST_FALLBACK
+  /* GCC built for PP_OFFLOAD=cpu: no host offload device exists, so the
+   * regions run on the initial device, on purpose and named as such. */
+  (void)index;
+  pp_omp_device = omp_get_initial_device();
+  snprintf(info->name, sizeof info->name, "host fallback (initial device; gcc has no host offload device)");
+  snprintf(info->arch, sizeof info->arch, "%s", PP_OFFLOAD_ARCH);
+  info->count = 1;
+  info->index = 0;
+  info->is_gpu = 0;
+  info->total_mem = pp_host_physical_bytes();
+  info->free_mem = pp_host_available_bytes();
+  int procs = omp_get_num_procs(), limit = omp_get_thread_limit();
+  pp_omp_host_team_limit = procs < limit ? procs : limit;
+  return;
+#endif
   int n = omp_get_num_devices();
   if (n <= 0)
     fail("init", "no OpenMP offload device found (omp_get_num_devices() = 0); refusing to fall "

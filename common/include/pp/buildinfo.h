@@ -11,6 +11,14 @@ typedef struct pp_buildinfo {
   const char *c_compiler, *c_flags, *offload, *offload_flags;
   const char *cuda_compiler, *cuda_flags, *hip_compiler, *hip_flags, *mpi;
   const char *git_diff_hash; /* first 12 hex of `git diff HEAD | sha256sum`; "" when clean */
+  /* The OpenMP compiler (the C compiler: it builds host, omp, ompx) and the flag set. */
+  const char *tag;            /* PP_BUILD_TAG: "clang-19", "gcc-12", "clang-19+lto" */
+  const char *omp_compiler_id, *omp_compiler_version, *omp_compiler_banner;
+  const char *compiler_tag;   /* "clang-19" (tag without the flag set) */
+  const char *omp_flag_set;   /* "none", "lto", ..., "custom" */
+  const char *omp_extra_flags;
+  const char *omp_forced_flags; /* per-file flags apps add whatever the set */
+  const char *ompx_absent;    /* why this compiler cannot build ompx; "" if it can */
 } pp_buildinfo;
 const pp_buildinfo *pp_build_info(void);
 /* 1 when the binary was built from a tree with uncommitted changes. */

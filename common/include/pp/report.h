@@ -88,6 +88,11 @@ void pp_row_combine_ranks(pp_row *row);
  * writes JSON/CSV if asked. Returns 0 if every row passed, 1 otherwise,
  * 3 if a result file could not be written. */
 int pp_report_finish(pp_report *r);
+/* A model's row label: the model plus "[build tag]" for the models the
+ * OpenMP (C) compiler builds (host, omp, ompx), e.g. "omp[gcc-12]",
+ * "ompx[clang-19+lto]"; cuda and hip are their own name (their compiler is
+ * in the build record). Writes into buf and returns it. */
+const char *pp_model_label(pp_model m, char *buf, size_t n);
 /* Number of rows so far that failed validation. */
 int pp_report_failures(const pp_report *r);
 

@@ -1,0 +1,59 @@
+# Names this build for result rows and file names (included after Backends.cmake).
+#   PP_COMPILER_TAG   the OpenMP (= C) compiler: "clang-19", "gcc-12", ...
+#   PP_OMP_FLAG_SET   the flag sweep's set name ("none" when PP_OMP_EXTRA_FLAGS is empty,
+#                     "custom" when flags are given without a name)
+#   PP_BUILD_TAG_RESOLVED  PP_BUILD_TAG, or "<compiler tag>[+<flag set>]"
+# host, omp and ompx rows are labelled "<model>[<tag>]" (common/src/report.c);
+# cuda/hip keep their model name: their compiler is in the build record.
+string(TOLOWER "${CMAKE_C_COMPILER_ID}" _id)
+if(_id STREQUAL "gnu")
+  set(_id gcc)
+endif()
+set(PP_COMPILER_TAG "${_id}-${PP_CC_MAJOR}")
+set(PP_OMP_FLAG_SET_RESOLVED "${PP_OMP_FLAG_SET}")
+if(NOT PP_OMP_FLAG_SET_RESOLVED)
+  if(PP_OMP_EXTRA_FLAGS)
+    set(PP_OMP_FLAG_SET_RESOLVED custom)
+  else()
+    set(PP_OMP_FLAG_SET_RESOLVED none)
+  endif()
+endif()
+if(PP_BUILD_TAG)
+  set(PP_BUILD_TAG_RESOLVED "${PP_BUILD_TAG}")
+elseif(PP_OMP_FLAG_SET_RESOLVED STREQUAL "none")
+  set(PP_BUILD_TAG_RESOLVED "${PP_COMPILER_TAG}")
+else()
+  set(PP_BUILD_TAG_RESOLVED "${PP_COMPILER_TAG}+${PP_OMP_FLAG_SET_RESOLVED}")
+endif()
+if(NOT PP_BUILD_TAG_RESOLVED MATCHES "^[A-Za-z0-9._+-]+$")
+  message(FATAL_ERROR "PP_BUILD_TAG='${PP_BUILD_TAG_RESOLVED}': use letters, digits and . _ + - only "
+    "(it names files and labels rows)")
+endif()
+# The compiler's own banner, e.g. "Debian clang version 19.1.7 (3~deb12u1)".
+execute_process(COMMAND ${CMAKE_C_COMPILER} --version OUTPUT_VARIABLE _banner ERROR_QUIET)
+string(REGEX REPLACE "\n.*" "" PP_C_COMPILER_BANNER "${_banner}")
+string(REPLACE "\"" "'" PP_C_COMPILER_BANNER "${PP_C_COMPILER_BANNER}")
+
+# Flags some apps force on one kernel file whatever the flag set (read from the
+# source properties once every app is added): recorded so a flag sweep's rows
+# are not misread. Call at the end of the top-level CMakeLists.txt.
+function(pp_forced_flags_note out)
+  set(note "")
+  foreach(app microbench spmv cgsolve xsbench_like testsnap)
+    foreach(f omp ompx)
+      if(EXISTS ${PROJECT_SOURCE_DIR}/${app}/kernels/${f}.c AND TARGET ${app})
+        get_source_file_property(o ${PROJECT_SOURCE_DIR}/${app}/kernels/${f}.c
+                                 DIRECTORY ${PROJECT_SOURCE_DIR}/${app} COMPILE_OPTIONS)
+        if(o)
+          list(REMOVE_ITEM o ${PP_OFFLOAD_FLAGS})
+        endif()
+        if(o)
+          string(REPLACE ";" " " o "${o}")
+          string(APPEND note "${app}/kernels/${f}.c always adds ${o}; ")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+  string(REGEX REPLACE "; $" "" note "${note}")
+  set(${out} "${note}" PARENT_SCOPE)
+endfunction()

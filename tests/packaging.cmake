@@ -1,0 +1,8 @@
+# The Spack package (packaging/spack/proxyport/package.py), checked without Spack:
+# imported with a stub spack.package, cmake_args() checked for variant combinations;
+# a copy whose cuda_arch mapping drops "sm_" must FAIL (the check can fail).
+set(SPK ${PROJECT_SOURCE_DIR}/packaging/spack/proxyport/package.py)
+set(SPT ${CMAKE_CURRENT_SOURCE_DIR}/spack_package.py)
+pp_test(spack_package COMMAND python3 ${SPT} ${SPK} LABELS unit)
+pp_test(spack_package_wrong_arch LABELS unit EXPECT 1 "FAIL.*PP_NVIDIA_ARCH=sm_90.*missing"
+  COMMAND sh -c "sed 's/\"sm_\" + archs/archs/' '${SPK}' > '${CMAKE_CURRENT_BINARY_DIR}/package_wrong_arch.py' && python3 '${SPT}' '${CMAKE_CURRENT_BINARY_DIR}/package_wrong_arch.py'")
