@@ -28,6 +28,9 @@ The result files are left separate: validate/compare reads any number of them.
                selects LLVM 16's older CUDA plugin).
   --dry-run    print the commands only
 
+RUN_TIMEOUT (seconds, default 600) ends a run that takes longer; it is reported
+as TIMEOUT with the last lines of its output.
+
 Short sizes (whole matrix, 3 apps x ~10 builds, in a few GPU minutes); override with
 MB_ARGS, SPMV_ARGS, CG_ARGS:
   microbench  --size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200
@@ -117,7 +120,7 @@ for r in "${runs[@]}"; do
   cmd="$d/bin/$app --backend $models $(app_args "$app") --json $out/$stem.json"
   setup=$(activation "$rt")
   dbg=$(debug_env "$rt")
-  line="( $setup && export OMP_TARGET_OFFLOAD=MANDATORY${dbg:+ && $dbg} && timeout 600 $cmd ) > $out/$stem.txt 2>&1"
+  line="( $setup && export OMP_TARGET_OFFLOAD=MANDATORY${dbg:+ && $dbg} && timeout ${RUN_TIMEOUT:-600} $cmd ) > $out/$stem.txt 2>&1"
   echo "$line" >> "$out/commands.sh"
   if ((dry)); then echo "$line"; continue; fi
   printf '[%d/%d] %-10s %-26s %-14s ' "$i" "$n" "$app" "$t" "$models"
@@ -130,6 +133,7 @@ for r in "${runs[@]}"; do
   # what differed first (FAIL rows), then runtime messages
   [[ $res == PASS ]] || { grep -E " FAIL " "$out/$stem.txt"; grep -E "rror|failure|refus|mandatory" "$out/$stem.txt"; } |
     head -n 4 | sed 's/^/      /'
+  [[ $res != TIMEOUT ]] || tail -n 3 "$out/$stem.txt" | sed 's/^/      last: /'
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$t" "$models" "$rc" "$sec" "$res" >> "$out/summary.tsv"
   if ((rc == 1 && worst == 0)); then worst=1; elif ((rc != 0 && rc != 1)); then worst=3; fi
 done
