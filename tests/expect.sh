@@ -1,7 +1,9 @@
 #!/bin/sh
 # expect.sh [--once] [--absent REGEX2] [--clean] RC REGEX -- COMMAND...: runs
 # COMMAND, passes if it exits with RC and its combined output matches the
-# extended regular expression REGEX.
+# extended regular expression REGEX. A REGEX of several lines must match
+# lines of the output in that order, one pattern per line (grep alone would
+# take the lines of a pattern as alternatives).
 #   --once     REGEX must match exactly one line (a message printed once)
 #   --absent   the output must not match REGEX2 (e.g. an MPI_ABORT banner)
 #   --clean    the output must hold no raw control character but tab/newline
@@ -20,7 +22,14 @@ out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out" | LC_ALL=C tr '\001-\010\013-\037\177' '?'
 if [ "$rc" -ne "$want" ]; then echo "expect.sh: exit code $rc, expected $want"; exit 1; fi
-if ! printf '%s\n' "$out" | grep -Eq -- "$re"; then echo "expect.sh: output does not match /$re/"; exit 1; fi
+matches() { # stdin: the output; $1: the regex
+  case $1 in
+    *'
+'*) awk -v re="$1" 'BEGIN { n = split(re, p, "\n"); k = 1 } k <= n && $0 ~ p[k] { k++ } END { exit k <= n }' ;;
+    *) grep -Eq -- "$1" ;;
+  esac
+}
+if ! printf '%s\n' "$out" | matches "$re"; then echo "expect.sh: output does not match /$re/"; exit 1; fi
 if [ "$once" = 1 ]; then
   n=$(printf '%s\n' "$out" | grep -Ec -- "$re")
   if [ "$n" -ne 1 ]; then echo "expect.sh: /$re/ matches $n lines, expected one"; exit 1; fi

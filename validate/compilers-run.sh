@@ -125,10 +125,17 @@ for r in "${runs[@]}"; do
   if ((dry)); then echo "$line"; continue; fi
   printf '[%d/%d] %-10s %-26s %-14s ' "$i" "$n" "$app" "$t" "$models"
   s0=$(date +%s)
-  bash -c "$line"
-  rc=$?
+  missing=$(for f in $(echo "$setup" | grep -oE '\.gpu-rt[a-z-]*(/[a-z0-9.-]+)?/activate'); do [[ -f $f ]] || echo "$f"; done)
+  if [[ -n $missing ]]; then # a runtime not carried here: an error of the setup, not of the compiler
+    echo "runtime missing: $missing" > "$out/$stem.txt"
+    rc=3
+  else
+    bash -c "$line"
+    rc=$?
+  fi
   sec=$(($(date +%s) - s0))
   case $rc in 0) res=PASS ;; 1) res=FAIL ;; 124) res=TIMEOUT ;; *) res="ERROR($rc)" ;; esac
+  [[ -z $missing ]] || res="ERROR(runtime missing: $missing)"
   echo "$res (${sec} s)"
   # what differed first (FAIL rows), then runtime messages
   [[ $res == PASS ]] || { grep -E " FAIL " "$out/$stem.txt"; grep -E "rror|failure|refus|mandatory" "$out/$stem.txt"; } |
