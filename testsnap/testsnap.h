@@ -826,6 +826,27 @@ PP_HD static inline double snap_tiled_energy(const snap_data *d, int i, const do
   const long b = snap_tiled_base(d, i);
   return snap_atom_energy_y(d, ur + b, ui + b, yr + b, yi + b, SNAP_TILE);
 }
+/* The same in two passes (cuda, ompx: 15 times the threads at twojmax 14):
+ * item q of (twojmax+1) * natoms, the sum of level j = q / natoms of atom
+ * i = q % natoms into epart[q]; then E_i = e0 + those sums in level order. */
+PP_HD static inline void snap_energy_level_item(const snap_data *d, long q, const double *ur, const double *ui,
+                                                const double *yr, const double *yi, double *epart) {
+  const int j = (int)(q / d->natoms), i = (int)(q % d->natoms);
+  const long b = snap_tiled_base(d, i);
+  double e = 0.0;
+  for (int mb = 0; 2 * mb <= j; mb++)
+    for (int ma = 0; ma <= j; ma++) {
+      const long w = b + (long)snap_uidx(j, ma, mb) * SNAP_TILE;
+      const snap_c u = {ur[w], ui[w]}, y = {yr[w], yi[w]};
+      e += snap_energy_term(j, ma, mb, u, y);
+    }
+  epart[q] = e;
+}
+PP_HD static inline double snap_energy_of_levels(const snap_data *d, int i, const double *epart) {
+  double e = 0.0;
+  for (int j = 0; j <= d->t.twojmax; j++) e += epart[(long)j * d->natoms + i];
+  return d->e0 + e;
+}
 PP_END_DEVICE
 
 /* The GPU models' scratch: cuda/hip and ompx run one algorithm in one layout. */
@@ -833,6 +854,7 @@ typedef struct snap_gpu_work {
   snap_gpu_shape sh;
   double *ur, *ui, *yr, *yi; /* [snap_tiled_len] */
   double *uar, *uai;         /* [natoms * idxu_half]: compute_ui's atom-major sums */
+  double *epart;             /* [(twojmax+1) * natoms]: compute_energies' level sums */
   double *dedr;              /* [natoms * nmax * 3] */
   snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
 } snap_gpu_work;

@@ -21,7 +21,7 @@
  * - compute_deidrj: as compute_ui, the dU recursion through level buffers,
  *   each lane's terms of dE_i/dr_j summed, then over lanes by shuffles.
  * - forces: one thread per atom gathers through the reverse index.
- * - energies: one thread per atom, through Y. */
+ * - energies: through Y, one thread per (atom, level), then per atom. */
 #include <stdlib.h>
 #include "pp/gpu_native.h"
 #include "testsnap.h"
@@ -173,9 +173,14 @@ __global__ void k_forces(const snap_data d, const double *__restrict__ dedr) {
   GRID_LOOP(a, d.nall) snap_force_gather(&d, dedr, (int)a, d.force + 3 * a);
 }
 
-__global__ void k_energies(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
-                           const double *__restrict__ yr, const double *__restrict__ yi) {
-  GRID_LOOP(i, d.natoms) d.energy[i] = snap_tiled_energy(&d, (int)i, ur, ui, yr, yi);
+__global__ void k_energy_levels(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
+                                const double *__restrict__ yr, const double *__restrict__ yi,
+                                double *__restrict__ epart) {
+  GRID_LOOP(q, (long)(d.t.twojmax + 1) * d.natoms) snap_energy_level_item(&d, q, ur, ui, yr, yi, epart);
+}
+
+__global__ void k_energies(const snap_data d, const double *__restrict__ epart) {
+  GRID_LOOP(i, d.natoms) d.energy[i] = snap_energy_of_levels(&d, (int)i, epart);
 }
 
 static void compute_forces(const snap_data *d, void *p) {
@@ -186,7 +191,10 @@ static void compute_forces(const snap_data *d, void *p) {
 
 static void compute_energies(const snap_data *d, void *p) {
   work *w = (work *)p;
-  k_energies<<<snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+  const long n = (long)(d->t.twojmax + 1) * d->natoms;
+  k_energy_levels<<<snap_gpu_blocks(n, w->sh.tpb), w->sh.tpb>>>(*d, w->ur, w->ui, w->yr, w->yi, w->epart);
+  PP_GPU_CHECK_LAUNCH("k_energy_levels");
+  k_energies<<<snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb>>>(*d, w->epart);
   PP_GPU_CHECK_LAUNCH("k_energies");
 }
 
@@ -200,7 +208,7 @@ static bool dalloc(T **p, size_t n) {
 static void release(void *p) {
   work *w = (work *)p;
   if (!w) return;
-  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->dedr, w->scr_ui, w->scr_de};
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de};
   for (size_t k = 0; k < sizeof a / sizeof *a; k++)
     if (a[k]) gpuFree(a[k]);
   free(w);
@@ -215,7 +223,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   const size_t nu = (size_t)snap_tiled_len(d);
   const size_t nh = (size_t)d->natoms * d->t.idxu_half;
   bool ok = dalloc(&w->ur, nu) && dalloc(&w->ui, nu) && dalloc(&w->yr, nu) && dalloc(&w->yi, nu) &&
-            dalloc(&w->uar, nh) && dalloc(&w->uai, nh) &&
+            dalloc(&w->uar, nh) && dalloc(&w->uai, nh) && dalloc(&w->epart, (size_t)(d->t.twojmax + 1) * d->natoms) &&
             dalloc(&w->dedr, (size_t)d->natoms * d->nmax * 3);
   /* Y's mirrored half is never written (nor read): zero it once. */
   if (ok) ok = gpuMemset(w->yr, 0, nu * sizeof(double)) == gpuSuccess && gpuMemset(w->yi, 0, nu * 8) == gpuSuccess;

@@ -14,7 +14,8 @@
  *   (nested); no atomics.
  * - compute_deidrj: the dU recursion the same way, lanes' terms summed by
  *   shuffles.
- * - forces gathered through the reverse index; energies through Y.
+ * - forces gathered through the reverse index; energies through Y, per
+ *   (atom, level) then per atom.
  * Built with -fopenmp-cuda-mode (CMakeLists.txt): the level buffers and the
  * helpers' address-taken locals must stay the thread's own. */
 #include <omp.h>
@@ -174,8 +175,12 @@ static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
-  LAUNCH(snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
-  GRID_LOOP(i, dd.natoms) dd.energy[i] = snap_tiled_energy(&dd, (int)i, ur, ui, yr, yi);
+  double *epart = w->epart;
+  const long n = (long)(d->t.twojmax + 1) * d->natoms;
+  LAUNCH(snap_gpu_blocks(n, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi, epart))
+  GRID_LOOP(q, n) snap_energy_level_item(&dd, q, ur, ui, yr, yi, epart);
+  LAUNCH(snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(epart))
+  GRID_LOOP(i, dd.natoms) dd.energy[i] = snap_energy_of_levels(&dd, (int)i, epart);
 }
 
 /* ---- scratch -------------------------------------------------------------------------- */
@@ -183,7 +188,8 @@ static void compute_energies(const snap_data *d, void *p) {
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->uar), pp_omp_free(w->uai), pp_omp_free(w->dedr), pp_omp_free(w->scr_ui), pp_omp_free(w->scr_de);
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de};
+  for (size_t k = 0; k < sizeof a / sizeof *a; k++) pp_omp_free(a[k]);
   free(w);
 }
 
@@ -197,6 +203,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   w->ur = pp_omp_alloc(nu), w->ui = pp_omp_alloc(nu), w->yr = pp_omp_alloc(nu), w->yi = pp_omp_alloc(nu);
   w->uar = pp_omp_alloc((size_t)d->natoms * d->t.idxu_half * sizeof(double));
   w->uai = pp_omp_alloc((size_t)d->natoms * d->t.idxu_half * sizeof(double));
+  w->epart = pp_omp_alloc((size_t)(d->t.twojmax + 1) * d->natoms * sizeof(double));
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
   /* Y's mirrored half is never written (nor read): zero it once. */
   double *yr = w->yr, *yi = w->yi;
