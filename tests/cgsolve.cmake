@@ -40,6 +40,10 @@ pp_test(cgsolve_fault_xerr COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAS
 if(PP_TEST_MODELS MATCHES "omp")
   pp_test(cgsolve_fault_dot_omp COMMAND ${CG} --backend host,omp ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot-omp
     EXPECT 1 "cg_solve +omp .*FAIL .*vs host [0-9e.+-]+<=1e-06" LABELS validate)
+  # ... and a wrong first model must not fail the right one after it: the
+  # agreement anchor is the first model that passed its own checks.
+  pp_test(cgsolve_fault_dot_host_first COMMAND ${CG} --backend host,omp ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot-host
+    EXPECT 1 "cg_solve +host .*FAIL\ncg_solve +omp .*PASS" LABELS validate)
 endif()
 # The expected fall: on the tiny deck the relative residual drops below 1e-6
 # within 20 iterations (measured 3.7e-8; N = 10) ...
