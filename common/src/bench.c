@@ -126,7 +126,7 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
     static const char *const waits[] = {"driver default", "spin", "yield", "block"};
     int set = pp_gpu_wait ? pp_native_set_wait(s->opt.device) == 0 : 1;
     if (!set && s->opt.gpu_wait_set && pp_mpi_rank() == 0)
-      fprintf(stderr, "%s: --gpu-wait needs the CUDA or HIP model in the build; ignored\n", app->name);
+      fprintf(stderr, "%s: --gpu-wait needs the CUDA driver or the CUDA or HIP model in the build; ignored\n", app->name);
     pp_report_param(s->report, "gpu wait", "%s", set ? waits[pp_gpu_wait & 3] : "driver default");
   }
   for (int m = 0; m < PP_MODEL_COUNT; m++) {

@@ -14,7 +14,7 @@ const pp_device_ops *pp_device_ops_hip(void);
 int pp_timer_wall = 0;
 int pp_gpu_wait = 1; /* spin: see --gpu-wait */
 
-#if !defined(PP_HAVE_CUDA) && !defined(PP_HAVE_HIP)
+#if !defined(PP_HAVE_CUDA) && !defined(PP_HAVE_HIP) && !defined(PP_CUDA_DRIVER_WAIT)
 int pp_native_set_wait(int index) {
   (void)index;
   return -1;
