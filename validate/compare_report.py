@@ -117,7 +117,8 @@ def _fmt_ci(r):
     return f"{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]"
 
 
-def heatmap(path, title, rows, cols, vals, cbar):
+def heatmap(path, title, rows, cols, vals, cbar, failed=None):
+    """failed[i][j]: that cell's result was wrong: drawn as FAIL, never as a time."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import LogNorm
     finite = [v for r in vals for v in r if v is not None and v > 0]
@@ -129,7 +130,10 @@ def heatmap(path, title, rows, cols, vals, cbar):
     im = ax.imshow(grid, cmap="RdYlGn_r", norm=LogNorm(vmin=1 / span, vmax=span), aspect="auto")
     for i, r in enumerate(vals):
         for j, v in enumerate(r):
-            if v is not None:
+            if failed and failed[i][j]:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color="0.35"))
+                ax.text(j, i, "FAIL", ha="center", va="center", fontsize=6, color="white", weight="bold")
+            elif v is not None:
                 ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7)
     ax.set_xticks(range(len(cols)), cols, rotation=60, ha="right", fontsize=8)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
@@ -141,34 +145,42 @@ def heatmap(path, title, rows, cols, vals, cbar):
     return True
 
 
-def bars(path, title, cats, labels, vals, native):
-    """Grouped bars: per kernel one bar per label, native_time / label_time."""
+def bars(path, title, cats, labels, vals, native, per_row=6):
+    """Grouped bars: per kernel one bar per label, native_time / label_time;
+    at most per_row kernels per panel, panels stacked, so that many labels
+    stay readable."""
+    import math
     import matplotlib.pyplot as plt
     n = len(labels)
     w = 0.8 / max(n, 1)
-    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(cats) * max(1, n / 2) + 2), 4.5))
+    rows = max(1, math.ceil(len(cats) / per_row))
+    fig, axes = plt.subplots(rows, 1, squeeze=False,
+                             figsize=(min(16, max(7, 0.16 * min(len(cats), per_row) * n + 4)), 3.2 * rows + 0.8))
     cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
-    allv = []
-    for i, label in enumerate(labels):
-        xs, ys, lo, hi = [], [], [], []
-        for j, cat in enumerate(cats):
-            r = vals.get((cat, label))
-            if r:
-                xs.append(j - 0.4 + w * (i + 0.5))
-                ys.append(r[0])
-                lo.append(r[0] - r[1])
-                hi.append(r[2] - r[0])
-                allv += [r[1], r[2]]
-        ax.bar(xs, ys, w, yerr=[lo, hi], capsize=1.5, label=label, color=cmap(i))
-    ax.axhline(1.0, color="black", lw=0.8)
-    if allv and max(allv) / max(min(allv), 1e-12) > 5:  # ratios over decades: log
-        ax.set_yscale("log")
-    ax.set_xticks(range(len(cats)), cats, rotation=45, ha="right", fontsize=8)
-    ax.set_ylabel(f"{native} time / model time (higher = faster)")
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    allv = [x for r in vals.values() for x in r[1:3]]
+    logy = allv and max(allv) / max(min(allv), 1e-12) > 5  # ratios over decades: log
+    for k in range(rows):
+        ax, part = axes[k][0], cats[k * per_row:(k + 1) * per_row]
+        for i, label in enumerate(labels):
+            xs, ys, lo, hi = [], [], [], []
+            for j, cat in enumerate(part):
+                r = vals.get((cat, label))
+                if r:
+                    xs.append(j - 0.4 + w * (i + 0.5))
+                    ys.append(r[0])
+                    lo.append(r[0] - r[1])
+                    hi.append(r[2] - r[0])
+            ax.bar(xs, ys, w, yerr=[lo, hi], capsize=1.0, label=label, color=cmap(i % 20))
+        ax.axhline(1.0, color="black", lw=0.8)
+        if logy:
+            ax.set_yscale("log")
+        ax.set_xlim(-0.5, per_row - 0.5 if rows > 1 else len(part) - 0.5)
+        ax.set_xticks(range(len(part)), part, fontsize=8)
+        ax.set_ylabel(f"{native} time / time", fontsize=8)
+    axes[0][0].set_title(title + " (higher = faster)", fontsize=10)
+    axes[0][0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
@@ -218,7 +230,7 @@ def report(runs, args, die):
             md.append(f"- `ompx[{t}]`: none: kernel mode (ompx_bare) is an LLVM extension GCC does not have.")
     md += [f"- {n}" for n in sorted(set(pool.notes))] + [""]
 
-    heat_rows, heat_cols, hmap = [], [], {}
+    heat_rows, heat_cols, hmap, hfail, ffail = [], [], {}, set(), set()
     flag_rows, flag_tab = [], []
     base_want = getattr(args, "report_baseline", None)
     for app in pool.apps():
@@ -271,20 +283,25 @@ def report(runs, args, die):
                 col = f"{app}:{cat}"
                 heat_cols.append(col)
                 for label in labels:
-                    if label != hbase and label in c and len(c[label]) == 3:  # FAIL cells stay empty
+                    if label != hbase and label in c and len(c[label]) == 3:
                         hmap[(label, col)] = ratio_ci(c[hbase][0], c[label][0], args, (app, cat, label, "heat"))[0]
+                    elif label != hbase and label in c:  # a wrong result: no ratio, marked FAIL
+                        hfail.add((label, col))
             for label in labels:
                 fb = flag_base(label, labels)
                 if fb and fb in c and label in c and len(c[label]) == len(c[fb]) == 3:
                     r = ratio_ci(c[fb][0], c[label][0], args, (app, cat, label, "flags"))
                     flag_tab.append((app, cat, label, fb, r))
-    heat_rows = [x for x in labels_all if any((x, c) in hmap for c in heat_cols)]
+                elif fb and fb in c and label in c:  # either build's result was wrong
+                    ffail.add((label, f"{app}:{cat}"))
+    heat_rows = [x for x in labels_all if any((x, c) in hmap or (x, c) in hfail for c in heat_cols)]
     hb = base_want or "the native model"
     md += ["## Heat map: time relative to " + hb, ""]
     hv = [[hmap.get((r, c)) for c in heat_cols] for r in heat_rows]
     write_matrix(os.path.join(out, "heatmap.json"), heat_rows, heat_cols, hv, f"label time / {hb} time")
+    hf = [[(r, c) in hfail for c in heat_cols] for r in heat_rows]
     if plot and heat_rows and heatmap(os.path.join(out, "heatmap.png"), f"{device}: time relative to {hb} (<1 faster)",
-                                   heat_rows, heat_cols, hv, f"time / {hb} time"):
+                                   heat_rows, heat_cols, hv, f"time / {hb} time", hf):
         md += ["![heat map](heatmap.png)", ""]
     md += ["Matrix: `heatmap.json`.", ""]
 
@@ -302,14 +319,14 @@ def report(runs, args, die):
                 line += (f" {compare_facts.brief(compare_facts.lookup(facts, app, k, label))} / "
                          f"{compare_facts.brief(compare_facts.lookup(facts, app, k, fb))} |")
             md.append(line)
-        frows = sorted({t[2] for t in flag_tab}, key=label_order)
-        fcols = list(dict.fromkeys(f"{t[0]}:{t[1]}" for t in flag_tab))
+        frows = sorted({t[2] for t in flag_tab} | {f[0] for f in ffail}, key=label_order)
+        fcols = list(dict.fromkeys([f"{t[0]}:{t[1]}" for t in flag_tab] + [f[1] for f in sorted(ffail)]))
         fv = [[next((t[4][0] for t in flag_tab if t[2] == r and f"{t[0]}:{t[1]}" == c), None) for c in fcols]
               for r in frows]
         write_matrix(os.path.join(out, "flags.json"), frows, fcols, fv, "flags time / no-flags time")
         md.append("")
         if plot and heatmap(os.path.join(out, "flags.png"), f"{device}: flag sweep, time relative to no extra flags",
-                         frows, fcols, fv, "time / no-flags time"):
+                         frows, fcols, fv, "time / no-flags time", [[(r, c) in ffail for c in fcols] for r in frows]):
             md += ["![flag sweep](flags.png)", ""]
         md += ["Matrix: `flags.json`.", ""]
     else:
