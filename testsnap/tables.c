@@ -63,8 +63,6 @@ int snap_tables_build(int J, const double *beta, snap_host_tables *h) {
   t->idxu_max = snap_ublock(J + 1);
   t->idxu_half = 0;
   for (int j = 0; j <= J; j++) t->idxu_half += (j / 2 + 1) * (j + 1);
-  t->idxy_max = 0;
-  for (int j = 0; j <= J; j++) t->idxy_max += snap_level_yneed(j);
   t->idxy_items = 0;
   for (int j = 0; j <= J; j++) t->idxy_items += snap_level_yitems(j);
   h->cg = calloc((size_t)ncg, sizeof(double));

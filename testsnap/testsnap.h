@@ -62,8 +62,7 @@ typedef struct snap_tables {
   int twojmax;
   int idxu_max;            /* U elements: sum over j of (j+1)^2 */
   int idxu_half;           /* U elements with 2 mb <= j (the ones computed) */
-  int idxy_max;            /* Y elements with a nonzero half weight (the ones used) */
-  int idxy_items;          /* the same in pairs along ma (snap_yitem_split) */
+  int idxy_items;          /* Y elements ever read, in pairs along ma (snap_yitem_split) */
   int idxz_max;            /* Z elements */
   int idxb_max;            /* bispectrum components (= ncoeff) */
   int idxcg_max;           /* Clebsch-Gordan coefficients */
@@ -482,18 +481,10 @@ PP_HD static inline snap_c snap_y_elem(const snap_tables *t, int j, int ma, int 
   return y;
 }
 
-/* Y elements of level j with a nonzero half weight: rows 2 mb < j, and for
- * even j the middle row up to ma = mb (the rest of Y is never read). */
-PP_HD static inline int snap_level_yneed(int j) { return (j + 1) / 2 * (j + 1) + (j % 2 ? 0 : j / 2 + 1); }
-/* (j, ma, mb) of the h-th such element, in level order. */
-PP_HD static inline snap_jm snap_yneed_split(int h) {
-  snap_jm r = {0, 0, 0};
-  while (h >= snap_level_yneed(r.j)) h -= snap_level_yneed(r.j), r.j++;
-  r.mb = h / (r.j + 1), r.ma = h % (r.j + 1);
-  return r;
-}
-/* The same elements in items of two neighbours along ma (ma even; a row
- * of odd length ends with a single): (j + 2) / 2 items per full row. */
+/* The Y elements of level j that are ever read (nonzero half weight: rows
+ * 2 mb < j, and for even j the middle row up to ma = mb), in items of two
+ * neighbours along ma (ma even; a row of odd length ends with a single):
+ * (j + 2) / 2 items per full row. */
 PP_HD static inline int snap_level_yitems(int j) {
   return (j + 1) / 2 * ((j + 2) / 2) + (j % 2 ? 0 : (j / 2 + 2) / 2);
 }
