@@ -51,27 +51,29 @@ static int load(void) {
   return cu.ok ? 0 : -1;
 }
 
-/* Device `index` (< 0: by node-local rank) made current; its handle, or -1. */
-static int current(int index) {
-  int n = 0, dev = 0;
-  void *ctx = NULL;
+/* The driver's handle of device `index` (< 0: by node-local rank) in *dev: 0, or -1. */
+static int device_of(int index, int *dev) {
+  int n = 0;
   if (load() || cu.count(&n) || n == 0 || index >= n) return -1;
-  if (cu.get(&dev, index >= 0 ? index : pp_mpi_local_rank() % n)) return -1;
-  if (cu.retain(&ctx, dev) || cu.setcurrent(ctx)) return -1;
-  return dev;
+  return cu.get(dev, index >= 0 ? index : pp_mpi_local_rank() % n) ? -1 : 0;
+}
+
+/* Device dev's primary context made current on this thread: 0, or -1. */
+static int make_current(int dev) {
+  void *ctx = NULL;
+  return cu.retain(&ctx, dev) || cu.setcurrent(ctx) ? -1 : 0;
 }
 
 int pp_native_set_wait(int index) {
   /* CU_CTX_SCHED_AUTO, _SPIN, _YIELD, _BLOCKING_SYNC, in pp_gpu_wait's order */
   static const unsigned flags[] = {0x0, 0x1, 0x2, 0x4};
-  int n = 0, dev = 0;
-  if (load() || cu.count(&n) || n == 0 || index >= n) return -1;
-  if (cu.get(&dev, index >= 0 ? index : pp_mpi_local_rank() % n)) return -1;
-  if (cu.setflags(dev, flags[pp_gpu_wait & 3])) return -1;
-  return current(index) < 0 ? -1 : 0;
+  int dev = 0;
+  if (device_of(index, &dev) || cu.setflags(dev, flags[pp_gpu_wait & 3])) return -1;
+  return make_current(dev);
 }
 
 int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes) {
-  if (current(index) < 0) return -1;
+  int dev = 0;
+  if (device_of(index, &dev) || make_current(dev)) return -1;
   return cu.meminfo(free_bytes, total_bytes) ? -1 : 0;
 }
