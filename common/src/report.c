@@ -87,7 +87,11 @@ void pp_row_init(pp_row *row, const char *kernel, pp_model m, long long size) {
 }
 
 void pp_row_metric(pp_row *row, const char *name, const char *unit, double value) {
-  if (row->nmetrics == PP_MAX_METRICS) return;
+  if (row->nmetrics == PP_MAX_METRICS) { /* never drop a figure silently */
+    fprintf(stderr, "internal error: row %s has more than %d metrics (adding %s)\n", row->kernel,
+            PP_MAX_METRICS, name);
+    pp_mpi_abort(3);
+  }
   pp_metric *mt = &row->metrics[row->nmetrics++];
   snprintf(mt->name, sizeof mt->name, "%s", name);
   snprintf(mt->unit, sizeof mt->unit, "%s", unit);
@@ -161,6 +165,8 @@ pp_row *pp_report_add(pp_report *r, pp_row *row) {
   if (!isfinite(r->copy_gbs[dst->model])) dst->frac_ceiling = NAN;
   return dst;
 }
+
+pp_row *pp_report_row(pp_report *r, int i) { return &r->rows[i]; }
 
 int pp_report_failures(const pp_report *r) {
   int bad = 0;
