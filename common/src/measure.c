@@ -196,7 +196,7 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
   double total = 0;
   long long ns[PP_MAX_PARTS];
   for (int p = 0; p < pt->count; p++) {
-    ns[p] = every ? n : (pt->calls[p] < pt->cap ? pt->calls[p] : pt->cap);
+    ns[p] = !pt->calls[p] ? 0 : every ? n : (pt->calls[p] < pt->cap ? pt->calls[p] : pt->cap);
     double *x = every ? r.per_run[p] : pt->t[p];
     for (long long i = 0; i < ns[p]; i++) total += x[i];
   }

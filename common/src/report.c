@@ -167,6 +167,7 @@ pp_row *pp_report_add(pp_report *r, pp_row *row) {
 }
 
 pp_row *pp_report_row(pp_report *r, int i) { return &r->rows[i]; }
+int pp_report_rows(const pp_report *r) { return r->nrows; }
 
 int pp_report_failures(const pp_report *r) {
   int bad = 0;

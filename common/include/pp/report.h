@@ -96,6 +96,7 @@ int pp_report_finish(pp_report *r);
 const char *pp_model_label(pp_model m, char *buf, size_t n);
 /* Row i of the report (pointers into the report move as rows are added). */
 pp_row *pp_report_row(pp_report *r, int i);
+int pp_report_rows(const pp_report *r);
 /* Number of rows so far that failed validation. */
 int pp_report_failures(const pp_report *r);
 
