@@ -6,16 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "pp/pp.h"
+#include "check.h"
 
-static int failures;
-#define CHECK(cond)                                                                   \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);        \
-      failures++;                                                                     \
-    }                                                                                 \
-  } while (0)
-#define NEAR(a, b) CHECK(fabs((a) - (b)) <= 1e-12 * (fabs(b) + 1))
+/* exact but for rounding */
+#define SAME(a, b) NEAR(a, b, 1e-12 * (fabs(b) + 1))
 
 /* ---- the fake device: a clock in seconds that runs advance ------------------------ */
 static double clock_now, clock_start;
@@ -72,22 +66,22 @@ static void test_run(pp_session *s) {
   pp_measure gbs = {"copyish", "GB/s", 100, "tpb=32", 2e9, 0, 0, 2, PP_RANKS_REPLICATED, NULL, NULL};
   pp_row *r = pp_measure_run(s, PP_HOST, &gbs, run_whole, &j, verify);
   CHECK(j.runs == s->opt.warmup + s->opt.samples);
-  NEAR(r->time.median, 0.25);
-  NEAR(r->fom, 8.0);
+  SAME(r->time.median, 0.25);
+  SAME(r->fom, 8.0);
   CHECK(r->higher_is_better && r->valid && !strcmp(r->variant, "tpb=32") && r->size == 100);
   CHECK(!strcmp(r->check, "checked"));
   /* a time per item: 2 s per run over 1000 items is 2 ms per item */
   j.secs = 2.0;
   pp_measure per = {"step", "ms/atom-step", 1000, NULL, 0, 4e9, 1000, 0, PP_RANKS_SPLIT, NULL, NULL};
   r = pp_measure_run(s, PP_HOST, &per, run_whole, &j, verify);
-  NEAR(r->fom, 2.0);
+  SAME(r->fom, 2.0);
   CHECK(!r->higher_is_better);
-  NEAR(metric(r, "rate"), 2.0); /* 4 GFLOP in 2 s */
+  SAME(metric(r, "rate"), 2.0); /* 4 GFLOP in 2 s */
   /* counts set after the runs (CG's iterations): GFLOP/s from them */
   pp_measure late = {"late", "GFLOP/s", 1, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT, count_flops, NULL};
   j.valid = 0;
   r = pp_measure_run(s, PP_HOST, &late, run_whole, &j, verify);
-  NEAR(r->fom, 3.0);
+  SAME(r->fom, 3.0);
   CHECK(!r->valid);
 }
 
@@ -107,18 +101,18 @@ static void test_parts(pp_session *s, pp_parts_mode mode) {
   CHECK(pp_report_rows(rep) == before + 3);
   CHECK(j.runs == s->opt.warmup + s->opt.samples + !every);
   /* every run: the sum of the parts (5 s, the 0.5 s gap not counted); else the whole run */
-  NEAR(w->time.median, every ? 5.0 : 5.5);
-  NEAR(w->fom, w->time.median * 1e6);
+  SAME(w->time.median, every ? 5.0 : 5.5);
+  SAME(w->fom, w->time.median * 1e6);
   const pp_row *a = pp_report_row(rep, before + 1), *b = pp_report_row(rep, before + 2);
   CHECK(!strcmp(a->kernel, "part_a") && !strcmp(b->kernel, "part_b"));
   /* per run (2 calls of 1 s) or per call (1 s) */
-  NEAR(a->time.median, every ? 2.0 : 1.0);
+  SAME(a->time.median, every ? 2.0 : 1.0);
   CHECK(a->nsamples == (every ? s->opt.samples : 2));
-  NEAR(a->fom, 1e9 / 1e9 / a->time.median);
-  NEAR(metric(a, "calls"), 2.0);
-  NEAR(metric(a, "share"), 40.0);
-  NEAR(metric(b, "share"), 60.0);
-  NEAR(b->fom, 3e6);
+  SAME(a->fom, 1e9 / 1e9 / a->time.median);
+  SAME(metric(a, "calls"), 2.0);
+  SAME(metric(a, "share"), 40.0);
+  SAME(metric(b, "share"), 60.0);
+  SAME(b->fom, 3e6);
   CHECK(a->valid && !strcmp(a->check, "part of whole (validated)"));
   pp_parts_free(&pt);
   /* a failed whole fails its parts */
