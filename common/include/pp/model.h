@@ -5,14 +5,15 @@
  * (pp/dispatch.h), the declarations of those tables' getters and CMake's
  * model loops (cmake/Models.cmake reads the X( rows) are generated from it.
  * Adding a model: a row here, its compiler's detection and build rules in
- * cmake/, its kernel files. */
+ * cmake/, its runtime glue (common/backend/<model>/) and its kernel files. */
 #ifndef PP_MODEL_H
 #define PP_MODEL_H
 #include <stddef.h>
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 
-/* X(ENUM, name, device, native, cc, yardstick, built, absent, p1, p2) per model:
+/* X(ENUM, name, device, native, cc, yardstick, built, absent, p1, p2) per model
+ * (ENUM, name and built on the row's first line: CMake reads them there):
  *   ENUM       PP_<ENUM> is its pp_model value (the rows' order)
  *   name       its --backend name and its name in reports, getters and files
  *   device     1: runs on an accelerator (or an offload device)
@@ -57,7 +58,8 @@ PP_EXTERN_C_BEGIN
 typedef enum pp_model { PP_MODELS(PP_MODEL_ENUM_, ~, ~) PP_MODEL_COUNT } pp_model;
 
 /* 1 when a native model is in this build (usable in #if). */
-#define PP_NATIVE_TERM_(E, name, device, native, cc, yardstick, built, ...) +(native && PP_IS_SET(built))
+#define PP_NATIVE_TERM_(E, name, device, native, cc, yardstick, built, ...) \
+  +(native && PP_IS_SET(built))
 #define PP_ANY_NATIVE_BUILT (0 PP_MODELS(PP_NATIVE_TERM_, ~, ~) > 0)
 
 /* Declares an app's getters of its per-model tables, `const type *prefix<name>(void)`
