@@ -36,6 +36,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "pp/model.h"
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 
@@ -140,11 +141,7 @@ typedef struct snap_kernels {
   const char *notes;       /* how the model maps the kernels (report) */
 } snap_kernels;
 
-const snap_kernels *snap_kernels_host(void);
-const snap_kernels *snap_kernels_omp(void);
-const snap_kernels *snap_kernels_ompx(void);
-const snap_kernels *snap_kernels_cuda(void);
-const snap_kernels *snap_kernels_hip(void);
+PP_DECLARE_MODEL_GETTERS(snap_kernels, snap_kernels_)
 
 /* ---- per-item math, written once ------------------------------------------------ */
 PP_BEGIN_DEVICE
