@@ -131,11 +131,7 @@ typedef struct spmv_kernels {
 } spmv_kernels;
 
 /* Built models' SpMV (only the built ones exist). */
-const spmv_kernels *spmv_kernels_host(void);
-const spmv_kernels *spmv_kernels_omp(void);
-const spmv_kernels *spmv_kernels_ompx(void);
-const spmv_kernels *spmv_kernels_cuda(void);
-const spmv_kernels *spmv_kernels_hip(void);
+PP_DECLARE_MODEL_GETTERS(spmv_kernels, spmv_kernels_)
 const spmv_kernels *spmv_kernels_cusparse(void); /* with CUDA */
 const spmv_kernels *spmv_kernels_hipsparse(void); /* with HIP */
 /* The table of model m, or NULL when not built. */

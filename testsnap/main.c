@@ -520,8 +520,8 @@ static void describe(pp_session *s, const ts_config *c, const problem *pb) {
     pp_report_param(s->report, "decomposition", "%d ranks, contiguous blocks of %d to %d atoms (energies and "
                     "neighbour lists per rank, each rank's pairs' forces summed over ranks)", dc->size,
                     dc->ne / dc->size, (dc->ne + dc->size - 1) / dc->size);
-  for (int m = 1; m < PP_MODEL_COUNT && dc->size > 1; m++) { /* GPU models: each rank's device */
-    if (!s->ops[m]) continue;
+  for (int m = 0; m < PP_MODEL_COUNT && dc->size > 1; m++) { /* GPU models: each rank's device */
+    if (!s->ops[m] || !pp_model_is_device((pp_model)m)) continue;
     double *dev = calloc((size_t)dc->size, sizeof(double));
     if (!dev) pp_device_fail(PP_HOST, "testsnap", "out of host memory");
     dev[dc->rank] = s->info[m].index;

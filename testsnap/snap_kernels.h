@@ -37,6 +37,7 @@
 #ifndef SNAP_KERNELS_H
 #define SNAP_KERNELS_H
 #include <stddef.h>
+#include "pp/model.h"
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 
@@ -134,11 +135,7 @@ typedef struct snap_kernels {
   const char *notes;       /* how the model maps the kernels (report) */
 } snap_kernels;
 
-const snap_kernels *snap_kernels_host(void);
-const snap_kernels *snap_kernels_omp(void);
-const snap_kernels *snap_kernels_ompx(void);
-const snap_kernels *snap_kernels_cuda(void);
-const snap_kernels *snap_kernels_hip(void);
+PP_DECLARE_MODEL_GETTERS(snap_kernels, snap_kernels_)
 
 PP_EXTERN_C_END
 #endif

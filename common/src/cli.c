@@ -184,6 +184,7 @@ const char *pp_parse_list(const char *s, long long lo, long long hi, pp_list *ou
 
 static void parse_backends(const char *app, const char *s, pp_model_set *out) {
   pp_model_set built = pp_models_built(), set = 0;
+  char names[128];
   for (const char *p = s;; p++) {
     size_t len = strcspn(p, ",");
     char tok[16];
@@ -192,7 +193,8 @@ static void parse_backends(const char *app, const char *s, pp_model_set *out) {
     int m = len < sizeof tok ? pp_model_from_name(tok) : -1;
     if (len < sizeof tok && !strcmp(tok, "all")) set |= built;
     else if (m < 0)
-      pp_usage_error(app, "--backend: unknown model '%.*s' (host, omp, ompx, cuda, hip, all)", (int)(len > 40 ? 40 : len), p);
+      pp_usage_error(app, "--backend: unknown model '%.*s' (%s, all)", (int)(len > 40 ? 40 : len), p,
+                     pp_model_set_names(~0u, ", ", names, sizeof names));
     else if (!(built & (1u << m)))
       pp_usage_error(app, "--backend: model '%s' is %s", tok, pp_model_absent_reason((pp_model)m));
     else set |= 1u << m;
@@ -208,8 +210,10 @@ static void print_help(const pp_app *app) {
   printf("  --size LIST        %s (default %s)\n", app->size_help, app->default_sizes);
   printf("  --warmup N         untimed runs before timing (default 2)\n");
   printf("  --samples N        timed runs per measurement (default 10)\n");
-  printf("  --timer events|wall  CUDA/HIP timing: device events (default) or a synchronized host wall\n"
-         "                     clock, the way OpenMP models are always timed (compares like with like)\n");
+  char natives[64];
+  printf("  --timer events|wall  %s timing: device events (default) or a synchronized host wall\n"
+         "                     clock, the way OpenMP models are always timed (compares like with like)\n",
+         pp_model_set_names(pp_models_native(), "/", natives, sizeof natives));
   printf("  --gpu-wait MODE     how the host waits for the GPU, for every model on it: spin (default),\n"
          "                     yield, block, auto (the driver's choice); set on the native model's context\n");
   printf("  --bootstrap N      bootstrap resamples for the confidence interval (default 1000, 0 = off)\n");
