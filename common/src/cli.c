@@ -8,28 +8,15 @@
 #include <string.h>
 #include "pp/cli.h"
 #include "pp/device.h"
+#include "pp/escape.h"
 #include "pp/fault.h"
 #include "pp/json.h"
 #include "pp/mpi.h"
 
-/* Writes `s` with every byte a terminal could act on shown as \xNN: control
- * characters, DEL, C1 controls and bytes that are not UTF-8, so a hostile
- * argument or deck can never drive the terminal. */
-static void put_escaped(FILE *f, const char *s) {
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p) {
-    int n = pp_utf8_len(p);
-    if (n == 1 && *p >= 0x20 && *p != 0x7f) fputc(*p, f);
-    else if (n >= 2 && !(n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) fwrite(p, 1, (size_t)n, f);
-    else { fprintf(f, "\\x%02x", *p); n = 1; }
-    p += n;
-  }
-}
-
 static void print_usage(const char *app, const char *msg) {
   fprintf(stderr, "%s: ", app);
   if (pp_mpi_size() > 1) fprintf(stderr, "rank %d of %d: ", pp_mpi_rank(), pp_mpi_size());
-  put_escaped(stderr, msg);
+  pp_fputs_escaped(stderr, msg);
   fprintf(stderr, " (see --help)\n");
   fflush(stderr);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "pp/buildinfo.h"
+#include "pp/escape.h"
 #include "pp/json.h"
 #include "pp/mpi.h"
 #include "pp/report.h"
@@ -235,7 +236,11 @@ static void print_table(const pp_report *r, FILE *f) {
   fprintf(f, "   %-22s %s (%s; flag set %s%s%s)\n", "build", b->tag, b->omp_compiler_banner,
           b->omp_flag_set, b->omp_extra_flags[0] ? ": " : "", b->omp_extra_flags);
   if (b->omp_forced_flags[0]) fprintf(f, "   %-22s %s\n", "forced flags", b->omp_forced_flags);
-  for (int i = 0; i < r->nparams; i++) fprintf(f, "   %-22s %s\n", r->params[i].key, r->params[i].val);
+  for (int i = 0; i < r->nparams; i++) { /* values may quote file names: escaped, one line each */
+    fprintf(f, "   %-22s ", r->params[i].key);
+    pp_fputs_escaped(f, r->params[i].val);
+    fputc('\n', f);
+  }
   int lw = label_width();
   char lab[96];
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
