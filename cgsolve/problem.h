@@ -5,6 +5,7 @@
 #define CGSOLVE_PROBLEM_H
 #include "cgsolve.h"
 #include "pp/bench.h"
+#include "pp/measure.h"
 
 typedef struct cg_config {
   minife_deck deck;        /* --deck (with its recorded reference, if any) */
@@ -37,6 +38,7 @@ void cg_problem_make(pp_session *s, int N, cg_problem *pb);
 void cg_problem_free(cg_problem *pb);
 
 /* ---- solve.c: one model's CG ------------------------------------------------ */
+/* The solve's parts (pp_parts indices), each timed alone in the extra run. */
 enum { K_SPMV, K_DOT, K_AXPBY, K_HALO, K_COUNT };
 enum { CG_STOP_ITERS, CG_STOP_TOL, CG_STOP_BREAKDOWN };
 
@@ -54,11 +56,9 @@ typedef struct cg_solver {
   double *b, *x, *r, *p, *Ap, *scratch;       /* device; x and p have ghosts */
   int iters, stop;
   double *hist;            /* relative recursive residual after each iteration */
-  long long calls[K_COUNT];
-  int instrument;          /* time every call (synchronized), print progress */
-  double *tcall[K_COUNT];  /* seconds of each call of the instrumented solve */
-  long long cap;           /* entries of each tcall */
-  double t0;
+  /* Call counts of every solve; per-call times (wall clock: the dot has an
+   * MPI sum, the halo is MPI) and progress printing while pt.on. */
+  pp_parts pt;
 } cg_solver;
 
 /* Uploads the slab and allocates the vectors of model m. */
