@@ -67,20 +67,11 @@ static double kernel_flops(const cg_problem *pb, int k) {
   return k == K_SPMV ? 2.0 * (double)pb->nnz_global : k == K_DOT ? 2 * n : k == K_AXPBY ? 3 * n : 0;
 }
 
-static void history_write(const cg_solver *S) {
-  const cg_config *c = S->c;
-  if (!c->history || pp_mpi_rank() != 0) return;
-  FILE *f = fopen(c->history, "a");
-  if (!f) pp_device_fail(S->m, "history", "cannot append to the --history file");
-  for (int k = 0; k <= S->iters; k++)
-    fprintf(f, "%s,%d,%d,%d,%.17g\n", pp_model_name(S->m), S->pb->N, pp_mpi_size(), k, S->hist[k]);
-  fclose(f);
-}
-
 /* One model's measurement: the solver, the agreement anchor, the verdict. */
 typedef struct cg_run {
   cg_solver S;
   cg_first *first;
+  cg_history *history;
   cg_verdict v;
 } cg_run;
 
@@ -102,7 +93,7 @@ static void count(void *ctx, pp_measure *spec) {
 static void verify(void *ctx, pp_row *row) {
   cg_run *r = ctx;
   const cg_solver *S = &r->S;
-  history_write(S);
+  cg_history_add(r->history, S);
   r->v = cg_check(S, r->first);
   pp_progress(S->s, "%s: %d iterations, relative residual %.3e (recursive %.3e, bound %.1e), "
               "x err %.2e (bound %.1e), %s", pp_model_name(S->m), S->iters, r->v.relres,
@@ -135,8 +126,8 @@ static void halo_figures(void *ctx, pp_row *row) {
  * and timed (its per-call times are the part rows; its progress, history
  * and result are what is printed and validated). */
 static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, pp_model m,
-                      cg_first *first) {
-  cg_run r = {.first = first};
+                      cg_first *first, cg_history *history) {
+  cg_run r = {.first = first, .history = history};
   cg_solver_init(&r.S, s, c, pb, m);
   pp_measure parts[K_COUNT];
   for (int k = 0; k < K_COUNT; k++)
@@ -160,7 +151,7 @@ int main(int argc, char **argv) {
       {"--expect-relres", "X", "validation: the final true relative residual must also be <= X",
        opt_expect},
       {"--print-every", "K", "print the residual every K iterations (rank 0, stderr)", opt_print},
-      {"--history", "FILE", "append every iteration's relative residual as CSV: "
+      {"--history", "FILE", "write every iteration's relative residual as CSV (at the end): "
                             "model,N,ranks,iteration,relres", opt_history},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
@@ -195,13 +186,8 @@ int main(int argc, char **argv) {
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
   minife_deck_apply(&cfg.deck, &s);
-  char bad[160] = ""; /* rank 0 writes the history: its verdict, for every rank */
-  if (cfg.history && pp_mpi_rank() == 0) {
-    FILE *f = fopen(cfg.history, "w");
-    if (!f) snprintf(bad, sizeof bad, "--history: cannot write '%s'", cfg.history);
-    else fprintf(f, "model,N,ranks,iteration,relres\n"), fclose(f);
-  }
-  pp_usage_check_all(app.name, bad[0] ? bad : NULL);
+  cg_history history;
+  cg_history_start(&history, app.name, cfg.history);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, N^3 hexahedra, (N+1)^3 rows, Dirichlet surface");
   pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g",
                   cfg.max_iters, cfg.tol);
@@ -223,8 +209,10 @@ int main(int argc, char **argv) {
     }
     cg_problem_make(&s, N, &pb);
     for (int m = 0; m < PP_MODEL_COUNT; m++)
-      if (s.ops[m]) run_model(&s, &cfg, &pb, (pp_model)m, &first);
+      if (s.ops[m]) run_model(&s, &cfg, &pb, (pp_model)m, &first, &history);
     cg_problem_free(&pb);
   }
-  return pp_session_finish(&s);
+  const int written = cg_history_finish(&history, app.name);
+  const int rc = pp_session_finish(&s);
+  return written ? rc : 3;
 }

@@ -68,6 +68,20 @@ void cg_solver_free(cg_solver *S);
 /* One solve from x0 = 0 (a pp_run_fn). */
 void cg_solve(void *solver);
 
+/* ---- history.c: --history FILE ------------------------------------------------ */
+typedef struct cg_history {
+  const char *path; /* NULL: not asked */
+  char *buf;        /* the CSV so far (rank 0) */
+  size_t len, cap;
+} cg_history;
+/* Exits 2 (collectively) when `path` cannot be written; starts the CSV. */
+void cg_history_start(cg_history *h, const char *app, const char *path);
+/* Appends the solver's residual history: one line per iteration. */
+void cg_history_add(cg_history *h, const cg_solver *S);
+/* Writes the file at once (rank 0). Collective: 1, or 0 on every rank when
+ * it could not be written (message printed; nothing partial is left). */
+int cg_history_finish(cg_history *h, const char *app);
+
 /* ---- check.c: validation on the host ------------------------------------------ */
 typedef struct cg_verdict {
   double relres;  /* ||b - A x|| / ||b||, A applied matrix-free (q1.c) */

@@ -35,6 +35,10 @@ void pp_session_ready(pp_session *s);
  * message of the lowest rank that does not fit is printed once (pp_usage_check_all). */
 void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
                            double host_bytes);
+/* Before anything runs: can rank 0 write the result file `path` (NULL: none)
+ * given by option `opt`? Collective; every rank exits 2 with "OPT: cannot
+ * write 'PATH': why" if not (pp/outfile.h says how such files are written). */
+void pp_check_writable(const char *app, const char *opt, const char *path);
 /* Finishes the report, finalizes MPI; returns the exit code (0 or 1). */
 int pp_session_finish(pp_session *s);
 /* Progress line on stderr (rank 0, unless --quiet). */
