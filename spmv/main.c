@@ -123,23 +123,22 @@ static void figures(void *ctx, pp_row *row) {
 }
 
 /* Measures kernels k on model m's copies of the problem (y poisoned first:
- * a row a kernel never writes stays NaN); returns the stored row's index. */
-static int bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *name, int vendor,
-                 const run *arrays, const spmv_params *p, const char *(*describe)(const void *),
-                 char *note, size_t note_len) {
+ * a row a kernel never writes stays NaN); returns the stored row's index.
+ * `vendor`: k is that vendor library's, whose plan is described in `note`. */
+static int bench(pp_session *s, pp_model m, const spmv_kernels *k, const spmv_vendor *vendor,
+                 const run *arrays, const spmv_params *p, char *note, size_t note_len) {
   const spmv_problem *pb = arrays->pb;
   const csr_matrix *A = &pb->A;
   run r = *arrays;
-  r.k = k, r.vendor = vendor;
+  r.k = k, r.vendor = vendor != NULL;
   r.plan = k->prepare(A->nrows, A->ncols, A->nnz, r.rowptr, r.col, r.val, p);
   if (m == PP_HOST) pp_poison_d(r.y, (size_t)A->nrows);
   else pp_device_poison_d(s->ops[m], r.y, (size_t)A->nrows);
-  const pp_measure spec = {name, "GB/s", pb->N, NULL, pb->bytes_paper, pb->flops, 0, 0,
-                           PP_RANKS_REPLICATED, NULL, figures};
+  const pp_measure spec = {vendor ? vendor->row : "spmv", "GB/s", pb->N, NULL, pb->bytes_paper,
+                           pb->flops, 0, 0, PP_RANKS_REPLICATED, NULL, figures};
   pp_row *row = pp_measure_run(s, m, &spec, call, &r, verify);
   const int index = (int)(row - pp_report_row(s->report, 0));
-  /* described after the runs: a vendor plan may change its format on the first call */
-  if (describe) snprintf(note, note_len, "%s", describe(r.plan));
+  if (vendor) snprintf(note, note_len, "%s", vendor->describe(r.plan));
   k->release(r.plan);
   return index;
 }
@@ -163,18 +162,9 @@ static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const co
     arr.y = o->alloc(ybytes);
   }
   int n = 0;
-  idx[n++] = bench(s, m, k, "spmv", 0, &arr, &cfg->p, NULL, NULL, 0);
-  (void)vendor_note, (void)note_len;
-#ifdef PP_HAVE_CUDA
-  if (m == PP_CUDA && cfg->vendor)
-    idx[n++] = bench(s, m, spmv_kernels_cusparse(), "spmv_cusparse", 1, &arr, &cfg->p,
-                     spmv_cusparse_describe, vendor_note, note_len);
-#endif
-#ifdef PP_HAVE_HIP
-  if (m == PP_HIP && cfg->vendor)
-    idx[n++] = bench(s, m, spmv_kernels_hipsparse(), "spmv_hipsparse", 1, &arr, &cfg->p,
-                     spmv_hipsparse_describe, vendor_note, note_len);
-#endif
+  idx[n++] = bench(s, m, k, NULL, &arr, &cfg->p, NULL, 0);
+  if (k->vendor && cfg->vendor)
+    idx[n++] = bench(s, m, k->vendor->k, k->vendor, &arr, &cfg->p, vendor_note, note_len);
   if (m == PP_HOST) {
     free(arr.y);
   } else {
@@ -223,7 +213,9 @@ int main(int argc, char **argv) {
   if (cfg.p.rows_per_team * cfg.p.vector_len > SPMV_MAX_TEAM)
     pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
                    cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
-  const int vendor = cfg.vendor && (s.ops[PP_CUDA] || s.ops[PP_HIP]);
+  int vendor = 0; /* a vendor library runs beside an opened model */
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    if (s.ops[m] && spmv_kernels_for((pp_model)m)->vendor) vendor = cfg.vendor;
 
   /* every size is checked before the first is generated */
   for (int i = 0; i < s.opt.sizes.n; i++) spmv_problem_check_fits(&s, (int)s.opt.sizes.v[i], vendor);
