@@ -16,7 +16,7 @@ pp_test(microbench_small_sizes COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 
 # A host allocation that fails is one clear line and exit 3, never a crash.
 # AddressSanitizer's shadow memory cannot start under an address-space bound:
 # skipped (exit 77) in the sanitizer build (scripts/sanitize).
-pp_test(microbench_host_oom COMMAND sh -c "[ -z \"$ASAN_OPTIONS\" ] || exit 77; ulimit -v 600000 && exec \"$0\" \"$@\"" ${MB} --backend host --size 2^24 ${PP_TEST_FAST}
+pp_test(microbench_host_oom COMMAND sh -c "[ -n \"$ASAN_OPTIONS\" ] && exit 77 || ulimit -v 600000 && exec \"$0\" \"$@\"" ${MB} --backend host --size 2^24 ${PP_TEST_FAST}
   EXPECT 3 "microbench: cannot allocate .* MiB of host memory" LABELS unit)
 set_tests_properties(microbench_host_oom PROPERTIES SKIP_RETURN_CODE 77)
 
