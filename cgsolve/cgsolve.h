@@ -1,5 +1,6 @@
 /* cgsolve: unpreconditioned conjugate gradients on the miniFE matrix. The
- * SpMV is the spmv app's (spmv/spmv.h); this header holds the two vector
+ * matrix and the SpMV come from the miniFE library (minife/minife.h,
+ * minife/spmv.h), as spmv's do; this header holds the two vector
  * kernels every model adds for CG, their per-element math, and the halo
  * exchange of a slab-decomposed vector. */
 #ifndef CGSOLVE_H
@@ -9,7 +10,8 @@
 #include "pp/model.h"
 #include "pp/portable.h"
 #include "pp/reduce.h"
-#include "../spmv/spmv.h"
+#include "minife.h"
+#include "spmv.h"
 PP_EXTERN_C_BEGIN
 
 /* Threads per block/team of the vector kernels (ompx, cuda, hip, and the

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "pp/pp.h"
 #include "problem.h"
+#include "spmv.h"
 
 typedef struct config {
   spmv_params p;
@@ -89,10 +90,12 @@ static void call(void *ctx) {
   r->k->spmv(r->plan, r->nrows, r->rowptr, r->col, r->val, r->x, r->y);
 }
 
-/* Times kernels k on model m's copies of the problem; fills `row`. */
-static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *name,
+/* Times kernels k on model m's copies of the problem; fills `row`. `vendor`:
+ * the library whose kernels k are (its plan described in `note`), NULL for
+ * the model's own. */
+static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const spmv_vendor *vendor,
                   const spmv_problem *pb, const run *arrays, const spmv_params *p, pp_row *row,
-                  const char *(*describe)(const void *), char *note, size_t note_len) {
+                  char *note, size_t note_len) {
   const pp_device_ops *o = s->ops[m];
   const csr_matrix *A = &pb->A;
   run r = *arrays;
@@ -108,15 +111,14 @@ static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *
   pp_bench(s, m, call, &r, samples);
   if (m == PP_HOST) memcpy(y, r.y, ybytes);
   else o->to_host(y, r.y, ybytes);
-  /* described after the runs: a vendor plan may change its format on the first call */
-  if (describe && note) snprintf(note, note_len, "%s", describe(r.plan));
+  if (vendor) snprintf(note, note_len, "%s", vendor->describe(r.plan));
   k->release(r.plan);
 
   /* Planted faults (tests): one wrong element of y, 1e-6 relative (~3e-8 of
    * ||y|| on the tiny deck), for our kernels' rows or the vendor library's. */
-  if (pp_fault(describe ? "spmv-vendor-y" : "spmv-y")) y[A->nrows / 2] *= 1 + 1e-6;
+  if (pp_fault(vendor ? "spmv-vendor-y" : "spmv-y")) y[A->nrows / 2] *= 1 + 1e-6;
   double err = pp_rel_err_l2(y, pb->yref, (size_t)A->nrows);
-  pp_row_init(row, name, m, pb->N);
+  pp_row_init(row, vendor ? vendor->kernel : "spmv", m, pb->N);
   pp_row_time(row, samples, s->opt.samples, &s->opt.bootstrap, pb->bytes_paper / 1e9, "GB/s");
   row->bytes = pb->bytes_paper;
   row->flops = pb->flops;
@@ -133,7 +135,7 @@ static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *
   free(y);
 }
 
-/* Runs model m (and its vendor library) on the problem; appends rows. */
+/* Runs model m (and the vendor library its table names) on the problem; appends rows. */
 static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const config *cfg,
                      pp_row *rows, int nrows_out, char *vendor_note, size_t note_len) {
   const spmv_kernels *k = spmv_kernels_for(m);
@@ -151,18 +153,10 @@ static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const co
     arr.y = o->alloc(ybytes);
   }
   int n = 0;
-  bench(s, m, k, "spmv", pb, &arr, &cfg->p, &rows[nrows_out + n++], NULL, NULL, 0);
-  (void)vendor_note, (void)note_len;
-#ifdef PP_HAVE_CUDA
-  if (m == PP_CUDA && cfg->vendor)
-    bench(s, m, spmv_kernels_cusparse(), "spmv_cusparse", pb, &arr, &cfg->p,
-          &rows[nrows_out + n++], spmv_cusparse_describe, vendor_note, note_len);
-#endif
-#ifdef PP_HAVE_HIP
-  if (m == PP_HIP && cfg->vendor)
-    bench(s, m, spmv_kernels_hipsparse(), "spmv_hipsparse", pb, &arr, &cfg->p,
-          &rows[nrows_out + n++], spmv_hipsparse_describe, vendor_note, note_len);
-#endif
+  bench(s, m, k, NULL, pb, &arr, &cfg->p, &rows[nrows_out + n++], NULL, 0);
+  if (k->vendor && cfg->vendor)
+    bench(s, m, k->vendor->kernels, k->vendor, pb, &arr, &cfg->p, &rows[nrows_out + n++],
+          vendor_note, note_len);
   if (m == PP_HOST) {
     free(arr.y);
   } else {
@@ -211,7 +205,9 @@ int main(int argc, char **argv) {
   if (cfg.p.rows_per_team * cfg.p.vector_len > SPMV_MAX_TEAM)
     pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
                    cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
-  const int vendor = cfg.vendor && (s.ops[PP_CUDA] || s.ops[PP_HIP]);
+  int vendor = 0; /* a vendor library runs */
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    if (s.ops[m] && spmv_kernels_for((pp_model)m)->vendor) vendor = cfg.vendor;
 
   /* every size is checked before the first is generated */
   for (int i = 0; i < s.opt.sizes.n; i++) spmv_problem_check_fits(&s, (int)s.opt.sizes.v[i], vendor);

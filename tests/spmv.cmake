@@ -1,21 +1,9 @@
-# spmv: the matrix (structure and values against an independent assembly,
-# and that those checks can fail), validation on the models that run here,
-# every kernel variant, result files, and bad input refused with exit 2.
+# spmv: validation on the models that run here, every kernel variant, result
+# files, and bad input refused with exit 2 (the matrix itself: minife.cmake).
 set(SPMV $<TARGET_FILE:spmv>)
-set(SPMV_CHECK $<TARGET_FILE:spmv_matrix_check>)
 set(SPMV_DIR ${PROJECT_SOURCE_DIR}/spmv)
 set(TINY ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
 set(DECKS ${SPMV_DIR}/tests/decks)
-
-# Matrix: N=10 with corruptions that must be caught; N=2 (one interior node)
-# and N=3 (no row has only interior neighbours) as edge cases.
-pp_test(spmv_matrix_tiny COMMAND ${SPMV_CHECK} 10 --selftest
-  EXPECT 0 "selftest: Dirichlet column not zeroed +caught" LABELS unit validate)
-pp_test(spmv_matrix_n2 COMMAND ${SPMV_CHECK} 2 EXPECT 0 "N=2: 27 rows, 343 entries: PASS" LABELS unit validate)
-pp_test(spmv_matrix_n3 COMMAND ${SPMV_CHECK} 3 LABELS unit validate)
-pp_test(spmv_matrix_values COMMAND ${SPMV_CHECK} 4
-  EXPECT 0 "self 0.333333333333333, face-adjacent .*, face-diagonal -0.0833333333333333, body-diagonal -0.0833333333333333"
-  LABELS unit)
 
 # Validation on the tiny deck and on sizes down to N=1 (all nodes Dirichlet).
 pp_test(spmv_validate COMMAND ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST} LABELS validate)

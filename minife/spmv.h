@@ -1,5 +1,7 @@
-/* The miniFE-style sparse matrix (shared by spmv and cgsolve) and the SpMV
- * kernel interface every model implements. */
+/* The SpMV kernel interface every model implements on the miniFE matrix
+ * (minife.h), run by spmv and by cgsolve: launch parameters, the launch
+ * shape of the hierarchical kernels, each model's kernel table with its
+ * vendor library, and the per-row math the kernels share. */
 #ifndef SPMV_H
 #define SPMV_H
 #include <stddef.h>
@@ -7,46 +9,6 @@
 #include "pp/portable.h"
 #include "pp/model.h"
 PP_EXTERN_C_BEGIN
-
-/* CSR, exact stored entries (no padding): 64-bit row offsets, 32-bit column
- * indices, double values. Host memory unless said otherwise. */
-typedef struct csr_matrix {
-  int64_t nrows;   /* rows stored here (a rank's slab, or all rows) */
-  int64_t ncols;   /* columns referenced: local numbering, nrows + ghosts */
-  int64_t nnz;
-  int64_t *rowptr; /* nrows + 1 */
-  int32_t *col;    /* nnz */
-  double *val;     /* nnz */
-} csr_matrix;
-
-/* The miniFE matrix of an N x N x N hexahedral element cube: (N+1)^3 rows,
- * one per node (x fastest), the 27-point stencil clipped at the faces,
- * trilinear (Q1) Laplacian values, Dirichlet boundary nodes as identity rows
- * and columns (off-diagonals stored as zeros). Generates global rows
- * [row_begin, row_end) with GLOBAL column indices (ncols = (N+1)^3).
- * Parallel on host threads. Returns 0, or -1 if memory ran out. */
-int minife_matrix(int N, int64_t row_begin, int64_t row_end, csr_matrix *A);
-void csr_free(csr_matrix *A);
-/* Bytes of a matrix with nrows rows and nnz entries, for memory checks. */
-double csr_bytes(int64_t nrows, int64_t nnz);
-/* Upper bound of the stored entries of rows [b, e) of the N-cube (it returns
- * the exact count, minife_nnz). */
-int64_t minife_nnz_bound(int N, int64_t b, int64_t e);
-/* Largest N whose (N+1)^3 column indices fit in int32 (the col type). */
-#define MINIFE_MAX_N 1289
-/* (N+1)^3: rows (and columns) of the whole matrix. */
-int64_t minife_rows(int N);
-/* Exact stored entries before global row r (r in [0, (N+1)^3]): the closed
- * form of the row offsets, so any slab is generated without a global scan.
- * The whole matrix has minife_row_offset(N, (N+1)^3) = (3N+1)^3 entries. */
-int64_t minife_row_offset(int N, int64_t r);
-/* Exact stored entries of rows [b, e). */
-int64_t minife_nnz(int N, int64_t b, int64_t e);
-/* 1 if global row (node) r lies on the cube's surface (a Dirichlet node). */
-int minife_is_boundary(int N, int64_t r);
-/* Value of the assembled interior stencil between nodes whose coordinates
- * differ in `d` directions (d = 0..3), for unit elements: 8/3, 0, -1/6, -1/12. */
-double minife_stencil_value(int d);
 
 /* Launch shape and algorithm variants of the hierarchical kernels
  * (ompx, cuda, hip); omp and host take what they can use. */
@@ -84,26 +46,6 @@ spmv_params spmv_params_default(void);
 spmv_params spmv_params_resolve(const spmv_params *p);
 const char *spmv_omp_form_name(int form);
 
-/* The miniFE apps' --deck FILE: a deck setting `N = ...` and, optionally,
- * cgsolve's recorded reference (keys cg_iters, cg_seed, cg_relres, cg_xerr,
- * all or none): the true relative residual and ||x - x*|| / ||x*|| that an
- * independent CG (inputs/minife/reference/cg_reference.py) reached after
- * cg_iters iterations from x0 = 0 with x* drawn from seed cg_seed. */
-typedef struct minife_deck {
-  const char *path; /* NULL: no deck */
-  int n;
-  long long cg_iters; /* 0: no reference */
-  unsigned long long cg_seed;
-  double cg_relres, cg_xerr;
-} minife_deck;
-/* Reads the deck (exits 2 naming file, line and value on bad input, and on
- * a key other than the above). */
-void minife_deck_read(const char *app, const char *path, minife_deck *d);
-struct pp_session;
-/* After the command line: the deck's N becomes the only size (exit 2 when
- * --size was given too) and the deck is recorded in the report. */
-void minife_deck_apply(const minife_deck *d, struct pp_session *s);
-
 /* The launch shape the hierarchical models (ompx, cuda, hip) derive from the
  * params: one definition, so they launch exactly the same grid. */
 typedef struct spmv_shape {
@@ -119,6 +61,7 @@ void *spmv_params_plan(const spmv_params *p);
 spmv_params spmv_plan_params(const void *plan); /* NULL plan: the defaults */
 void spmv_plan_free(void *plan);
 
+struct spmv_vendor;
 /* A model's SpMV: y = A x with device arrays (model memory). `plan` comes from
  * prepare (may be NULL): a vendor library handle, chosen launch shapes, ...
  * prepare's `p` may be NULL (defaults); prepare copies what it needs from it. */
@@ -128,7 +71,21 @@ typedef struct spmv_kernels {
   void (*spmv)(void *plan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
                const double *val, const double *x, double *y);
   void (*release)(void *plan);
+  /* The vendor library's SpMV on the same device arrays (cuda: cuSPARSE, hip:
+   * hipSPARSE), the bar the model's own kernels are held to; NULL if none. */
+  const struct spmv_vendor *vendor;
 } spmv_kernels;
+
+/* A vendor library's SpMV. Not a model: its rows are kernel `kernel` of the
+ * model whose table names it. */
+typedef struct spmv_vendor {
+  const char *kernel;           /* row name: "spmv_cusparse" */
+  const spmv_kernels *kernels;  /* its own vendor field is NULL */
+  /* What a plan did to the matrix (index conversions, algorithm), for the
+   * report: static text valid while the plan lives. Asked after the runs:
+   * a plan may change its format on the first call. */
+  const char *(*describe)(const void *plan);
+} spmv_vendor;
 
 /* Built models' SpMV (only the built ones exist). */
 const spmv_kernels *spmv_kernels_host(void);
@@ -136,14 +93,11 @@ const spmv_kernels *spmv_kernels_omp(void);
 const spmv_kernels *spmv_kernels_ompx(void);
 const spmv_kernels *spmv_kernels_cuda(void);
 const spmv_kernels *spmv_kernels_hip(void);
-const spmv_kernels *spmv_kernels_cusparse(void); /* with CUDA */
-const spmv_kernels *spmv_kernels_hipsparse(void); /* with HIP */
 /* The table of model m, or NULL when not built. */
 const spmv_kernels *spmv_kernels_for(pp_model m);
-/* What a vendor plan did to the matrix (index conversions, algorithm), for
- * the report: static text valid while the plan lives. */
-const char *spmv_cusparse_describe(const void *plan);
-const char *spmv_hipsparse_describe(const void *plan);
+/* The vendor libraries (with CUDA, with HIP): the native tables' vendor. */
+extern const spmv_vendor spmv_vendor_cusparse;
+extern const spmv_vendor spmv_vendor_hipsparse;
 
 PP_BEGIN_DEVICE
 /* The loop of one row's dot product over entries [b, e), lane `first` of

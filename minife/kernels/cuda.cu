@@ -12,9 +12,11 @@
 
 #ifdef PP_NATIVE_HIP
 #define SPMV_TABLE_GETTER spmv_kernels_hip
+#define SPMV_VENDOR spmv_vendor_hipsparse
 #define SHFL_DOWN(mask, v, off, w) __shfl_down((v), (off), (w))
 #else
 #define SPMV_TABLE_GETTER spmv_kernels_cuda
+#define SPMV_VENDOR spmv_vendor_cusparse
 #define SHFL_DOWN(mask, v, off, w) __shfl_down_sync((mask), (v), (off), (w))
 #endif
 
@@ -81,5 +83,5 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 }
 
 
-static const spmv_kernels table = {prepare, spmv, spmv_plan_free};
+static const spmv_kernels table = {prepare, spmv, spmv_plan_free, &SPMV_VENDOR};
 extern "C" const spmv_kernels *SPMV_TABLE_GETTER(void) { return &table; }
