@@ -2,7 +2,8 @@
  * (x0 = 0, b = A x* for a known x*, at most --max-iters iterations), on every
  * selected model with the same matrix: options, the run of each model, its
  * rows. The problem is in problem.c, the solve in solve.c, the validation in
- * check.c (with the matrix-free operator of q1.c), the MPI halo in halo.c. */
+ * check.c (with the matrix-free operator of q1.c), the MPI halo in halo.c,
+ * --history in history.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,16 +68,6 @@ static double kernel_flops(const cg_problem *pb, int k) {
   return k == K_SPMV ? 2.0 * (double)pb->nnz_global : k == K_DOT ? 2 * n : k == K_AXPBY ? 3 * n : 0;
 }
 
-static void history_write(const cg_solver *S) {
-  const cg_config *c = S->c;
-  if (!c->history || pp_mpi_rank() != 0) return;
-  FILE *f = fopen(c->history, "a");
-  if (!f) pp_device_fail(S->m, "history", "cannot append to the --history file");
-  for (int k = 0; k <= S->iters; k++)
-    fprintf(f, "%s,%d,%d,%d,%.17g\n", pp_model_name(S->m), S->pb->N, pp_mpi_size(), k, S->hist[k]);
-  fclose(f);
-}
-
 static void add_rows(cg_solver *S, const double *samples, const cg_verdict *v) {
   const int valid = v->valid;
   const pp_session *s = S->s;
@@ -136,7 +127,7 @@ static void add_rows(cg_solver *S, const double *samples, const cg_verdict *v) {
 }
 
 static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, pp_model m,
-                      cg_first *first) {
+                      cg_first *first, cg_history *history) {
   cg_solver S;
   cg_solver_init(&S, s, c, pb, m);
   double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
@@ -148,7 +139,7 @@ static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, p
   S.instrument = 1;
   cg_solve(&S);
   S.instrument = 0;
-  history_write(&S);
+  cg_history_add(history, &S);
 
   cg_verdict v = cg_check(&S, first);
   pp_progress(s, "%s: %d iterations, relative residual %.3e (recursive %.3e, bound %.1e), "
@@ -168,7 +159,7 @@ int main(int argc, char **argv) {
       {"--expect-relres", "X", "validation: the final true relative residual must also be <= X",
        opt_expect},
       {"--print-every", "K", "print the residual every K iterations (rank 0, stderr)", opt_print},
-      {"--history", "FILE", "append every iteration's relative residual as CSV: "
+      {"--history", "FILE", "write every iteration's relative residual as CSV (after the runs): "
                             "model,N,ranks,iteration,relres", opt_history},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
@@ -203,13 +194,8 @@ int main(int argc, char **argv) {
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
   minife_deck_apply(&cfg.deck, &s);
-  char bad[160] = ""; /* rank 0 writes the history: its verdict, for every rank */
-  if (cfg.history && pp_mpi_rank() == 0) {
-    FILE *f = fopen(cfg.history, "w");
-    if (!f) snprintf(bad, sizeof bad, "--history: cannot write '%s'", cfg.history);
-    else fprintf(f, "model,N,ranks,iteration,relres\n"), fclose(f);
-  }
-  pp_usage_check_all(app.name, bad[0] ? bad : NULL);
+  cg_history history;
+  cg_history_start(&history, app.name, cfg.history);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, N^3 hexahedra, (N+1)^3 rows, Dirichlet surface");
   pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g",
                   cfg.max_iters, cfg.tol);
@@ -231,8 +217,11 @@ int main(int argc, char **argv) {
     }
     cg_problem_make(&s, N, &pb);
     for (int m = 0; m < PP_MODEL_COUNT; m++)
-      if (s.ops[m]) run_model(&s, &cfg, &pb, (pp_model)m, &first);
+      if (s.ops[m]) run_model(&s, &cfg, &pb, (pp_model)m, &first, &history);
     cg_problem_free(&pb);
   }
-  return pp_session_finish(&s);
+  int rc = pp_session_finish(&s);
+  /* after the table, like --json; a file that cannot be written is exit 3, as there */
+  if (cg_history_write(&history, app.name) != 0 && rc != 2) rc = 3;
+  return rc;
 }

@@ -68,6 +68,20 @@ void cg_solver_free(cg_solver *S);
 /* One solve from x0 = 0 (a pp_run_fn). */
 void cg_solve(void *solver);
 
+/* ---- history.c: --history FILE, written once after the runs ------------------ */
+typedef struct cg_history {
+  const char *path; /* NULL: not asked */
+  char *text;       /* the CSV lines so far (rank 0) */
+  size_t len, cap;
+} cg_history;
+/* Before anything runs: exits 2 (collectively) when `path` cannot be written. */
+void cg_history_start(cg_history *h, const char *app, const char *path);
+/* Keeps the solver's residual history (rank 0). */
+void cg_history_add(cg_history *h, const cg_solver *S);
+/* Writes the header and every line kept through pp/outfile.h (rank 0), frees
+ * them. 0, or -1 with "<app>: cannot write --history file ..." printed. */
+int cg_history_write(cg_history *h, const char *app);
+
 /* ---- check.c: validation on the host ------------------------------------------ */
 typedef struct cg_verdict {
   double relres;  /* ||b - A x|| / ||b||, A applied matrix-free (q1.c) */

@@ -96,7 +96,16 @@ set_tests_properties(cgsolve_sizes_checked_first PROPERTIES LABELS input ENVIRON
 pp_test(cgsolve_bad_tol COMMAND ${CG} --tol -1 EXPECT 2 "--tol: '-1' is not a number" LABELS input)
 pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling: use strong or weak" LABELS input)
 pp_test(cgsolve_bad_history COMMAND ${CG} --backend host --size 4 --history /nonexistent/h.csv --quiet
-  EXPECT 2 "--history: cannot write" LABELS input)
+  EXPECT 2 "^cgsolve: --history: cannot write '/nonexistent/h.csv': No such file or directory" LABELS input)
+# --history through the common result-file writer: a symlink at the path is
+# replaced, an existing file replaced whole, a missing directory refused
+# before the run, a full device an error (exit 3) after it.
+foreach(case symlink replace missing devfull)
+  add_test(NAME cgsolve_history_${case} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cgsolve_history.sh ${case}
+    ${CG} --backend host --size 4 --max-iters 5 ${PP_TEST_FAST})
+  set_tests_properties(cgsolve_history_${case} PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}"
+    TIMEOUT 120 SKIP_RETURN_CODE 77)
+endforeach()
 
 # MPI: z-plane slabs with halo exchange; the residual history on 2 and 3
 # ranks must equal the 1-rank history to rounding (only the dots' summation

@@ -20,8 +20,7 @@ void pp_progress(const pp_session *s, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Before anything runs: rank 0 writes the result files; every rank exits 2 if it cannot. */
-static void check_writable(const char *app, const char *opt, const char *path) {
+void pp_check_output(const char *app, const char *opt, const char *path) {
   const char *err = path && pp_mpi_rank() == 0 ? pp_outfile_check(path) : NULL;
   if (!err) {
     pp_usage_check_all(app, NULL);
@@ -110,8 +109,8 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   s->app = app;
   pp_mpi_init(&argc, &argv);
   pp_cli_parse(argc, argv, app, &s->opt);
-  check_writable(app->name, "--json", s->opt.json_path);
-  check_writable(app->name, "--csv", s->opt.csv_path);
+  pp_check_output(app->name, "--json", s->opt.json_path);
+  pp_check_output(app->name, "--csv", s->opt.csv_path);
   s->report = pp_report_new(app->name, &s->opt);
   pp_report_param(s->report, "timer", "%s", pp_timer_wall
                   ? "synchronized host wall clock for every model"
