@@ -88,11 +88,13 @@ pp_test(cgsolve_size_huge COMMAND ${CG} --size 5000 EXPECT 2 "--size: 5000 is ou
 # N = 1200: 1.7e9 rows fit the index type but not this machine's memory.
 pp_test(cgsolve_too_big COMMAND ${CG} --backend host --size 1200 --quiet
   EXPECT 2 "N = 1200 .* needs [0-9.]+ GiB of host memory" LABELS input)
+pp_test_host_mem(cgsolve_too_big)
 # Every size is checked before the first runs: N = 30 is never generated.
 add_test(NAME cgsolve_sizes_checked_first COMMAND sh -c
   "out=$(\"$@\" 2>&1); rc=$?; printf '%s\\n' \"$out\"; [ $rc -eq 2 ] && printf '%s' \"$out\" | grep -q 'N = 1200 .* needs' && ! printf '%s' \"$out\" | grep -q 'generating'"
   sh ${CG} --backend host --size 30,1200)
-set_tests_properties(cgsolve_sizes_checked_first PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}")
+set_tests_properties(cgsolve_sizes_checked_first PROPERTIES LABELS input)
+pp_test_host_mem(cgsolve_sizes_checked_first)
 pp_test(cgsolve_bad_tol COMMAND ${CG} --tol -1 EXPECT 2 "--tol: '-1' is not a number" LABELS input)
 pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling: use strong or weak" LABELS input)
 pp_test(cgsolve_bad_history COMMAND ${CG} --backend host --size 4 --history /nonexistent/h.csv --quiet
@@ -142,6 +144,7 @@ if(PP_HAVE_MPI)
   # A usage error every rank sees: printed once, exit 2 (no MPI_Abort).
   pp_test(cgsolve_mpi2_too_big COMMAND ${_mpi2} ${CG} --backend host --size 1200 --quiet
     EXPECT 2 "^cgsolve: (rank 0 of 2: )?N = 1200 \\([0-9]+ rows, [0-9]+ entries on rank 0\\) needs" LABELS mpi input)
+  pp_test_host_mem(cgsolve_mpi2_too_big)
   pp_test(cgsolve_mpi3_too_few_planes COMMAND ${_mpi3} ${CG} --backend host --size 1 --quiet
     EXPECT 2 "N = 1 has 2 z-planes of nodes, fewer than the 3 ranks" LABELS mpi input)
 endif()

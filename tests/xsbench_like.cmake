@@ -87,6 +87,7 @@ xs_bad(history_variant "variants \\(--variant, -k\\) are event-method kernels" -
 xs_bad(size_option "--size is not used" --size 10)
 xs_bad(binary "binary file mode is not supported" -b read)
 xs_bad(too_big "the XXL unionized-grid data needs [0-9.]+ GiB of host memory" -s XXL)
+pp_test_host_mem(xsbench_like_bad_too_big)
 
 # The GPU models' tile radix sort, emulated on the CPU (one thread per GPU
 # thread): 8-bit and 4-bit passes, a partial last tile, warps of 32 and 64

@@ -154,8 +154,8 @@ void pp_session_check_fits(const pp_session *s, const char *what, double device_
   double avail = (double)pp_host_available_bytes(), phys = (double)pp_host_physical_bytes();
   if (!bad && host_bytes > avail)
     snprintf(msg, sizeof msg, "%s needs %.2f GiB of host memory; this node has %.2f GiB "
-             "available (MemAvailable) of %.2f GiB physical", what, host_bytes / gib,
-             avail / gib, phys / gib), bad = msg;
+             "available (%s) of %.2f GiB physical", what, host_bytes / gib, avail / gib,
+             pp_host_available_source(), phys / gib), bad = msg;
   pp_usage_check_all(s->app->name, bad);
 }
 
