@@ -30,11 +30,7 @@ typedef struct cg_kernels {
                 int64_t n);
 } cg_kernels;
 
-const cg_kernels *cg_kernels_host(void);
-const cg_kernels *cg_kernels_omp(void);
-const cg_kernels *cg_kernels_ompx(void);
-const cg_kernels *cg_kernels_cuda(void);
-const cg_kernels *cg_kernels_hip(void);
+PP_DECLARE_MODEL_GETTERS(cg_kernels, cg_kernels_)
 
 PP_BEGIN_DEVICE
 PP_HD static inline double cg_axpby_item(double alpha, double x, double beta, double y) {

@@ -12,10 +12,10 @@
 
 static const char header[] = "model,N,ranks,iteration,relres\n";
 
-void cg_history_start(cg_history *h, const char *app, const char *path) {
+void cg_history_start(cg_history *h, const pp_session *s, const char *path) {
   memset(h, 0, sizeof *h);
   h->path = path;
-  pp_check_output(app, "--history", path);
+  pp_session_check_outfile(s, "--history", path);
 }
 
 /* Appends one formatted line; the text grows by doubling. */

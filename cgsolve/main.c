@@ -195,7 +195,7 @@ int main(int argc, char **argv) {
   pp_session_start(&s, argc, argv, &app);
   minife_deck_apply(&cfg.deck, &s);
   cg_history history;
-  cg_history_start(&history, app.name, cfg.history);
+  cg_history_start(&history, &s, cfg.history);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, N^3 hexahedra, (N+1)^3 rows, Dirichlet surface");
   pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g",
                   cfg.max_iters, cfg.tol);

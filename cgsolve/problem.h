@@ -75,7 +75,7 @@ typedef struct cg_history {
   size_t len, cap;
 } cg_history;
 /* Before anything runs: exits 2 (collectively) when `path` cannot be written. */
-void cg_history_start(cg_history *h, const char *app, const char *path);
+void cg_history_start(cg_history *h, const pp_session *s, const char *path);
 /* Keeps the solver's residual history (rank 0). */
 void cg_history_add(cg_history *h, const cg_solver *S);
 /* Writes the header and every line kept through pp/outfile.h (rank 0), frees

@@ -59,11 +59,7 @@ typedef struct mb_kernels {
 extern int mb_blocks;
 
 /* The models' kernel tables (only the built ones exist). */
-const mb_kernels *mb_kernels_host(void);
-const mb_kernels *mb_kernels_omp(void);
-const mb_kernels *mb_kernels_ompx(void);
-const mb_kernels *mb_kernels_cuda(void);
-const mb_kernels *mb_kernels_hip(void);
+PP_DECLARE_MODEL_GETTERS(mb_kernels, mb_kernels_)
 
 /* Per-item math, once for every model. */
 PP_BEGIN_DEVICE

@@ -88,11 +88,7 @@ typedef struct spmv_vendor {
 } spmv_vendor;
 
 /* Built models' SpMV (only the built ones exist). */
-const spmv_kernels *spmv_kernels_host(void);
-const spmv_kernels *spmv_kernels_omp(void);
-const spmv_kernels *spmv_kernels_ompx(void);
-const spmv_kernels *spmv_kernels_cuda(void);
-const spmv_kernels *spmv_kernels_hip(void);
+PP_DECLARE_MODEL_GETTERS(spmv_kernels, spmv_kernels_)
 /* The table of model m, or NULL when not built. */
 const spmv_kernels *spmv_kernels_for(pp_model m);
 /* The vendor libraries (with CUDA, with HIP): the native tables' vendor. */

@@ -2,3 +2,15 @@
 add_executable(test_common test_common.c)
 pp_link_common(test_common)
 pp_test(unit_common COMMAND test_common LABELS unit)
+add_executable(test_measure test_measure.c)
+pp_link_common(test_measure)
+pp_test(unit_measure COMMAND test_measure LABELS unit)
+
+# The model list (pp/model.h's PP_MODELS) and what is generated from it.
+add_executable(test_models test_models.c)
+pp_link_common(test_models)
+target_compile_options(test_models PRIVATE -Wall -Wextra)
+pp_test(unit_models COMMAND test_models LABELS unit)
+# ... and that nothing lists the models by hand instead.
+pp_test(models_listed_once COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/models_listed_once.sh ${PROJECT_SOURCE_DIR}
+  LABELS unit)

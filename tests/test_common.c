@@ -5,16 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pp/pp.h"
+#include "check.h"
 
-static int failures;
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                     \
-    }                                                                 \
-  } while (0)
-#define NEAR(a, b, tol) CHECK(fabs((a) - (b)) <= (tol))
 
 static void test_stats(void) {
   double x[] = {7, 1, 10, 3, 5, 2, 9, 4, 8, 6};

@@ -97,6 +97,92 @@ pp_test(testsnap_bad_reference COMMAND ${TS} --case W_2J8_2000 --reference ${TS_
 pp_test(testsnap_bad_lattice_small COMMAND ${TS} --lattice 2 ${TS_POT} --backend host ${TS_FAST}
   EXPECT 2 "--lattice: the box .* is smaller than twice the cutoff" LABELS input)
 
+# Hostile inputs (label input), every file read through pp/input.h: what is
+# not a regular file is refused before a byte is read (a FIFO without writer
+# or /dev/zero once hung: TIMEOUT), a directory is called one, bytes no text
+# holds are named with the line.
+set(TS_J8D ${TS_IN}/W_2J8_2000/data.W_2J8_2000)
+set(TS_HOSTILE ${CMAKE_CURRENT_BINARY_DIR}/testsnap_hostile)
+add_test(NAME testsnap_make_hostile COMMAND ${TS_BAD}/make_hostile.sh ${TS_HOSTILE} ${TS_BAD}/wide_box.data)
+set_tests_properties(testsnap_make_hostile PROPERTIES LABELS input FIXTURES_SETUP testsnap_hostile)
+# ts_input_test(NAME ...): pp_input_test (input.cmake) with the hostile files, TIMEOUT 20 unless given.
+function(ts_input_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 20)
+  endif()
+  pp_input_test(${name} TIMEOUT ${T_TIMEOUT} ${T_UNPARSED_ARGUMENTS})
+  set_property(TEST ${name} APPEND PROPERTY FIXTURES_REQUIRED testsnap_hostile)
+endfunction()
+foreach(t
+    "dev_zero_data|--data;/dev/zero;${TS_POT}|data file '/dev/zero' is not a regular file"
+    "dev_zero_param|--lattice;4;--coeff;${TS_J8C};--param;/dev/zero|SNAP parameter file '/dev/zero' is not a regular file"
+    "dev_zero_reference|--case;W_2J8_2000;--reference;/dev/zero|reference dump '/dev/zero' is not a regular file"
+    "fifo_data|--data;${TS_HOSTILE}/fifo;${TS_POT}|data file '.*/fifo' is not a regular file"
+    "fifo_coeff|--lattice;4;--coeff;${TS_HOSTILE}/fifo;--param;${TS_J8P}|SNAP coefficient file '.*/fifo' is not a regular file"
+    "dir_data|--data;${TS_BAD};${TS_POT}|data file '${TS_BAD}' is a directory"
+    "dir_coeff|--lattice;4;--coeff;${TS_BAD};--param;${TS_J8P}|SNAP coefficient file '${TS_BAD}' is a directory"
+    "dir_param|--lattice;4;--coeff;${TS_J8C};--param;${TS_BAD}|SNAP parameter file '${TS_BAD}' is a directory"
+    "dir_reference|--case;W_2J8_2000;--reference;${TS_BAD}|reference dump '${TS_BAD}' is a directory"
+    "nul_data|--data;${TS_HOSTILE}/nul.data;${TS_POT}|nul.data:3: NUL byte \\(.x00\\): not a text file"
+    "escape_data|--data;${TS_HOSTILE}/escape.data;${TS_POT}|escape.data:1: control character .x1b")
+  string(REPLACE "|" ";" parts "${t}")
+  list(GET parts 0 n)
+  list(GET parts -1 re)
+  list(REMOVE_AT parts 0 -1)
+  ts_input_test(testsnap_input_${n} CLEAN EXPECT 2 "^testsnap: .*${re}" COMMAND ${TS} ${parts} --backend host ${TS_FAST})
+endforeach()
+# Inputs the math cannot take are bad input (exit 2 with the reason), not a
+# FAIL of the host model against itself (NaN energies).
+foreach(t
+    "coincident|--data;${TS_BAD}/coincident.data;${TS_POT}|coincident.data: atoms 1 and 2 are at the same position: SNAP needs distinct atoms"
+    "coincident_image|--data;${TS_BAD}/coincident_image.data;${TS_POT}|atoms 1 and 2 are at the same position \\(through periodic images\\)"
+    "box_overflow|--data;${TS_BAD}/box_overflow.data;${TS_POT}|box_overflow.data: the box \\(2e\\+300 x .*\\) is not finite"
+    "big_coeff|--lattice;4;--coeff;${TS_BAD}/big_coeff.snapcoeff;--param;${TS_J8P}|big_coeff.snapcoeff: coefficients up to \\|beta\\| = 1e\\+308 .* energies and forces could overflow")
+  string(REPLACE "|" ";" parts "${t}")
+  list(GET parts 0 n)
+  list(GET parts -1 re)
+  list(REMOVE_AT parts 0 -1)
+  ts_input_test(testsnap_input_${n} EXPECT 2 "^testsnap: .*${re}" COMMAND ${TS} ${parts} --backend host ${TS_FAST})
+endforeach()
+# Huge boxes and tiny cutoffs: the neighbour cells are bounded by what the
+# atoms need (once 1024^3 cells, 4.3 GB: run in 3 GB of address space here,
+# but not under ASan, whose shadow memory needs terabytes of it), and a box /
+# cutoff beyond int is no overflow (UBSan, scripts/sanitize).
+foreach(t
+    "wide_box|--data;${TS_BAD}/wide_box.data;${TS_POT}"
+    "huge_box|--data;${TS_BAD}/huge_box.data;${TS_POT}"
+    "small_rcutfac|--lattice;4;--coeff;${TS_J8C};--param;${TS_BAD}/small_rcutfac.snapparam"
+    "tiny_rcutfac|--lattice;4;--coeff;${TS_J8C};--param;${TS_BAD}/tiny_rcutfac.snapparam")
+  string(REPLACE "|" ";" parts "${t}")
+  list(GET parts 0 n)
+  list(REMOVE_AT parts 0)
+  ts_input_test(testsnap_input_${n} EXPECT 0 "^host: PASS$"
+    COMMAND sh -c "[ -n \"$ASAN_OPTIONS\" ] || ulimit -v 3000000 && exec \"$@\"" sh ${TS} ${parts} --backend host ${TS_FAST})
+endforeach()
+# A lattice too large for memory is refused before it is made (once after
+# 5 s and 2.4 GB: here in 2 GB of address space).
+ts_input_test(testsnap_input_lattice_too_big EXPECT 2 "^testsnap: the SNAP problem needs [0-9.]+ GiB of host memory"
+  COMMAND sh -c "[ -n \"$ASAN_OPTIONS\" ] || ulimit -v 2000000 && exec \"$@\"" sh ${TS} --lattice 368,368,368 ${TS_POT} --backend host ${TS_FAST})
+# Options: --size is not used (as --samples); --fd-check beyond the 3 x 54
+# distinct components is refused, not run for minutes.
+ts_input_test(testsnap_input_size_unused EXPECT 2 "^testsnap: --size is not used: give --case, --data or --lattice"
+  COMMAND ${TS} --size 5 --backend host ${TS_FAST})
+ts_input_test(testsnap_input_fd_check_cap
+  EXPECT 2 "^testsnap: --fd-check 10000: the configuration has 162 force components \\(3 x 54 atoms\\)"
+  COMMAND ${TS} --lattice 3 ${TS_POT} --fd-check 10000 --backend host ${TS_FAST})
+# A file name with a newline and an escape is shown escaped in the text report.
+ts_input_test(testsnap_input_name_escaped CLEAN EXPECT 0 "^   problem +.*/new.x0aline.x1b.data \\(2 atoms\\)$"
+  COMMAND sh -c "exec \"$@\" \"$(printf '${TS_HOSTILE}/new\\nline\\033.data')\"" sh ${TS} ${TS_POT} --backend host ${TS_FAST} --data)
+pp_test(testsnap_help_faults COMMAND ${TS} --help EXPECT 0 "Planted faults: snap-force, snap-energy, snap-mpi-combine" LABELS unit)
+# --dump through pp/outfile.h, as --json: checked before the run, a
+# temporary file renamed at the end (testsnap/tests/dump.sh).
+set(TS_DUMP_ARGS --lattice 4 ${TS_POT} ${TS_FAST})
+foreach(c long1220 symlink full devfull missing dir)
+  add_test(NAME testsnap_dump_${c} COMMAND ${TS_BAD}/dump.sh ${c} ${TS} ${TS_DUMP_ARGS} --backend host)
+  set_tests_properties(testsnap_dump_${c} PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 60)
+endforeach()
+
 # Live: a fresh random configuration, its reference made by LAMMPS now.
 # Skipped (not passed) when no LAMMPS with ML-SNAP is installed
 # (validate/testsnap/install_lammps.sh, or LMP=/path/to/lmp).
@@ -112,6 +198,21 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
   endforeach()
   pp_test(testsnap_omp_fault COMMAND ${TS} --case W_2J8_2000 --backend omp ${TS_FAST} --inject-fault snap-force
     EXPECT 1 "omp: FAIL" LABELS validate fault)
+  # A variant no asked model can run is bad usage, found before the reference
+  # is computed; when another model can, the refusing one is reported NOT RUN.
+  foreach(t "levels3|--levels;3|omp: 3 levels \\(lanes per neighbour\\) need kernel mode"
+            "team_scratch|--scratch;team|omp: team-shared scratch needs kernel mode")
+    string(REPLACE "|" ";" parts "${t}")
+    list(GET parts 0 n)
+    list(GET parts -1 re)
+    list(REMOVE_AT parts 0 -1)
+    ts_input_test(testsnap_input_variant_${n} EXPECT 2 "^testsnap: no asked model can run this variant: ${re}"
+      COMMAND ${TS} --lattice 4 ${TS_POT} --backend omp ${parts} ${TS_FAST})
+  endforeach()
+  ts_input_test(testsnap_input_variant_some EXPECT 0 "host: PASS\n.*omp +NOT RUN: omp: 3 levels"
+    COMMAND ${TS} --lattice 4 ${TS_POT} --backend host,omp --levels 3 ${TS_FAST})
+  add_test(NAME testsnap_dump_several COMMAND ${TS_BAD}/dump.sh several ${TS} ${TS_DUMP_ARGS} --backend host,omp)
+  set_tests_properties(testsnap_dump_several PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 60)
 endif()
 
 # MPI: contiguous blocks of atoms per rank, forces summed over ranks. On 2
@@ -165,5 +266,11 @@ if(PP_HAVE_MPI)
   # A bad input every rank reads alike: one message, exit 2, no MPI_Abort.
   ts_mpi_test(testsnap_mpi2_bad_data 2 2 "truncated.data:17: file ends in the Atoms section" --data
     ${TS_BAD}/truncated.data ${TS_POT} --backend host ${TS_FAST})
-  set_tests_properties(testsnap_mpi2_w2_refused testsnap_mpi2_bad_data PROPERTIES LABELS "mpi;input")
+  # One rank alone given /dev/zero (MPMD): one line, the whole job ends (it once hung).
+  ts_mpi_test(testsnap_mpi2_dev_zero_one_rank 1 2 "rank 1 of 2: data file '/dev/zero' is not a regular file"
+    --data ${TS_J8D} ${TS_POT} --backend host ${TS_FAST} : ${MPIEXEC_NUMPROC_FLAG} 1
+    ${TS} --data /dev/zero ${TS_POT} --backend host ${TS_FAST})
+  set_tests_properties(testsnap_mpi2_w2_refused testsnap_mpi2_bad_data testsnap_mpi2_dev_zero_one_rank
+    PROPERTIES LABELS "mpi;input")
+  set_tests_properties(testsnap_mpi2_dev_zero_one_rank PROPERTIES TIMEOUT 30)
 endif()

@@ -86,8 +86,14 @@ xs_bad(variant "--variant: unknown variant" --variant fastest)
 xs_bad(history_variant "variants \\(--variant, -k\\) are event-method kernels" -m history -k 6)
 xs_bad(size_option "--size is not used" --size 10)
 xs_bad(binary "binary file mode is not supported" -b read)
-xs_bad(too_big "the XXL unionized-grid data needs [0-9.]+ GiB of host memory" -s XXL)
-pp_test_host_mem(xsbench_like_bad_too_big)
+xs_bad(too_big "the XXL unionized-grid data \\([0-9.]+ GiB\\) with the scratch of 17000000 lookups \\([0-9.]+ GiB\\) needs [0-9.]+ GiB of host memory" -s XXL)
+# the lookups' scratch, not the data, is what does not fit: say so
+xs_bad(scratch_too_big "the scratch of 1099511627776 lookups \\([0-9.e+]+ GiB\\) with the small unionized-grid data \\(0.235 GiB\\) needs" -s small -l 1099511627776)
+# '-h' with a number is XSBench's hash bins, a negative one too: refused, never --help
+xs_bad(hash_bins_negative "--hash-bins: '-5' is not a non-negative integer" -G hash -h -5)
+# a request no asked model can honour is bad usage, before the data is generated
+xs_bad(sort_vendor_nowhere "no asked model can run sorted-energy: host: --sort vendor: no vendor sort" -s small --sort vendor -k 6)
+pp_test_host_mem(xsbench_like_bad_too_big xsbench_like_bad_scratch_too_big)
 
 # The GPU models' tile radix sort, emulated on the CPU (one thread per GPU
 # thread): 8-bit and 4-bit passes, a partial last tile, warps of 32 and 64

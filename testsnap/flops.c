@@ -3,10 +3,11 @@
  * for every model: work a model repeats or spends on the mirrored half earns
  * nothing). Rules: complex multiply 6, complex add 2, real x complex 2, an
  * FMA 2, any other operation 1 (sqrt, division, sin/cos/tan count 1 each);
- * sign flips and conjugates are free. The loops are those of testsnap.h:
+ * sign flips and conjugates are free. The loops are those of snap_math.h:
  * snap_u_step, snap_du_step, snap_du_scale, snap_dedr_term, snap_z_elem,
  * snap_energy_term. */
 #include "problem.h"
+#include "snap_math.h"
 
 /* snap_ck_of: |r| (5 + sqrt), theta0 (4), z0 = r / tan (2), 1/|r0| (5),
  * a, b (4), the switching factor sfac w (7): about 28, a rough constant. */
@@ -69,7 +70,7 @@ double ts_flops_de_pair(const snap_tables *t) {
  * Re(u conj y) 3, the factors (2/3) w 2, accumulate 1 = 6; plus e0, 1. */
 double ts_flops_energy_atom(const snap_tables *t) { return 6.0 * half_weighted(t) + 1.0; }
 
-void ts_flops(const snap_tables *t, const snap_neigh *nl, double out[5]) {
+void ts_flops(const snap_tables *t, const snap_neigh *nl, double out[SNAP_NKERNELS]) {
   double pairs = 0.0;
   for (int i = 0; i < nl->natoms; i++) pairs += nl->nneigh[i];
   out[0] = pairs * ts_flops_ui_pair(t);

@@ -1,12 +1,13 @@
 /* testsnap_flops_test [--plant]: the analytic FLOP counts of flops.c against
  * (1) numbers derived by hand for twojmax 2 and (2) a brute-force count that
- * walks the loops of the math in testsnap.h element by element, with the Z
+ * walks the loops of the math in snap_math.h element by element, with the Z
  * sums' lengths found by enumerating (ma1, ma2) pairs rather than read from
  * the tables. --plant adds one flop to the brute-force compute_ui count,
  * which must be reported (exit 1). */
 #include <stdio.h>
 #include <string.h>
 #include "problem.h"
+#include "snap_math.h"
 
 /* Hand derivation, twojmax 2 (rules in flops.c):
  * compute_ui per pair: level 1 has one row (mb = 0) of 2 one-term elements

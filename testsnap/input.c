@@ -1,6 +1,10 @@
 /* testsnap's readers: LAMMPS data files, .snapparam/.snapcoeff, per-atom
- * dumps, TestSNAP's reference folder. Every problem is one line
- * "testsnap: FILE:LINE: what" and exit 2, before anything large is built. */
+ * dumps, TestSNAP's reference folder; and the writer of --dump. Every file
+ * is read through pp/input.h (regular files only, bounded sizes and lines,
+ * text without control bytes), every problem is one line
+ * "testsnap: FILE:LINE: what" and exit 2, before anything large is built.
+ * The dump is written through pp/outfile.h (a temporary file renamed over
+ * the target: never through a symlink, never half a file). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <glob.h>
@@ -10,60 +14,72 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pp/cli.h"
+#include "pp/input.h"
+#include "pp/outfile.h"
 #include "problem.h"
 
 #define MAX_TOK 16
 #define MAX_ATOMS 100000000
+#define MAX_LINE 4095
+/* Sizes beyond any file of MAX_ATOMS atoms (or of the largest twojmax's
+ * coefficients): a larger file is refused before it is read. */
+#define BIG_FILE (64LL << 30)
+#define SMALL_FILE (16LL << 20)
 
 typedef struct reader {
-  FILE *f;
+  pp_input *in;
   const char *path;
   int line;
-  char buf[4096];
   char *tok[MAX_TOK];
   int ntok;
   char comment[64];  /* first word after '#' on the line, or "" */
+  char a_what[64];   /* "a data file": pp_input's rules point here */
 } reader;
 
-static void fail(const reader *r, const char *fmt, ...)
+static void close_reader(reader *r) {
+  pp_input_close(r->in);
+  r->in = NULL;
+}
+
+static void fail(reader *r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3), noreturn))
 #endif
     ;
-static void fail(const reader *r, const char *fmt, ...) {
-  char msg[512];
+static void fail(reader *r, const char *fmt, ...) {
+  char msg[512]; /* formatted before the reader goes: it may quote the line */
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  close_reader(r);
   if (r->line > 0) pp_usage_error("testsnap", "%s:%d: %s", r->path, r->line, msg);
   pp_usage_error("testsnap", "%s: %s", r->path, msg);
-  exit(2); /* not reached */
 }
 
-static void open_reader(reader *r, const char *path, const char *what) {
+static void open_reader(reader *r, const char *path, const char *what, long long max_bytes) {
   memset(r, 0, sizeof *r);
   r->path = path;
-  r->f = fopen(path, "r");
-  if (!r->f) pp_usage_error("testsnap", "cannot open %s '%s': %s", what, path, strerror(errno));
+  snprintf(r->a_what, sizeof r->a_what, "a %s", what);
+  const pp_input_rules rules = {what, r->a_what, max_bytes, MAX_LINE, 0, 0};
+  r->in = pp_input_open("testsnap", path, &rules);
 }
 
 /* Next line, split into tokens ('#' starts a comment). Blank lines too when
  * keep_blank (ntok 0). Returns 0 at the end of the file. */
 static int next_line(reader *r, int keep_blank) {
   for (;;) {
-    if (!fgets(r->buf, sizeof r->buf, r->f)) return 0;
-    r->line++;
-    size_t len = strlen(r->buf);
-    if (len == sizeof r->buf - 1 && r->buf[len - 1] != '\n') fail(r, "line longer than %zu characters", len);
-    char *hash = strchr(r->buf, '#');
+    char *buf = pp_input_line(r->in);
+    if (!buf) return 0;
+    r->line = pp_input_line_number(r->in);
+    char *hash = strchr(buf, '#');
     r->comment[0] = '\0';
     if (hash) {
       *hash = '\0';
       if (sscanf(hash + 1, "%63s", r->comment) != 1) r->comment[0] = '\0';
     }
     r->ntok = 0;
-    for (char *s = strtok(r->buf, " \t\r\n"); s; s = strtok(NULL, " \t\r\n")) {
+    for (char *s = strtok(buf, " \t"); s; s = strtok(NULL, " \t")) {
       if (r->ntok == MAX_TOK) fail(r, "more than %d fields", MAX_TOK);
       r->tok[r->ntok++] = s;
     }
@@ -71,14 +87,14 @@ static int next_line(reader *r, int keep_blank) {
   }
 }
 
-static double num(const reader *r, const char *s, const char *what) {
+static double num(reader *r, const char *s, const char *what) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
   if (end == s || *end || errno == ERANGE || !isfinite(v)) fail(r, "%s '%s' is not a finite number", what, s);
   return v;
 }
-static long long integer(const reader *r, const char *s, const char *what) {
+static long long integer(reader *r, const char *s, const char *what) {
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
@@ -93,7 +109,7 @@ typedef struct param_set {
   int line_rcutfac, line_twojmax;
 } param_set;
 
-static int flag01(const reader *r, const char *key, const char *v) {
+static int flag01(reader *r, const char *key, const char *v) {
   long long x = integer(r, v, key);
   if (x != 0 && x != 1) fail(r, "%s = %lld: must be 0 or 1", key, x);
   return (int)x;
@@ -105,7 +121,7 @@ static void read_param(const char *path, param_set *p) {
                                      "switchinnerflag", "chunksize", "parallelthresh", NULL};
   int seen[16] = {0};
   reader r;
-  open_reader(&r, path, "SNAP parameter file");
+  open_reader(&r, path, "SNAP parameter file", SMALL_FILE);
   p->rfac0 = 0.99363, p->rmin0 = 0.0, p->switchflag = 1, p->bzeroflag = 1; /* LAMMPS's defaults */
   while (next_line(&r, 0)) {
     if (r.ntok != 2) fail(&r, "expected 'keyword value', found %d fields", r.ntok);
@@ -141,7 +157,7 @@ static void read_param(const char *path, param_set *p) {
       fail(&r, "%s = %s is not supported (testsnap is linear SNAP, one element, no inner switch)", k, v);
     }
   }
-  fclose(r.f);
+  close_reader(&r);
   r.line = 0;
   if (!seen[0]) fail(&r, "required keyword 'rcutfac' is missing");
   if (!seen[1]) fail(&r, "required keyword 'twojmax' is missing");
@@ -157,7 +173,7 @@ snap_potential *snap_read_potential(const char *coeff_path, const char *param_pa
   const int ncoeff = snap_ncoeff(ps.twojmax);
 
   reader r;
-  open_reader(&r, coeff_path, "SNAP coefficient file");
+  open_reader(&r, coeff_path, "SNAP coefficient file", SMALL_FILE);
   if (!next_line(&r, 0)) fail(&r, "empty: expected 'nelements ncoeff'");
   if (r.ntok != 2) fail(&r, "expected 'nelements ncoeff', found %d fields", r.ntok);
   const long long nelem = integer(&r, r.tok[0], "nelements");
@@ -180,11 +196,14 @@ snap_potential *snap_read_potential(const char *coeff_path, const char *param_pa
     else p->beta[k - 1] = v;
   }
   if (next_line(&r, 0)) fail(&r, "unexpected content after the %d coefficients", ncoeff + 1);
-  fclose(r.f);
+  close_reader(&r);
   p->rcutfac = ps.rcutfac, p->rfac0 = ps.rfac0, p->rmin0 = ps.rmin0;
   p->twojmax = ps.twojmax, p->switchflag = ps.switchflag, p->bzeroflag = ps.bzeroflag;
   p->rcut = ps.rcutfac * 2.0 * p->radius;
   p->ncoeff = ncoeff;
+  if (!(p->rcut > p->rmin0 && isfinite(p->rcut))) /* the switching function divides by rcut - rmin0 */
+    pp_usage_error("testsnap", "%s, %s: the cutoff rcutfac x 2 x radius = %g A must be finite and above rmin0 = %g A",
+                   param_path, coeff_path, p->rcut, p->rmin0);
   return p;
 }
 
@@ -209,10 +228,10 @@ static void skip_section(reader *r, long long count, const char *name) {
 
 void snap_read_data(const char *path, snap_atoms *a) {
   reader r;
-  open_reader(&r, path, "data file");
+  open_reader(&r, path, "data file", BIG_FILE);
   memset(a, 0, sizeof *a);
-  if (!fgets(r.buf, sizeof r.buf, r.f)) fail(&r, "empty file (expected a LAMMPS data file)");
-  r.line = 1; /* the title line */
+  if (!pp_input_line(r.in)) fail(&r, "empty file (expected a LAMMPS data file)");
+  r.line = 1; /* the title line: any text */
   long long natoms = -1, ntypes = -1;
   double lo[3], hi[3];
   int box_line[3] = {0, 0, 0};
@@ -288,7 +307,7 @@ void snap_read_data(const char *path, snap_atoms *a) {
       fail(&r, "more lines in the Atoms section than the %lld atoms of the header", natoms);
   }
   free(seen);
-  fclose(r.f);
+  close_reader(&r);
   if (!atoms_done) fail(&r, "no Atoms section");
 }
 
@@ -301,7 +320,7 @@ static int col_of(char **names, int n, const char *want) {
 
 void snap_read_dump(const char *path, int n_expected, snap_ref *ref) {
   reader r;
-  open_reader(&r, path, "reference dump");
+  open_reader(&r, path, "reference dump", BIG_FILE);
   memset(ref, 0, sizeof *ref);
   long long n = -1;
   int cid = -1, ce = -1, cf[3] = {-1, -1, -1}, ncol = 0;
@@ -352,20 +371,20 @@ void snap_read_dump(const char *path, int n_expected, snap_ref *ref) {
   }
   if (next_line(&r, 0)) fail(&r, "more than %lld atoms (a second snapshot is not supported)", n);
   free(seen);
-  fclose(r.f);
+  close_reader(&r);
 }
 
 int snap_write_dump(const char *path, const snap_atoms *a, int n, int n_energy, const double *energy,
                     const double *force) {
-  FILE *f = fopen(path, "w");
-  if (!f) return -1;
-  fprintf(f, "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n%d\nITEM: BOX BOUNDS pp pp pp\n", n);
-  for (int d = 0; d < 3; d++) fprintf(f, "0 %.17g\n", a ? a->box[d] : 0.0);
-  fprintf(f, "ITEM: ATOMS id energy fx fy fz\n");
+  pp_outfile o;
+  if (pp_outfile_open(&o, path) != 0) return -1;
+  fprintf(o.f, "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n%d\nITEM: BOX BOUNDS pp pp pp\n", n);
+  for (int d = 0; d < 3; d++) fprintf(o.f, "0 %.17g\n", a ? a->box[d] : 0.0);
+  fprintf(o.f, "ITEM: ATOMS id energy fx fy fz\n");
   for (int i = 0; i < n; i++)
-    fprintf(f, "%d %.17g %.17g %.17g %.17g\n", i + 1, i < n_energy ? energy[i] : 0.0, force[3 * i],
+    fprintf(o.f, "%d %.17g %.17g %.17g %.17g\n", i + 1, i < n_energy ? energy[i] : 0.0, force[3 * i],
             force[3 * i + 1], force[3 * i + 2]);
-  return fclose(f) == 0 ? 0 : -1;
+  return pp_outfile_commit(&o);
 }
 
 /* ---- TestSNAP's reference folder ------------------------------------------------- */
@@ -382,7 +401,7 @@ void snap_find_file(const char *dir, const char *pattern, char *out, size_t len)
 /* n rows of `cols` numbers each into v (ints when iv). */
 static void read_rows(const char *path, int n, int cols, double *v, int *iv) {
   reader r;
-  open_reader(&r, path, "TestSNAP reference file");
+  open_reader(&r, path, "TestSNAP reference file", BIG_FILE);
   for (int k = 0; k < n; k++) {
     if (!next_line(&r, 0)) fail(&r, "file ends after %d of %d rows", k, n);
     if (r.ntok != cols) fail(&r, "expected %d fields, found %d", cols, r.ntok);
@@ -392,7 +411,7 @@ static void read_rows(const char *path, int n, int cols, double *v, int *iv) {
     }
   }
   if (next_line(&r, 0)) fail(&r, "more than the %d rows expected", n);
-  fclose(r.f);
+  close_reader(&r);
 }
 
 void snap_read_testsnap(const char *dir, snap_tsref *t) {
@@ -400,7 +419,7 @@ void snap_read_testsnap(const char *dir, snap_tsref *t) {
   reader r;
   memset(t, 0, sizeof *t);
   snap_find_file(dir, "meta.txt", path, sizeof path);
-  open_reader(&r, path, "TestSNAP meta file");
+  open_reader(&r, path, "TestSNAP meta file", SMALL_FILE);
   int got = 0;
   while (next_line(&r, 0)) {
     if (r.ntok != 2) fail(&r, "expected 'key value'");
@@ -414,12 +433,14 @@ void snap_read_testsnap(const char *dir, snap_tsref *t) {
       else fail(&r, "unknown key '%s'", r.tok[0]);
     }
   }
-  fclose(r.f);
+  close_reader(&r);
   r.line = 0;
   if (got != 15 || t->nlocal < 1 || t->ninside < 1 || t->rcutfac <= 0)
     fail(&r, "needs rcutfac > 0, nlocal >= 1, nghost, ninside >= 1");
+  if ((long long)t->nlocal * t->ninside > MAX_ATOMS)
+    fail(&r, "nlocal x ninside = %lld neighbours: at most %d", (long long)t->nlocal * t->ninside, MAX_ATOMS);
   snap_find_file(dir, "beta_*.txt", path, sizeof path);
-  open_reader(&r, path, "TestSNAP coefficient file");
+  open_reader(&r, path, "TestSNAP coefficient file", SMALL_FILE);
   if (!next_line(&r, 0) || r.ntok != 2 || strcmp(r.tok[0], "twojmax")) fail(&r, "expected 'twojmax N'");
   const long long J = integer(&r, r.tok[1], "twojmax");
   if (J < 0 || J % 2 || J > SNAP_TWOJMAX_MAX) fail(&r, "twojmax = %lld: must be an even integer from 0 to %d", J, SNAP_TWOJMAX_MAX);
@@ -432,7 +453,7 @@ void snap_read_testsnap(const char *dir, snap_tsref *t) {
     t->coeff[k] = num(&r, r.tok[0], "coefficient");
   }
   if (next_line(&r, 0)) fail(&r, "more than the %d coefficients of twojmax %d", nc, t->twojmax);
-  fclose(r.f);
+  close_reader(&r);
   const int np = t->nlocal * t->ninside, nall = t->nlocal + t->nghost;
   t->jlist = malloc(sizeof(int) * (size_t)np);
   t->rij = malloc(sizeof(double) * 3 * (size_t)np);

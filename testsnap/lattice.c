@@ -6,11 +6,17 @@
 #include "pp/rng.h"
 #include "problem.h"
 
-void snap_bcc(int nx, int ny, int nz, double a, double disp, uint64_t seed, snap_atoms *out) {
+void snap_bcc_size(int nx, int ny, int nz, double a, snap_atoms *out) {
   const int n[3] = {nx, ny, nz};
   out->n = 2 * nx * ny * nz;
   for (int d = 0; d < 3; d++) out->box[d] = n[d] * a;
+  out->x = NULL;
+}
+
+int snap_bcc(int nx, int ny, int nz, double a, double disp, uint64_t seed, snap_atoms *out) {
+  snap_bcc_size(nx, ny, nz, a, out);
   out->x = malloc(sizeof(double) * 3 * (size_t)out->n);
+  if (!out->x) return -1;
   uint64_t state = seed;
   int k = 0;
   for (int iz = 0; iz < nz; iz++)
@@ -25,4 +31,5 @@ void snap_bcc(int nx, int ny, int nz, double a, double disp, uint64_t seed, snap
             out->x[3 * k + d] = x;
           }
         }
+  return 0;
 }

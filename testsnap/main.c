@@ -1,11 +1,14 @@
 /* testsnap driver: options -> configuration, potential, neighbours ->
  * reference -> each model's steps (every kernel timed alone) -> per-atom
  * energies and forces checked -> report. */
+#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pp/pp.h"
+#include "pp/escape.h"
 #include "problem.h"
 #include "ts_options.h"
 
@@ -23,6 +26,10 @@
 #define TOL_F_MAX 1e-9   /* eV/A: max_i |F_i - F_ref,i| */
 #define TOL_FD 1e-6      /* eV/A: max |F + dE/dx| of central differences */
 #define FAULT_SIZE 1e-6  /* planted faults: one value off by this much */
+/* Coefficients whose a-priori bound on |E_i| exceeds this are refused: far
+ * beyond any physics, and it leaves the forces' derivative factors room
+ * below the largest double. */
+#define MAX_ENERGY_BOUND 1e300
 
 typedef struct problem {
   char what[256];
@@ -34,12 +41,14 @@ typedef struct problem {
   double *ref_e, *ref_f;  /* whole problem: ref_e [dec.ne]; ref_f [dec.nf*3] */
   const char *e_what;     /* where the reference energies come from */
   ts_decomp dec;          /* this rank's atoms; nl holds only their lists */
-  double flops[5];        /* per kernel run: this rank's, and all ranks' */
-  double flops_all[5];
+  double bytes;           /* memory this rank's part needs (need_bytes) */
+  double flops[SNAP_NKERNELS]; /* per kernel run: this rank's, and all ranks' */
+  double flops_all[SNAP_NKERNELS];
 } problem;
 
-static const char *const kname[5] = {"compute_ui", "compute_yi", "compute_deidrj", "compute_forces",
-                                     "compute_energies"};
+static const char *const kname[SNAP_NKERNELS] = {"compute_ui", "compute_yi", "compute_deidrj", "compute_forces",
+                                                 "compute_energies"};
+static int dump_failed; /* a --dump could not be written: exit 3 */
 
 /* ---- setting up ------------------------------------------------------------------ */
 static void resolve_case(ts_config *c, char *buf, size_t len) {
@@ -105,10 +114,10 @@ static void read_inputs(void *ctx) {
     memcpy(p->beta, ts.coeff + 1, sizeof(double) * (size_t)nc);
     for (int q = 0; q < ts.nlocal * ts.ninside; q++) {
       const double *r = ts.rij + 3 * q;
-      const double rr = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-      if (!(rr > 0.0 && rr < p->rcut))
+      const double rr2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+      if (!(rr2 >= DBL_MIN && rr2 < p->rcut * p->rcut)) /* SNAP divides by |r_ij| */
         pp_usage_error("testsnap", "%s: neighbour %d at %g A is outside (0, rcutfac = %g)", c->testsnap_ref, q,
-                       rr, p->rcut);
+                       sqrt(rr2), p->rcut);
     }
     if (snap_tables_build(p->twojmax, p->beta, &pb->tab) != 0 ||
         snap_neigh_from_lists(ts.nlocal, ts.nlocal + ts.nghost, ts.ninside, ts.jlist, ts.rij, &pb->nl) != 0)
@@ -129,9 +138,8 @@ static void read_inputs(void *ctx) {
     snap_read_data(c->data, &pb->atoms);
     snprintf(pb->what, sizeof pb->what, "%s%s (%d atoms)", c->case_name ? "case " : "",
              c->case_name ? c->case_name : c->data, pb->atoms.n);
-  } else {
-    snap_bcc((int)c->cells[0], (int)c->cells[1], (int)c->cells[2], c->lattice_a, c->displace, s->opt.seed,
-             &pb->atoms);
+  } else { /* its size only: the coordinates are made once the problem is known to fit */
+    snap_bcc_size((int)c->cells[0], (int)c->cells[1], (int)c->cells[2], c->lattice_a, &pb->atoms);
     snprintf(pb->what, sizeof pb->what,
              "bcc %lldx%lldx%lld cells (%d atoms), a = %g A, displacements uniform in [-%g, %g] A, seed %llu",
              c->cells[0], c->cells[1], c->cells[2], pb->atoms.n, c->lattice_a, c->displace, c->displace,
@@ -142,14 +150,15 @@ static void read_inputs(void *ctx) {
   if (pb->atoms.n < pp_mpi_size())
     pp_usage_error("testsnap", "%d atoms for %d ranks: every rank needs at least one atom", pb->atoms.n,
                    pp_mpi_size());
+  if (c->fd_checks > 3LL * pb->atoms.n)
+    pp_usage_error("testsnap", "--fd-check %lld: the configuration has %lld force components (3 x %d atoms), "
+                   "each checked at most once", c->fd_checks, 3LL * pb->atoms.n, pb->atoms.n);
   if (snap_tables_build(p->twojmax, p->beta, &pb->tab) != 0) pp_usage_error("testsnap", "out of memory for tables");
   ts_decomp_block(pb->atoms.n, pb->atoms.n, &pb->dec);
-  /* memory before the lists: neighbours estimated from the density; every
-   * rank of this node holds its block's lists and the whole outputs */
+  /* neighbours estimated from the density (the lists do not exist yet) */
   const double vol = pb->atoms.box[0] * pb->atoms.box[1] * pb->atoms.box[2];
   const double est = pb->atoms.n / vol * 4.18879 * p->rcut * p->rcut * p->rcut * 1.5 + 8;
-  const double bytes = need_bytes(&pb->tab.t, pb->dec.hi - pb->dec.lo, pb->atoms.n, est);
-  pp_session_check_fits(s, "the SNAP problem", bytes + SNAP_WORK_BYTES_EXTRA, 2.0 * bytes * pp_mpi_local_size());
+  pb->bytes = need_bytes(&pb->tab.t, pb->dec.hi - pb->dec.lo, pb->atoms.n, est);
   if (c->reference) { /* read here: a bad dump is an input error */
     snap_ref r;
     snap_read_dump(c->reference, pb->dec.nf, &r);
@@ -160,15 +169,91 @@ static void read_inputs(void *ctx) {
   }
 }
 
+/* Inputs the math cannot take, found once the neighbours are known:
+ * coincident atoms (SNAP divides by |r_ij|) and coefficients so large that
+ * energies overflow. NULL, or why (static storage). */
+static const char *degenerate(const ts_config *c, const problem *pb) {
+  static char msg[512];
+  const snap_potential *p = pb->pot;
+  int i, j, imaged;
+  if (pb->atoms.n && snap_neigh_coincident(&pb->atoms, &pb->nl, pb->dec.lo, &i, &j, &imaged)) {
+    snprintf(msg, sizeof msg, "%s: atoms %d and %d are at the same position%s: SNAP needs distinct atoms",
+             c->data ? c->data : "--lattice", i + 1, j + 1, imaged ? " (through periodic images)" : "");
+    return msg;
+  }
+  /* |U_i| <= wself + nmax |w|, |Z| <= (J+1)^2 |U|^2, |B_k| <= 2 (J+1)^4 |U|^3, bzero_k <= J+1 */
+  const double u = 1.0 + pb->nl.nmax * fabs(p->weight), j4 = pow(p->twojmax + 1.0, 4);
+  double sum = 0.0, big = fabs(p->beta0);
+  for (int k = 0; k < p->ncoeff; k++) sum += fabs(p->beta[k]), big = fmax(big, fabs(p->beta[k]));
+  const double bound = fabs(p->beta0) + (sum > 0.0 ? sum * (2.0 * j4 * u * u * u + p->twojmax + 1.0) : 0.0);
+  if (!(bound <= MAX_ENERGY_BOUND)) {
+    snprintf(msg, sizeof msg, "%s: coefficients up to |beta| = %.3g with weight %g and up to %d neighbours bound "
+             "|E_i| only by %.3g eV (over %g): energies and forces could overflow",
+             c->coeff ? c->coeff : c->testsnap_ref, big, p->weight, pb->nl.nmax, bound, MAX_ENERGY_BOUND);
+    return msg;
+  }
+  return NULL;
+}
+
 static void setup(pp_session *s, ts_config *c, problem *pb) {
   inputs_ctx x = {s, c, pb};
   pp_usage_collective("testsnap", read_inputs, &x);
   const ts_decomp *dc = &pb->dec;
-  if (pb->atoms.n && snap_neigh_build_block(&pb->atoms, pb->pot->rcut, dc->lo, dc->hi, &pb->nl) != 0)
-    pp_device_fail(PP_HOST, "testsnap neighbours", "out of host memory");
+  if (pb->atoms.n) { /* every rank of this node holds its block's lists and the whole outputs */
+    pp_session_check_fits(s, "the SNAP problem", pb->bytes + SNAP_WORK_BYTES_EXTRA,
+                          2.0 * pb->bytes * pp_mpi_local_size());
+    if (!pb->atoms.x && snap_bcc((int)c->cells[0], (int)c->cells[1], (int)c->cells[2], c->lattice_a, c->displace,
+                                 s->opt.seed, &pb->atoms) != 0)
+      pp_device_fail(PP_HOST, "testsnap lattice", "out of host memory");
+    if (snap_neigh_build_block(&pb->atoms, pb->pot->rcut, dc->lo, dc->hi, &pb->nl) != 0)
+      pp_device_fail(PP_HOST, "testsnap neighbours", "out of host memory");
+  }
+  pp_usage_check_all("testsnap", degenerate(c, pb));
   ts_flops(&pb->tab.t, &pb->nl, pb->flops);
   memcpy(pb->flops_all, pb->flops, sizeof pb->flops);
-  pp_mpi_sum(pb->flops_all, 5);
+  pp_mpi_sum(pb->flops_all, SNAP_NKERNELS);
+}
+
+/* A variant that no asked model can run is bad usage, known before the
+ * reference is computed: one line, exit 2. (When some can, the others are
+ * reported as not run.) */
+static void check_variant(const pp_session *s, const ts_config *c, const problem *pb) {
+  snap_data d;
+  ts_data_fill(&d, pb->pot, &pb->tab, &pb->nl, NULL, NULL);
+  char msg[1024] = "no asked model can run this variant: ";
+  size_t len = strlen(msg);
+  int refused = 0;
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!s->ops[m]) continue;
+    const snap_kernels *k = PP_MODEL_DISPATCH(m, snap_kernels_);
+    const char *mn = pp_model_name((pp_model)m);
+    char why[256] = "";
+    if (k->check(&d, &c->variant, why, sizeof why) == 0) {
+      pp_usage_check_all("testsnap", NULL);
+      return;
+    }
+    const int named = !strncmp(why, mn, strlen(mn)) && why[strlen(mn)] == ':';
+    if (len < sizeof msg)
+      len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s%s%s", refused++ ? "; " : "", named ? "" : mn,
+                              named ? "" : ": ", why);
+  }
+  pp_usage_check_all("testsnap", msg);
+}
+
+/* The reference must be finite: anything else comes from inputs the math
+ * cannot take (exit 2, not a validation failure of every model). */
+static void check_reference_finite(const problem *pb) {
+  char msg[256];
+  const char *bad = NULL;
+  for (int i = 0; i < pb->dec.ne && !bad; i++)
+    if (!isfinite(pb->ref_e[i]))
+      snprintf(msg, sizeof msg, "the reference energy of atom %d (%s) is %g: the inputs overflow double precision",
+               i + 1, pb->e_what, pb->ref_e[i]), bad = msg;
+  for (int k = 0; k < 3 * pb->dec.nf && !bad; k++)
+    if (!isfinite(pb->ref_f[k]))
+      snprintf(msg, sizeof msg, "the reference force on atom %d (%s) is %g: the inputs overflow double precision",
+               k / 3 + 1, pb->ref_what, pb->ref_f[k]), bad = msg;
+  pp_usage_check_all("testsnap", bad);
 }
 
 /* Reference energies and forces not in the dump given: the host model, on
@@ -279,13 +364,38 @@ static void add_row(pp_session *s, pp_model m, const problem *pb, const ts_confi
   pp_report_add(s->report, &row);
 }
 
-static void run_model(pp_session *s, pp_model m, const ts_config *c, const problem *pb) {
-  const snap_kernels *k = PP_MODEL_DISPATCH(m, snap_kernels_);
-  if (!k) {
-    pp_report_skip(s->report, m, "testsnap has no kernels for this model in this build");
-    pp_report_param(s->report, pp_model_name(m), "NOT RUN: testsnap has no kernels for this model yet");
-    return;
+/* --dump's file for model m: FILE, or FILE.<model> when several models run
+ * (malloc'ed: a path is never cut). */
+static char *dump_path(const pp_session *s, const ts_config *c, pp_model m) {
+  const char *mn = pp_model_name(m);
+  const size_t n = strlen(c->dump) + strlen(mn) + 2;
+  char *path = malloc(n);
+  if (!path) pp_device_fail(PP_HOST, "testsnap", "out of host memory");
+  if (__builtin_popcount(s->opt.backends) > 1) snprintf(path, n, "%s.%s", c->dump, mn);
+  else snprintf(path, n, "%s", c->dump);
+  return path;
+}
+
+static void write_dump(const pp_session *s, const ts_config *c, pp_model m, const problem *pb, const double *eg,
+                       const double *fg) {
+  char *path = dump_path(s, c, m);
+  if (snap_write_dump(path, pb->atoms.n ? &pb->atoms : NULL, pb->dec.nf, pb->dec.ne, eg, fg) != 0) {
+    const int e = errno;
+    fprintf(stderr, "testsnap: cannot write --dump '");
+    pp_fputs_escaped(stderr, path);
+    fprintf(stderr, "': %s\n", strerror(e));
+    dump_failed = 1;
   }
+  free(path);
+}
+
+static void not_run(pp_session *s, pp_model m, const char *why) {
+  pp_report_skip(s->report, m, why);
+  pp_report_param(s->report, pp_model_name(m), "NOT RUN: %s", why);
+}
+
+static void run_model(pp_session *s, pp_model m, const ts_config *c, const problem *pb) {
+  const snap_kernels *k = PP_MODEL_DISPATCH(m, snap_kernels_); /* an opened model is built */
   const pp_device_ops *o = s->ops[m];
   const snap_neigh *nl = &pb->nl;
   double *e = malloc(sizeof(double) * (size_t)nl->natoms), *f = malloc(sizeof(double) * 3 * (size_t)nl->nall);
@@ -293,13 +403,17 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
   pp_poison_d(e, (size_t)nl->natoms), pp_poison_d(f, 3 * (size_t)nl->nall);
   snap_data hd, dd;
   ts_data_fill(&hd, pb->pot, &pb->tab, nl, e, f);
-  upload(m, o, &hd, &dd);
   char why[256] = "";
+  if (k->check(&hd, &c->variant, why, sizeof why) != 0) {
+    not_run(s, m, why);
+    free(e), free(f);
+    return;
+  }
+  upload(m, o, &hd, &dd);
   void *w = k->prepare(&dd, &c->variant, why, sizeof why);
   if (!w) {
     if (!why[0]) pp_device_fail(m, "testsnap scratch", "allocation failed");
-    pp_report_skip(s->report, m, why);
-    pp_report_param(s->report, pp_model_name(m), "NOT RUN: %s", why);
+    not_run(s, m, why);
     release_data(m, o, &dd), free(e), free(f);
     return;
   }
@@ -308,17 +422,19 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
     snprintf(key, sizeof key, "%s mapping", pp_model_name(m));
     pp_report_param(s->report, key, "%s", k->notes);
   }
-  void (*fn[5])(const snap_data *, void *) = {k->compute_ui, k->compute_yi, k->compute_deidrj,
-                                               k->compute_forces, k->compute_energies};
+  void (*fn[SNAP_NKERNELS])(const snap_data *, void *) = {k->compute_ui, k->compute_yi, k->compute_deidrj,
+                                                           k->compute_forces, k->compute_energies};
   const int steps = (int)c->steps;
-  double *t = calloc((size_t)steps * 6, sizeof(double)); /* [kernel][step], [5] = whole step */
+  /* [kernel][step], [SNAP_NKERNELS] = whole step */
+  double *t = calloc((size_t)steps * (SNAP_NKERNELS + 1), sizeof(double));
+  if (!t) pp_device_fail(m, "testsnap", "out of host memory");
   pp_progress(s, "%s: %d warm-up + %d timed steps", pp_model_name(m), s->opt.warmup, steps);
   for (int st = -s->opt.warmup; st < steps; st++)
-    for (int q = 0; q < 5; q++) {
+    for (int q = 0; q < SNAP_NKERNELS; q++) {
       o->timer_start();
       fn[q](&dd, w);
       const double dt = o->timer_stop();
-      if (st >= 0) t[q * steps + st] = dt, t[5 * steps + st] += dt;
+      if (st >= 0) t[q * steps + st] = dt, t[SNAP_NKERNELS * steps + st] += dt;
     }
   if (m != PP_HOST) {
     o->to_host(e, dd.energy, sizeof(double) * (size_t)nl->natoms);
@@ -348,8 +464,10 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
   const int root = pp_mpi_rank() == 0;
   if (root) {
     printf("%s: energies vs %s: max |E_i - E_ref| = %.3g eV (tolerance %.0e)\n", mn, pb->e_what, x.e_max, TOL_E);
-    printf("%s: forces vs %s: RMS |F_i - F_ref| = %.3g eV/A (tolerance %.0e), max %.3g eV/A (tolerance %.0e)\n",
-           mn, pb->ref_what, x.f_rms, TOL_F_RMS, x.f_max, TOL_F_MAX);
+    printf("%s: forces vs ", mn);
+    pp_fputs_escaped(stdout, pb->ref_what); /* it may quote a file name */
+    printf(": RMS |F_i - F_ref| = %.3g eV/A (tolerance %.0e), max %.3g eV/A (tolerance %.0e)\n", x.f_rms,
+           TOL_F_RMS, x.f_max, TOL_F_MAX);
   }
   int valid = x.valid;
   if (c->fd_checks) { /* every rank alike, on the whole configuration */
@@ -366,26 +484,18 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
     snprintf(check + strlen(check), sizeof check - strlen(check), "; fd %.2g", fd_err);
   }
   if (root) printf("%s: %s\n", mn, valid ? "PASS" : "FAIL");
-  if (c->dump && root) {
-    char path[1100];
-    const int several = __builtin_popcount(s->opt.backends) > 1;
-    snprintf(path, sizeof path, several ? "%s.%s" : "%s", c->dump, mn);
-    if (snap_write_dump(path, pb->atoms.n ? &pb->atoms : NULL, dc->nf, dc->ne, eg, fg) != 0) {
-      fprintf(stderr, "testsnap: cannot write --dump '%s'\n", path);
-      valid = 0;
-    }
-  }
+  if (c->dump && root) write_dump(s, c, m, pb, eg, fg);
   if (dc->size > 1) {
     char key[32];
     snprintf(key, sizeof key, "%s combine", mn);
     pp_report_param(s->report, key, "%.3f ms (slowest rank): energies gathered, forces summed over %d ranks, "
                     "once after the run (not in the step times)", 1e3 * t_comb, dc->size);
   }
-  for (int q = 0; q < 5; q++)
+  for (int q = 0; q < SNAP_NKERNELS; q++)
     add_row(s, m, pb, c, kname[q], t + q * steps, pb->flops[q], pb->flops_all[q], valid, "part of the step below");
   double fl = 0.0, fl_all = 0.0;
-  for (int q = 0; q < 5; q++) fl += pb->flops[q], fl_all += pb->flops_all[q];
-  add_row(s, m, pb, c, "step", t + 5 * steps, fl, fl_all, valid, check);
+  for (int q = 0; q < SNAP_NKERNELS; q++) fl += pb->flops[q], fl_all += pb->flops_all[q];
+  add_row(s, m, pb, c, "step", t + SNAP_NKERNELS * steps, fl, fl_all, valid, check);
   free(t), free(eg), free(fg);
 }
 
@@ -410,8 +520,8 @@ static void describe(pp_session *s, const ts_config *c, const problem *pb) {
     pp_report_param(s->report, "decomposition", "%d ranks, contiguous blocks of %d to %d atoms (energies and "
                     "neighbour lists per rank, each rank's pairs' forces summed over ranks)", dc->size,
                     dc->ne / dc->size, (dc->ne + dc->size - 1) / dc->size);
-  for (int m = 1; m < PP_MODEL_COUNT && dc->size > 1; m++) { /* GPU models: each rank's device */
-    if (!s->ops[m]) continue;
+  for (int m = 0; m < PP_MODEL_COUNT && dc->size > 1; m++) { /* GPU models: each rank's device */
+    if (!s->ops[m] || !pp_model_is_device((pp_model)m)) continue;
     double *dev = calloc((size_t)dc->size, sizeof(double));
     if (!dev) pp_device_fail(PP_HOST, "testsnap", "out of host memory");
     dev[dc->rank] = s->info[m].index;
@@ -443,13 +553,14 @@ int main(int argc, char **argv) {
   ts_config_default(&cfg);
   static pp_app app = {
       "testsnap", "SNAP energies and forces (TestSNAP's kernels), validated against LAMMPS",
-      "not used (see --case, --data, --lattice)", "1", 1, NULL, &cfg,
+      "not used (see --case, --data, --lattice)", "1", 1ll << 40, NULL, &cfg,
       "Per-atom energies and forces of linear SNAP (one element) from a LAMMPS data file and\n"
       ".snapcoeff/.snapparam, a generated bcc lattice, or TestSNAP's own reference; checked\n"
       "against a LAMMPS per-atom dump (--reference, the cases' peratom.dump) or the host model.\n"
       "Forces follow LAMMPS: F_i += dE_i/dr_ij, F_j -= dE_i/dr_ij, periodic images folded (the\n"
       "TestSNAP reference keeps ghost atoms unfolded, as TestSNAP does). FOM: grind time in\n"
-      "ms per atom-step. Planted faults: snap-force, snap-energy.\n"};
+      "ms per atom-step. Planted faults: snap-force, snap-energy, snap-mpi-combine (MPI: the\n"
+      "last rank's reactions on other ranks' atoms lost).\n"};
   app.options = ts_options();
   const char *unused = ts_unused_option(argc, argv);
   pp_session s;
@@ -458,15 +569,25 @@ int main(int argc, char **argv) {
   if (cfg.fd_checks && (cfg.testsnap_ref || (cfg.case_name && !strcmp(cfg.case_name, "W_2"))))
     pp_usage_error("testsnap", "--fd-check needs a periodic configuration (--data, --lattice or a LAMMPS case)");
 
+  for (int m = 0; m < PP_MODEL_COUNT && cfg.dump; m++) /* before anything runs, as --json */
+    if (s.opt.backends & (1u << m)) {
+      char *path = dump_path(&s, &cfg, (pp_model)m);
+      pp_session_check_outfile(&s, "--dump", path);
+      free(path);
+    }
+
   problem pb;
   memset(&pb, 0, sizeof pb);
   const double t0 = pp_wtime();
   setup(&s, &cfg, &pb);
+  check_variant(&s, &cfg, &pb);
   reference(&pb);
+  check_reference_finite(&pb);
   pp_report_param(s.report, "init", "%.3f s (inputs, tables, neighbours, reference; not timed)", pp_wtime() - t0);
   describe(&s, &cfg, &pb);
   pp_session_ready(&s); /* inputs are good: now the copy ceilings */
   for (int m = 0; m < PP_MODEL_COUNT; m++)
     if (s.ops[m]) run_model(&s, (pp_model)m, &cfg, &pb);
-  return pp_session_finish(&s);
+  const int rc = pp_session_finish(&s);
+  return dump_failed && rc != 2 ? 3 : rc; /* as a result file that cannot be written */
 }

@@ -2,6 +2,7 @@
  * least twice the cutoff: then at most one image of each atom is inside),
  * found through cells at least rcut wide. Lists are rectangular (nmax slots
  * per atom, nneigh used) with a reverse index for the force gather. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,11 @@
 
 const char *snap_box_check(const double box[3], double rcut) {
   static char msg[256];
+  if (!isfinite(box[0] * box[1] * box[2])) {
+    snprintf(msg, sizeof msg, "the box (%.6g x %.6g x %.6g A) is not finite: its volume overflows", box[0], box[1],
+             box[2]);
+    return msg;
+  }
   for (int d = 0; d < 3; d++)
     if (box[d] < 2.0 * rcut) {
       snprintf(msg, sizeof msg,
@@ -42,7 +48,9 @@ static int reverse(snap_neigh *nl) {
 }
 
 /* Bins of at least rcut along each axis; fewer than 3 bins: every bin is a
- * neighbour bin (so none is visited twice). */
+ * neighbour bin (so none is visited twice). No more bins than the atoms
+ * need (about two per atom): a huge box or a tiny cutoff would otherwise
+ * ask for billions of empty ones. */
 typedef struct bins {
   int nb[3];
   int *start, *atom; /* atoms of bin b: atom[start[b] .. start[b+1]) */
@@ -103,11 +111,15 @@ int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, sna
   const int n = a->n, nloc = hi - lo;
   const double rc2 = rcut * rcut;
   bins b;
+  double want[3], all = 1.0;
+  for (int d = 0; d < 3; d++) { /* in double: box / rcut may be beyond any int */
+    want[d] = fmax(1.0, fmin(floor(a->box[d] / rcut), 1024.0));
+    all *= want[d];
+  }
+  const double most = 2.0 * n + 27.0, shrink = all > most ? cbrt(all / most) : 1.0;
   long nbins = 1;
   for (int d = 0; d < 3; d++) {
-    b.nb[d] = (int)floor(a->box[d] / rcut);
-    if (b.nb[d] < 1) b.nb[d] = 1;
-    if (b.nb[d] > 1024) b.nb[d] = 1024;
+    b.nb[d] = (int)fmax(1.0, floor(want[d] / shrink)); /* wider bins stay at least rcut wide */
     nbins *= b.nb[d];
   }
   b.start = calloc((size_t)nbins + 1, sizeof(int));
@@ -156,6 +168,24 @@ oom:
   free(b.start), free(b.atom), free(binof), free(fill);
   snap_neigh_free(nl);
   return -1;
+}
+
+int snap_neigh_coincident(const snap_atoms *a, const snap_neigh *nl, int lo, int *i, int *j, int *imaged) {
+  for (long p = 0; p < (long)nl->natoms * nl->nmax; p++) {
+    const int k = (int)(p / nl->nmax);
+    if (p % nl->nmax >= nl->nneigh[k]) continue;
+    const double *r = nl->rij + 3 * p;
+    if (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] >= DBL_MIN) continue;
+    *i = (lo + k) % a->n, *j = (lo + nl->jatom[p]) % a->n;
+    double raw = 0.0;
+    for (int d = 0; d < 3; d++) {
+      const double v = a->x[3 * *j + d] - a->x[3 * *i + d];
+      raw += v * v;
+    }
+    *imaged = raw >= DBL_MIN;
+    return 1;
+  }
+  return 0;
 }
 
 int snap_neigh_from_lists(int natoms, int nall, int ninside, const int *jlist, const double *rij,

@@ -84,7 +84,8 @@ static const pp_app_option options[] = {
     {"--dump", "FILE", "write 'id energy fx fy fz' per atom (%.17g, sorted by id); with\n"
                        "                     several models, FILE.<model>", p_dump},
     {"--fd-check", "N", "also check N force components against central differences of\n"
-                        "                     the host model's energies", p_fd},
+                        "                     the host model's energies (each component once: N is at\n"
+                        "                     most 3 x atoms, larger N is refused)", p_fd},
     {"--fd-step", "H", "displacement of the finite differences (default 1e-5 A)", p_fd_step},
     {"--scratch", "team|global", "scratch of compute_ui and the dU kernel (default: the model's)", p_scratch},
     {"--levels", "2|3", "atoms x neighbours (2) or x vector lanes too (3) (default: the model's)", p_levels},

@@ -3,7 +3,18 @@
 #ifndef TESTSNAP_PROBLEM_H
 #define TESTSNAP_PROBLEM_H
 #include <stdint.h>
-#include "testsnap.h"
+#include "snap_kernels.h"
+
+/* ---- the SNAP potential (input.c) ------------------------------------------- */
+typedef struct snap_potential {
+  double rcutfac, rfac0, rmin0;
+  int twojmax, switchflag, bzeroflag;
+  double radius, weight;   /* of the one element (.snapcoeff) */
+  double rcut;             /* pair cutoff rcutfac * (radius + radius) */
+  int ncoeff;              /* bispectrum coefficients, beta0 not counted */
+  double beta0;
+  double beta[1];          /* [ncoeff], allocated with the struct */
+} snap_potential;
 
 /* ---- tables.c ------------------------------------------------------------------ */
 typedef struct snap_host_tables {
@@ -63,8 +74,11 @@ void snap_read_testsnap(const char *dir, snap_tsref *r);
 void snap_find_file(const char *dir, const char *pattern, char *out, size_t len);
 
 /* lattice.c: bcc lattice of nx*ny*nz conventional cells, lattice constant a,
- * every coordinate displaced uniformly in [-disp, disp] (seeded), wrapped. */
-void snap_bcc(int nx, int ny, int nz, double a, double disp, uint64_t seed, snap_atoms *out);
+ * every coordinate displaced uniformly in [-disp, disp] (seeded), wrapped.
+ * snap_bcc_size sets out's atom count and box only (to check them before
+ * the coordinates are made); snap_bcc makes them too: 0, or -1 out of memory. */
+void snap_bcc_size(int nx, int ny, int nz, double a, snap_atoms *out);
+int snap_bcc(int nx, int ny, int nz, double a, double disp, uint64_t seed, snap_atoms *out);
 
 /* ---- neigh.c ---------------------------------------------------------------------- */
 typedef struct snap_neigh {
@@ -74,7 +88,8 @@ typedef struct snap_neigh {
   int *rev_start, *rev_pair;
 } snap_neigh;
 
-/* NULL if the box holds the cutoff sphere (every side >= 2 rcut), else why not. */
+/* NULL if the box is finite and holds the cutoff sphere (every side >=
+ * 2 rcut), else why not. */
 const char *snap_box_check(const double box[3], double rcut);
 /* Minimum-image neighbours within rcut (strict), cell binning. Returns 0 or
  * -1 out of memory. */
@@ -83,6 +98,11 @@ int snap_neigh_build(const snap_atoms *a, double rcut, snap_neigh *nl);
  * hi - lo, nall = a->n, arrays rotated so local index k is atom (lo + k) mod n
  * (decomp.c); the reverse index lists only the block's pairs. */
 int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, snap_neigh *nl);
+/* 1 if a pair of the lists nl of block [lo, ...) of a is so close that
+ * |r_ij|^2 is not a normal double (coincident atoms: SNAP divides by
+ * |r_ij|), with its atoms i, j (0-based) and whether they meet only through
+ * periodic images; else 0. */
+int snap_neigh_coincident(const snap_atoms *a, const snap_neigh *nl, int lo, int *i, int *j, int *imaged);
 /* Neighbour lists given explicitly (TestSNAP's data): natoms lists of
  * ninside each, neighbours in [0, nall). */
 int snap_neigh_from_lists(int natoms, int nall, int ninside, const int *jlist, const double *rij,
@@ -97,8 +117,8 @@ void ts_data_fill(snap_data *d, const snap_potential *p, const snap_host_tables 
  * out of memory. */
 int ts_host_eval(const snap_data *d, int want_forces);
 /* Central differences of the host model's total energy for `samples`
- * (atom, component) pairs against force[]: max |F + dE/dx| and where
- * (3*atom + component). 0, or -1 out of memory. */
+ * distinct (atom, component) pairs (samples <= 3 a->n) against force[]:
+ * max |F + dE/dx| and where (3*atom + component). 0, or -1 out of memory. */
 int ts_fd_check(const snap_atoms *a, const snap_potential *p, const snap_host_tables *h, const double *force,
                 int samples, double step, double *max_err, int *worst);
 
@@ -129,6 +149,6 @@ double ts_flops_energy_atom(const snap_tables *t);
 #define TS_FLOPS_FORCE_PAIR 6.0 /* compute_forces: + dE_i/dr_j on i, - on j */
 /* Flops of one run of each kernel (compute_ui, _yi, _deidrj, _forces,
  * _energies) on lists nl. */
-void ts_flops(const snap_tables *t, const snap_neigh *nl, double out[5]);
+void ts_flops(const snap_tables *t, const snap_neigh *nl, double out[SNAP_NKERNELS]);
 
 #endif

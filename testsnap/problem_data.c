@@ -45,6 +45,8 @@ static int energies_of(const snap_atoms *a, const snap_potential *p, const snap_
   return rc;
 }
 
+static long gcd(long a, long b) { return b ? gcd(b, a % b) : a; }
+
 int ts_fd_check(const snap_atoms *a, const snap_potential *p, const snap_host_tables *h, const double *force,
                 int samples, double step, double *max_err, int *worst) {
   const int n = a->n;
@@ -54,9 +56,12 @@ int ts_fd_check(const snap_atoms *a, const snap_potential *p, const snap_host_ta
   if (!b.x || !ep || !em) return free(b.x), free(ep), free(em), -1;
   *max_err = 0.0, *worst = 0;
   int rc = 0;
+  long stride = 7919; /* spreads the samples over the atoms: a bijection of 0..n-1 when coprime to n */
+  while (gcd(stride, n) != 1) stride++;
   for (int s = 0; s < samples && rc == 0; s++) {
-    /* spread over atoms and components; 7919 is prime, so distinct for s < n */
-    const int atom = (int)((7919L * s) % n), c = s % 3;
+    /* round r = s / n of the atoms moves each along component (k + r) mod 3:
+     * the 3 n samples s < 3 n are distinct (atom, component) pairs */
+    const int k = s % n, atom = (int)((stride * k) % n), c = (k + s / n) % 3;
     memcpy(b.x, a->x, sizeof(double) * 3 * (size_t)n);
     b.x[3 * atom + c] = a->x[3 * atom + c] + step;
     rc |= energies_of(&b, p, h, ep);

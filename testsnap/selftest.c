@@ -1,7 +1,7 @@
 /* testsnap_selftest COEFF PARAM [--plant|--plant-level]: checks the identity
  * the GPU models' energies rest on, and the level-by-level forms of the U
  * and dU recursions the GPU models use (two level buffers per neighbour,
- * testsnap.h) against the whole-neighbour forms of the host model. B is cubic in U, so U : dE/dU = 3 E_B and
+ * snap_math.h) against the whole-neighbour forms of the host model. B is cubic in U, so U : dE/dU = 3 E_B and
  *   E_i = e0 + (2/3) sum_half w U_i : conj(Y_i)      (snap_energy_term)
  * must equal the host model's E_i = e0 + sum_k beta_k B_k,i (through Z and
  * B, LAMMPS's way) on a disordered bcc lattice. --plant perturbs one Y
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "problem.h"
+#include "snap_math.h"
 
 #define TOL 1e-10 /* eV */
 #define TOL_LEVEL 1e-10 /* U elements and dE_i/dr_j (eV/A): rounding only */
@@ -76,8 +77,9 @@ int main(int argc, char **argv) {
   snap_host_tables h;
   snap_atoms a;
   snap_neigh nl;
-  snap_bcc(3, 3, 3, 3.1803, 0.2, 7, &a); /* 54 atoms, neighbour counts vary */
-  if (snap_tables_build(p->twojmax, p->beta, &h) || snap_neigh_build(&a, p->rcut, &nl)) return 3;
+  if (snap_bcc(3, 3, 3, 3.1803, 0.2, 7, &a) || /* 54 atoms, neighbour counts vary */
+      snap_tables_build(p->twojmax, p->beta, &h) || snap_neigh_build(&a, p->rcut, &nl))
+    return 3;
   double *eb = malloc(sizeof(double) * (size_t)a.n), *f = malloc(sizeof(double) * 3 * (size_t)a.n);
   snap_data d;
   ts_data_fill(&d, p, &h, &nl, eb, f);

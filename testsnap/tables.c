@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "problem.h"
+#include "snap_math.h"
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))

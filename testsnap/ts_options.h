@@ -2,7 +2,7 @@
 #ifndef TS_OPTIONS_H
 #define TS_OPTIONS_H
 #include "pp/cli.h"
-#include "testsnap.h"
+#include "snap_kernels.h"
 
 typedef struct ts_config {
   const char *case_name;                  /* --case: a folder of inputs/testsnap */

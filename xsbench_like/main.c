@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "xs_options.h"
 #include "xsbench_like.h"
@@ -89,8 +90,9 @@ static void sort_input(uint64_t *key, uint64_t *ref, double *val, long long n) {
 static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, void *work,
                       long long n, int all, char *why, size_t len) {
   if (n > 100003 && !all) n = 100003;
-  uint64_t *key = malloc((size_t)n * 8), *ref = malloc((size_t)n * 8);
-  double *val = malloc((size_t)n * 8);
+  uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's keys");
+  uint64_t *ref = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's keys");
+  double *val = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's values");
   sort_input(key, ref, val, n);
   uint64_t *dk = key;
   double *dv = val;
@@ -127,71 +129,112 @@ static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, v
   return ok;
 }
 
+/* One row's verdict: the global checksum, the same in every run, and for the
+ * sorted variants the model's sort checked alone. */
+typedef struct row_ctx {
+  call_ctx x;
+  pp_model m;
+  const char *vname;
+  int is_sorted, sort_ok;
+  const char *sort_note;
+  double t_h2d, lookups; /* all ranks' */
+} row_ctx;
+
+static void verify_row(void *arg, pp_row *row) {
+  row_ctx *r = arg;
+  const plan *p = r->x.p;
+  unsigned long long sum = r->x.sum;
+  if (pp_fault("xs-checksum")) sum += 1;
+  const unsigned long long cs = global_checksum(sum);
+  const int stable = pp_mpi_all(!r->x.changed);
+  pp_row_metric(row, "checksum", "", (double)cs);
+  row->valid = cs == p->expect && stable && (!r->is_sorted || r->sort_ok);
+  snprintf(row->check, sizeof row->check, "checksum %llu %s %llu (%s)%s%s%s", cs,
+           cs == p->expect ? "==" : "!=", p->expect, p->expect_why, stable ? "" : "; runs differ",
+           r->is_sorted ? "; " : "", r->is_sorted ? r->sort_note : "");
+  if (pp_mpi_rank() == 0)
+    printf("checksum %llu\n%s %s: %s %s\n", cs, pp_model_name(r->m), r->vname,
+           row->valid ? "PASS" : "FAIL", row->check);
+}
+
+static void row_figures(void *arg, pp_row *row) {
+  const row_ctx *r = arg;
+  pp_row_metric(row, "end_to_end", "lookups/s", r->lookups / (r->t_h2d + row->time.median));
+  pp_row_metric(row, "h2d", "s", r->t_h2d);
+}
+
+static const unsigned sorted_variants = (1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY);
+
+/* Why model k cannot run variant v (-1: history) as asked, or NULL. */
+static const char *cannot_run(const xs_kernels *k, const xs_config *c, int v) {
+  if (v < 0) return k->history ? NULL : "not implemented by this model";
+  if (!k->event[v]) return k->notes[v] ? k->notes[v] : "not implemented by this model";
+  if (c->sort_vendor && ((1u << v) & sorted_variants) && !k->vendor_sort)
+    return "--sort vendor: no vendor sort in this model (cuda has CUB)";
+  return NULL;
+}
+
+/* A request that no opened model can honour is bad usage, said before
+ * anything large is allocated. */
+static const char *nothing_runs(const pp_session *s, const xs_config *c) {
+  static char why[256];
+  const char *first = NULL;
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!s->ops[m]) continue;
+    const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
+    for (int v = c->history ? -1 : 0; v < (c->history ? 0 : XS_VARIANT_COUNT); v++) {
+      if (v >= 0 && !(c->variants & (1u << v))) continue;
+      const char *no = cannot_run(k, c, v);
+      if (!no) return NULL;
+      if (!first) {
+        snprintf(why, sizeof why, "no asked model can run %s: %s: %s", v < 0 ? "history" : xs_variant_name(v),
+                 pp_model_name((pp_model)m), no);
+        first = why;
+      }
+    }
+  }
+  return first;
+}
+
 static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h) {
   const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
-  if (!k) {
-    pp_report_skip(s->report, m, "xsbench_like has no kernels for this model in this build");
-    return;
-  }
   const pp_device_ops *o = s->ops[m];
   xs_data dd;
   double t_h2d = upload(m, o, h, &dd);
+  pp_mpi_max(&t_h2d, 1);
   void *work = k->prepare(&dd, p->n);
   if (!work) pp_device_fail(m, "xsbench_like scratch", "allocation failed");
   char sort_note[64] = "";
   int sort_ok = 1;
-  const unsigned sorted = (1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY);
-  /* --sort vendor: the model's library sort, or the sorted variants not run */
-  const char *vendor = NULL;
-  if (p->c.sort_vendor && !(vendor = k->vendor_sort ? k->vendor_sort(work) : NULL))
-    vendor = "";
-  if (!p->c.history && (p->c.variants & sorted) && k->sort_pairs && !(vendor && !*vendor))
+  /* --sort vendor: the model's library sort, which may still be missing at run time */
+  const char *vendor = p->c.sort_vendor && k->vendor_sort ? k->vendor_sort(work) : NULL;
+  const int no_vendor = p->c.sort_vendor && !vendor;
+  if (!p->c.history && (p->c.variants & sorted_variants) && k->sort_pairs && !no_vendor)
     sort_ok = pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check, sort_note, sizeof sort_note));
-  double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
   for (int v = p->c.history ? -1 : 0; v < (p->c.history ? 0 : XS_VARIANT_COUNT); v++) {
     if (v >= 0 && !(p->c.variants & (1u << v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
-    const int is_sorted = v >= 0 && ((1u << v) & sorted);
-    const int no_vendor = is_sorted && vendor && !*vendor;
-    if ((v < 0 && !k->history) || (v >= 0 && !k->event[v]) || no_vendor) {
-      char key[64];
-      snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
-      pp_report_param(s->report, key, "NOT RUN: %s",
-                      no_vendor ? "--sort vendor: no vendor sort in this model (cuda has CUB)"
-                      : v >= 0 && k->notes[v] ? k->notes[v] : "not implemented by this model");
-      continue;
-    }
+    const int is_sorted = v >= 0 && ((1u << v) & sorted_variants);
     char key[64];
     snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
+    const char *no = cannot_run(k, &p->c, v);
+    if (!no && is_sorted && no_vendor) no = "--sort vendor: no vendor sort for this model and size (CUB: < 2^31 keys)";
+    if (no) {
+      pp_report_param(s->report, key, "NOT RUN: %s", no);
+      continue;
+    }
     if (is_sorted && vendor) pp_report_param(s->report, key, "%s", vendor);
     else if (v >= 0 && k->notes[v]) pp_report_param(s->report, key, "%s", k->notes[v]);
     pp_progress(s, "%s %s: %lld %s", pp_model_name(m), vname, p->n, v < 0 ? "particles" : "lookups");
-    call_ctx x = {k, &dd, work, v, p, 0, 0, 0};
-    pp_bench(s, m, call, &x, samples);
-    unsigned long long sum = x.sum;
-    if (pp_fault("xs-checksum")) sum += 1;
-    unsigned long long cs = global_checksum(sum);
-    int stable = pp_mpi_all(!x.changed);
-    pp_row row;
-    pp_row_init(&row, v < 0 ? "history" : "event", m, p->total * p->per);
-    if (v < 0) snprintf(row.variant, sizeof row.variant, "%lld lookups/particle", p->per);
-    else snprintf(row.variant, sizeof row.variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
-    const double lookups = (double)p->n * (double)p->per;
-    pp_row_time(&row, samples, s->opt.samples, &s->opt.bootstrap, lookups, "lookups/s");
-    pp_row_metric(&row, "checksum", "", (double)cs);
-    pp_row_metric(&row, "end_to_end", "lookups/s", lookups / (t_h2d + row.time.median));
-    pp_row_metric(&row, "h2d", "s", t_h2d);
-    row.valid = cs == p->expect && stable && (!is_sorted || sort_ok);
-    snprintf(row.check, sizeof row.check, "checksum %llu %s %llu (%s)%s%s%s", cs,
-             cs == p->expect ? "==" : "!=", p->expect, p->expect_why,
-             stable ? "" : "; runs differ", is_sorted ? "; " : "", is_sorted ? sort_note : "");
-    if (pp_mpi_rank() == 0)
-      printf("checksum %llu\n%s %s: %s %s\n", cs, pp_model_name(m), vname,
-             row.valid ? "PASS" : "FAIL", row.check);
-    pp_row_combine_ranks(&row);
-    pp_report_add(s->report, &row);
+    char variant[64];
+    if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
+    else snprintf(variant, sizeof variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
+    const double lookups = (double)p->total * (double)p->per;
+    row_ctx r = {{k, &dd, work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_note, t_h2d, lookups};
+    const pp_measure spec = {v < 0 ? "history" : "event", "lookups/s", p->total * p->per, variant, 0, 0,
+                             lookups, 0, PP_RANKS_SPLIT, NULL, row_figures};
+    pp_measure_run(s, m, &spec, call, &r, verify_row);
   }
-  free(samples);
   k->release(work);
   release_data(m, o, &dd);
 }
@@ -274,6 +317,7 @@ int main(int argc, char **argv) {
     p.per = 1;
     if (!bad && cfg.particles_set) bad = "--particles is for the history method (--method history)";
   }
+  if (!bad) bad = nothing_runs(&s, &cfg);
   pp_usage_check_all("xsbench_like", bad);
   const int P = pp_mpi_size(), r = pp_mpi_rank();
   p.first = p.total * r / P;
@@ -295,14 +339,21 @@ int main(int argc, char **argv) {
   if (r == 0 && !s.opt.quiet)
     printf("memory: %.3f GiB of XSBench data (%s, %s grid) per rank, %.3f GiB device scratch, "
            "%.3f GiB host in all\n", data / GIB, p.z.name, xs_grid_name(cfg.grid), work / GIB, host / GIB);
-  char what[96];
-  snprintf(what, sizeof what, "the %s %s-grid data", p.z.name, xs_grid_name(cfg.grid));
+  /* say which part is large: the data, or the lookups' scratch */
+  char what[192], data_what[96];
+  snprintf(data_what, sizeof data_what, "the %s %s-grid data", p.z.name, xs_grid_name(cfg.grid));
+  if (work > data)
+    snprintf(what, sizeof what, "the scratch of %lld lookups (%.3g GiB) with %s (%.3g GiB)", p.n,
+             work / GIB, data_what, data / GIB);
+  else
+    snprintf(what, sizeof what, "%s (%.3g GiB) with the scratch of %lld lookups (%.3g GiB)", data_what,
+             data / GIB, p.n, work / GIB);
   pp_session_check_fits(&s, what, data + work, host);
 
   double t0 = pp_wtime();
   xs_problem pb;
   if (xs_problem_make(&p.z, cfg.grid, (int)cfg.hash_bins, &pb) != 0) {
-    fprintf(stderr, "xsbench_like: out of host memory generating %s (%.2f GiB)\n", what, data / GIB);
+    fprintf(stderr, "xsbench_like: out of host memory generating %s (%.2f GiB)\n", data_what, data / GIB);
     pp_mpi_exit(3);
   }
   pp_report_param(s.report, "init", "%.3f s (data generation, not timed)", pp_wtime() - t0);

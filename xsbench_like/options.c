@@ -154,13 +154,15 @@ void xs_config_default(xs_config *c) {
   c->variants = 1u << XS_BASELINE;
 }
 
-/* XSBench's "-h N" is hash bins; the suite's "-h" is help: a number after
- * "-h" decides. Rewrites argv in place. */
+/* XSBench's "-h N" is hash bins; the suite's "-h" is help: a number (signed
+ * too) after "-h" decides. Rewrites argv in place. */
 void xs_rewrite_argv(int argc, char **argv) {
   static char hash_opt[] = "--hash-bins";
   for (int i = 1; i + 1 < argc; i++) {
     if (strcmp(argv[i], "-h")) continue;
     const char *v = argv[i + 1];
+    /* a signed number too ("-h -5"), so its range is checked, not taken for --help */
+    if (v[0] == '-' || v[0] == '+') v++;
     if (v[0] >= '0' && v[0] <= '9') argv[i] = hash_opt;
   }
 }

@@ -39,6 +39,7 @@
 #define XSBENCH_LIKE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "pp/model.h"
 #include "pp/portable.h"
 #include "pp/rng.h"
 PP_EXTERN_C_BEGIN
@@ -113,11 +114,7 @@ typedef struct xs_kernels {
   const char *(*vendor_sort)(void *work);
 } xs_kernels;
 
-const xs_kernels *xs_kernels_host(void);
-const xs_kernels *xs_kernels_omp(void);
-const xs_kernels *xs_kernels_ompx(void);
-const xs_kernels *xs_kernels_cuda(void);
-const xs_kernels *xs_kernels_hip(void);
+PP_DECLARE_MODEL_GETTERS(xs_kernels, xs_kernels_)
 
 /* ---- per-item math, written once ----------------------------------------- */
 #if defined(__clang__)

@@ -20,16 +20,16 @@ void pp_progress(const pp_session *s, const char *fmt, ...) {
   va_end(ap);
 }
 
-void pp_check_output(const char *app, const char *opt, const char *path) {
+void pp_session_check_outfile(const pp_session *s, const char *opt, const char *path) {
   const char *err = path && pp_mpi_rank() == 0 ? pp_outfile_check(path) : NULL;
   if (!err) {
-    pp_usage_check_all(app, NULL);
+    pp_usage_check_all(s->app->name, NULL);
     return;
   }
   size_t n = strlen(opt) + strlen(path) + strlen(err) + 32;
   char *msg = malloc(n);
   if (msg) snprintf(msg, n, "%s: cannot write '%s': %s", opt, path, err);
-  pp_usage_check_all(app, msg ? msg : "cannot write a result file");
+  pp_usage_check_all(s->app->name, msg ? msg : "cannot write a result file");
 }
 
 /* Buffers of the host ceiling: max(256 MiB, 8 x the last-level cache), so
@@ -68,8 +68,9 @@ void pp_session_ready(pp_session *s) {
   if (s->ready) return;
   s->ready = 1;
   /* One streaming ceiling per device: GPU models are all measured against the
-   * native model's copy (cuda/hip) when it is built, so they share a yardstick. */
-  static const pp_model gpu_order[] = {PP_CUDA, PP_HIP, PP_OMPX, PP_OMP};
+   * native model's copy when it is built, so they share a yardstick. */
+  pp_model gpu_order[PP_MODEL_COUNT];
+  const int ngpu_order = pp_model_yardstick_order(gpu_order);
   int any_gpu = 0, any_cpu = 0;
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (!s->ops[m]) continue;
@@ -77,7 +78,7 @@ void pp_session_ready(pp_session *s) {
     else any_cpu = 1;
   }
   double gpu = NAN, host = NAN;
-  for (int k = 0; k < 4 && any_gpu && isnan(gpu); k++) {
+  for (int k = 0; k < ngpu_order && any_gpu && isnan(gpu); k++) {
     pp_model g = gpu_order[k];
     if (!(pp_models_built() & (1u << g))) continue;
     pp_device_info info;
@@ -109,12 +110,13 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   s->app = app;
   pp_mpi_init(&argc, &argv);
   pp_cli_parse(argc, argv, app, &s->opt);
-  pp_check_output(app->name, "--json", s->opt.json_path);
-  pp_check_output(app->name, "--csv", s->opt.csv_path);
+  pp_session_check_outfile(s, "--json", s->opt.json_path);
+  pp_session_check_outfile(s, "--csv", s->opt.csv_path);
   s->report = pp_report_new(app->name, &s->opt);
-  pp_report_param(s->report, "timer", "%s", pp_timer_wall
-                  ? "synchronized host wall clock for every model"
-                  : "CUDA/HIP: events; host and OpenMP: synchronized host wall clock");
+  char natives[64];
+  pp_model_set_names(pp_models_native(), "/", natives, sizeof natives);
+  if (pp_timer_wall) pp_report_param(s->report, "timer", "synchronized host wall clock for every model");
+  else pp_report_param(s->report, "timer", "%s: events; the others: synchronized host wall clock", natives);
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     s->copy_gbs[m] = NAN;
     /* never silently skipped: the report lists the models this build lacks */
@@ -125,7 +127,8 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
     static const char *const waits[] = {"driver default", "spin", "yield", "block"};
     int set = pp_gpu_wait ? pp_native_set_wait(s->opt.device) == 0 : 1;
     if (!set && s->opt.gpu_wait_set && pp_mpi_rank() == 0)
-      fprintf(stderr, "%s: --gpu-wait needs the CUDA driver or the CUDA or HIP model in the build; ignored\n", app->name);
+      fprintf(stderr, "%s: --gpu-wait needs the CUDA driver or the %s model in the build; ignored\n", app->name,
+              pp_model_set_names(pp_models_native(), " or ", natives, sizeof natives));
     pp_report_param(s->report, "gpu wait", "%s", set ? waits[pp_gpu_wait & 3] : "driver default");
   }
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
@@ -145,7 +148,7 @@ void pp_session_check_fits(const pp_session *s, const char *what, double device_
   char msg[512];
   const char *bad = NULL; /* collective: a rank's own slab may be the one that does not fit */
   for (int m = 0; m < PP_MODEL_COUNT && !bad; m++) {
-    if (!s->ops[m] || m == PP_HOST || !s->info[m].free_mem) continue;
+    if (!s->ops[m] || !pp_model_is_device((pp_model)m) || !s->info[m].free_mem) continue;
     if (device_bytes > (double)s->info[m].free_mem)
       snprintf(msg, sizeof msg, "%s needs %.2f GiB of device memory; %s device %d has %.2f GiB free",
                what, device_bytes / gib, pp_model_name((pp_model)m), s->info[m].index,

@@ -8,28 +8,15 @@
 #include <string.h>
 #include "pp/cli.h"
 #include "pp/device.h"
+#include "pp/escape.h"
 #include "pp/fault.h"
 #include "pp/json.h"
 #include "pp/mpi.h"
 
-/* Writes `s` with every byte a terminal could act on shown as \xNN: control
- * characters, DEL, C1 controls and bytes that are not UTF-8, so a hostile
- * argument or deck can never drive the terminal. */
-static void put_escaped(FILE *f, const char *s) {
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p) {
-    int n = pp_utf8_len(p);
-    if (n == 1 && *p >= 0x20 && *p != 0x7f) fputc(*p, f);
-    else if (n >= 2 && !(n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) fwrite(p, 1, (size_t)n, f);
-    else { fprintf(f, "\\x%02x", *p); n = 1; }
-    p += n;
-  }
-}
-
 static void print_usage(const char *app, const char *msg) {
   fprintf(stderr, "%s: ", app);
   if (pp_mpi_size() > 1) fprintf(stderr, "rank %d of %d: ", pp_mpi_rank(), pp_mpi_size());
-  put_escaped(stderr, msg);
+  pp_fputs_escaped(stderr, msg);
   fprintf(stderr, " (see --help)\n");
   fflush(stderr);
 }
@@ -197,6 +184,7 @@ const char *pp_parse_list(const char *s, long long lo, long long hi, pp_list *ou
 
 static void parse_backends(const char *app, const char *s, pp_model_set *out) {
   pp_model_set built = pp_models_built(), set = 0;
+  char names[128];
   for (const char *p = s;; p++) {
     size_t len = strcspn(p, ",");
     char tok[16];
@@ -205,7 +193,8 @@ static void parse_backends(const char *app, const char *s, pp_model_set *out) {
     int m = len < sizeof tok ? pp_model_from_name(tok) : -1;
     if (len < sizeof tok && !strcmp(tok, "all")) set |= built;
     else if (m < 0)
-      pp_usage_error(app, "--backend: unknown model '%.*s' (host, omp, ompx, cuda, hip, all)", (int)(len > 40 ? 40 : len), p);
+      pp_usage_error(app, "--backend: unknown model '%.*s' (%s, all)", (int)(len > 40 ? 40 : len), p,
+                     pp_model_set_names(~0u, ", ", names, sizeof names));
     else if (!(built & (1u << m)))
       pp_usage_error(app, "--backend: model '%s' is %s", tok, pp_model_absent_reason((pp_model)m));
     else set |= 1u << m;
@@ -221,8 +210,10 @@ static void print_help(const pp_app *app) {
   printf("  --size LIST        %s (default %s)\n", app->size_help, app->default_sizes);
   printf("  --warmup N         untimed runs before timing (default 2)\n");
   printf("  --samples N        timed runs per measurement (default 10)\n");
-  printf("  --timer events|wall  CUDA/HIP timing: device events (default) or a synchronized host wall\n"
-         "                     clock, the way OpenMP models are always timed (compares like with like)\n");
+  char natives[64];
+  printf("  --timer events|wall  %s timing: device events (default) or a synchronized host wall\n"
+         "                     clock, the way OpenMP models are always timed (compares like with like)\n",
+         pp_model_set_names(pp_models_native(), "/", natives, sizeof natives));
   printf("  --gpu-wait MODE     how the host waits for the GPU, for every model on it: spin (default),\n"
          "                     yield, block, auto (the driver's choice); set on the native model's context\n");
   printf("  --bootstrap N      bootstrap resamples for the confidence interval (default 1000, 0 = off)\n");

@@ -1,20 +1,17 @@
-/* Input deck reader (pp/deck.h). The whole file is read at once, after
- * checking that it is a regular file of bounded size, so no input (a FIFO,
- * /dev/zero, a directory, a huge file) can hang or exhaust the reader. */
+/* Input deck reader (pp/deck.h). The file comes through pp/input.h (a
+ * regular file of bounded size, UTF-8 text, bounded lines), so no input (a
+ * FIFO, /dev/zero, a directory, a huge file) can hang or exhaust the reader. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "pp/cli.h"
 #include "pp/deck.h"
-#include "pp/json.h"
+#include "pp/input.h"
 
 #define DECK_KEY_MAX 64
 
@@ -68,81 +65,6 @@ static void read_fail(const char *app, pp_deck *d, const char *fmt, ...) {
   pp_usage_error(app, "%s", msg);
 }
 
-/* Reads the regular file d->path (at most PP_DECK_MAX_BYTES) into d->text,
- * NUL-terminated; returns its length. */
-static size_t slurp(const char *app, pp_deck *d) {
-  const char *path = d->path;
-  /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below. */
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) read_fail(app, d, "cannot open input deck '%s': %s", path, strerror(errno));
-  struct stat st;
-  const char *bad = NULL;
-  char big[96];
-  if (fstat(fd, &st) != 0) bad = strerror(errno);
-  else if (S_ISDIR(st.st_mode)) bad = "is a directory";
-  else if (!S_ISREG(st.st_mode)) bad = "is not a regular file (a device, FIFO or socket)";
-  else if (st.st_size > PP_DECK_MAX_BYTES) {
-    snprintf(big, sizeof big, "has %lld bytes; a deck has at most %d", (long long)st.st_size,
-             PP_DECK_MAX_BYTES);
-    bad = big;
-  } else if (!(d->text = malloc((size_t)st.st_size + 2))) bad = "cannot be read: out of memory";
-  if (bad) {
-    close(fd);
-    read_fail(app, d, "input deck '%s' %s", path, bad);
-  }
-  /* Read one byte past the size seen: the file may have grown since. */
-  size_t n = 0, cap = (size_t)st.st_size + 1;
-  for (;;) {
-    ssize_t r = read(fd, d->text + n, cap - n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0 || (n += (size_t)r) == cap) {
-      int e = errno;
-      close(fd);
-      if (r < 0) read_fail(app, d, "cannot read input deck '%s': %s", path, strerror(e));
-      if (n == cap) read_fail(app, d, "input deck '%s' changed while it was read", path);
-      break;
-    }
-  }
-  d->text[n] = '\0';
-  return n;
-}
-
-/* The deck is UTF-8 text: no NUL, no control character but tab and
- * newline, CR only before LF. Returns NULL, or the offending byte's offset
- * and a description (the byte shown escaped, never raw). */
-static const char *bad_byte(const char *t, size_t len, size_t *at) {
-  static char msg[96];
-  const unsigned char *s = (const unsigned char *)t;
-  for (size_t i = 0; i < len;) {
-    unsigned c = s[i];
-    *at = i;
-    if (c == '\r' && (i + 1 == len || s[i + 1] != '\n'))
-      return "carriage return (\\r) not followed by a newline";
-    if (c == 0) return "NUL byte (\\x00): not a text file";
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) {
-      snprintf(msg, sizeof msg, "control character \\x%02x", c);
-      return msg;
-    }
-    int n = pp_utf8_len(s + i);
-    if (n == 0) {
-      snprintf(msg, sizeof msg, "byte \\x%02x is not UTF-8 text", c);
-      return msg;
-    }
-    if (n == 2 && c == 0xc2 && s[i + 1] < 0xa0) { /* C1 controls, e.g. U+009B (CSI) */
-      snprintf(msg, sizeof msg, "control character U+%04X", s[i + 1]);
-      return msg;
-    }
-    i += (size_t)n;
-  }
-  return NULL;
-}
-
-static int line_of(const char *t, size_t at) {
-  int line = 1;
-  for (size_t i = 0; i < at; i++) line += t[i] == '\n';
-  return line;
-}
-
 static const pp_deck *sort_deck; /* qsort has no context argument */
 static int cmp_key(const void *a, const void *b) {
   const deck_entry *x = &sort_deck->e[*(const int *)a], *y = &sort_deck->e[*(const int *)b];
@@ -151,28 +73,25 @@ static int cmp_key(const void *a, const void *b) {
 }
 
 pp_deck *pp_deck_read(const char *app, const char *path) {
+  static const pp_input_rules rules = {"input deck", "a deck", PP_DECK_MAX_BYTES, PP_DECK_LINE_MAX,
+                                       PP_DECK_MAX_LINES, 1};
+  char *text = pp_input_read_all(app, path, &rules, NULL); /* first: nothing else to free if it refuses */
   pp_deck *d = calloc(1, sizeof *d);
+  if (d) d->text = text;
+  else free(text);
   if (!d || !(d->app = copy_str(app)) || !(d->path = copy_str(path)))
     read_fail(app, d, "cannot read input deck '%s': out of memory", path);
   path = d->path;
-  size_t len = slurp(app, d), at;
-  const char *bad = bad_byte(d->text, len, &at);
-  if (bad) read_fail(app, d, "%s:%d: %s", path, line_of(d->text, at), bad);
   char *s = d->text;
-  if (!strncmp(s, "\xEF\xBB\xBF", 3)) s += 3; /* a UTF-8 byte-order mark */
   int cap = 0, line = 0;
   while (*s) {
-    char *nl = strchr(s, '\n'), *next = nl ? nl + 1 : s + strlen(s);
-    if (nl) *nl = '\0';
-    if (++line > PP_DECK_MAX_LINES)
-      read_fail(app, d, "%s: more than %d lines; a deck has at most that many", path, PP_DECK_MAX_LINES);
-    if (nl > s && nl[-1] == '\r') nl[-1] = '\0'; /* CRLF */
-    if (strlen(s) > PP_DECK_LINE_MAX)
-      read_fail(app, d, "%s:%d: line longer than %d characters", path, line, PP_DECK_LINE_MAX);
+    char *nl = strchr(s, '\n'); /* every line ends with one */
+    *nl = '\0';
+    ++line;
     char *hash = strchr(s, '#');
     if (hash) *hash = '\0';
     char *body = trim(s);
-    s = next;
+    s = nl + 1;
     if (!*body) continue;
     char *eq = strchr(body, '=');
     if (!eq) read_fail(app, d, "%s:%d: expected 'key = value', found '%s'", path, line, body);

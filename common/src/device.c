@@ -5,16 +5,13 @@
 #include "pp/mpi.h"
 
 /* Each backend's ops table (only the built backends define theirs). */
-const pp_device_ops *pp_device_ops_host(void);
-const pp_device_ops *pp_device_ops_omp(void);
-const pp_device_ops *pp_device_ops_ompx(void);
-const pp_device_ops *pp_device_ops_cuda(void);
-const pp_device_ops *pp_device_ops_hip(void);
+PP_DECLARE_MODEL_GETTERS(pp_device_ops, pp_device_ops_)
 
 int pp_timer_wall = 0;
 int pp_gpu_wait = 1; /* spin: see --gpu-wait */
 
-#if !defined(PP_HAVE_CUDA) && !defined(PP_HAVE_HIP) && !defined(PP_CUDA_DRIVER_WAIT)
+/* The native models' runtime glue, or the CUDA driver's, defines these. */
+#if !PP_ANY_NATIVE_BUILT && !defined(PP_CUDA_DRIVER_WAIT)
 int pp_native_set_wait(int index) {
   (void)index;
   return -1;

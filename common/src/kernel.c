@@ -4,44 +4,18 @@
 #include <string.h>
 #include "pp/fault.h"
 #include "pp/kernel.h"
+#include "pp/measure.h"
 #include "pp/mpi.h"
 #include "pp/validate.h"
 
-static void skip_run(void *ctx) { (void)ctx; }
-
 int pp_kernel_bench(pp_session *s, pp_model m, const pp_kernel *k, void *ctx, long long n,
                     const char *variant) {
-  int samples = s->opt.samples, calls = k->calls > 0 ? k->calls : 1;
-  long long size = k->size > 0 ? k->size : n;
-  char missed[64];
-  snprintf(missed, sizeof missed, "%s-missed", k->name);
-  double *t = pp_host_alloc(s->app->name, sizeof *t * (size_t)samples, "timing samples");
-
+  const long long size = k->size > 0 ? k->size : n;
+  const pp_measure spec = {k->name, k->unit, size, variant && *variant ? variant : NULL,
+                           k->bytes ? k->bytes(size) : 0, k->flops ? k->flops(size) : 0,
+                           k->work ? k->work(size) : 0, k->calls, PP_RANKS_REPLICATED, NULL, NULL};
   if (k->setup) k->setup(ctx);
-  pp_bench(s, m, pp_fault(missed) ? skip_run : k->run, ctx, t);
-  for (int i = 0; i < samples; i++) t[i] /= calls;
-
-  pp_row row;
-  pp_row_init(&row, k->name, m, size);
-  if (variant) snprintf(row.variant, sizeof row.variant, "%s", variant);
-  double bytes = k->bytes ? k->bytes(size) : 0, flops = k->flops ? k->flops(size) : 0;
-  double work = !strcmp(k->unit, "GB/s")      ? bytes / 1e9
-                : !strcmp(k->unit, "GFLOP/s") ? flops / 1e9
-                : k->work                     ? k->work(size)
-                                              : 0; /* 0: time per call */
-  pp_row_time(&row, t, samples, &s->opt.bootstrap, work, k->unit);
-  row.bytes = bytes;
-  row.flops = flops;
-  if (bytes > 0 && work > 0 && strcmp(k->unit, "GB/s"))
-    pp_row_metric(&row, "bandwidth", "GB/s", bytes / row.time.median / 1e9);
-  free(t);
-
-  row.valid = 0;
-  snprintf(row.check, sizeof row.check, "not checked");
-  k->verify(ctx, &row);
-  pp_row_combine_ranks(&row);
-  pp_report_add(s->report, &row);
-  return row.valid;
+  return pp_measure_run(s, m, &spec, k->run, ctx, k->verify)->valid;
 }
 
 const char *pp_kernel_select(const char *list, const pp_kernel *table, int count,

@@ -1,46 +1,69 @@
+#include <stdio.h>
 #include <string.h>
 #include "pp/buildinfo.h"
 #include "pp/model.h"
 
-static const char *const names[PP_MODEL_COUNT] = {"host", "omp", "ompx", "cuda", "hip"};
+typedef struct model_row {
+  const char *name;
+  int device, native, cc, yardstick, built;
+  const char *absent;
+} model_row;
 
-const char *pp_model_name(pp_model m) {
-  return (m >= 0 && m < PP_MODEL_COUNT) ? names[m] : "?";
-}
+#define MODEL_ROW_(E, name, device, native, cc, yardstick, built, absent, ...) \
+  {#name, device, native, cc, yardstick, PP_IS_SET(built), absent},
+static const model_row rows[PP_MODEL_COUNT] = {PP_MODELS(MODEL_ROW_, ~, ~)};
+
+static int known(pp_model m) { return m >= 0 && m < PP_MODEL_COUNT; }
+
+const char *pp_model_name(pp_model m) { return known(m) ? rows[m].name : "?"; }
 
 int pp_model_from_name(const char *name) {
   for (int m = 0; m < PP_MODEL_COUNT; m++)
-    if (strcmp(name, names[m]) == 0) return m;
+    if (strcmp(name, rows[m].name) == 0) return m;
   return -1;
 }
 
 pp_model_set pp_models_built(void) {
-  pp_model_set s = 1u << PP_HOST;
-#ifdef PP_HAVE_OMP
-  s |= 1u << PP_OMP;
-#endif
-#ifdef PP_HAVE_OMPX
-  s |= 1u << PP_OMPX;
-#endif
-#ifdef PP_HAVE_CUDA
-  s |= 1u << PP_CUDA;
-#endif
-#ifdef PP_HAVE_HIP
-  s |= 1u << PP_HIP;
-#endif
+  pp_model_set s = 0;
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    if (rows[m].built) s |= 1u << m;
   return s;
 }
 
 const char *pp_model_absent_reason(pp_model m) {
-  switch (m) {
-  case PP_OMP: return "not built: configure with clang >= 16 or gcc >= 12 and PP_OFFLOAD=nvidia|amd|cpu";
-  case PP_OMPX:
-    if (pp_build_info()->ompx_absent[0]) return pp_build_info()->ompx_absent; /* the compiler lacks it */
-    return "not built: kernel mode needs clang >= 18 and a GPU offload target (PP_OFFLOAD=nvidia|amd)";
-  case PP_CUDA: return "not built: no CUDA compiler found (or PP_ENABLE_CUDA=OFF)";
-  case PP_HIP: return "not built: no HIP compiler found (or PP_ENABLE_HIP=OFF)";
-  default: return "built";
-  }
+  if (!known(m) || rows[m].built) return "built";
+  /* ompx alone depends on the C compiler's version, which CMake words better */
+  if (m == PP_OMPX && pp_build_info()->ompx_absent[0]) return pp_build_info()->ompx_absent;
+  return rows[m].absent;
 }
 
-int pp_model_is_device(pp_model m) { return m != PP_HOST; }
+int pp_model_is_device(pp_model m) { return known(m) && rows[m].device; }
+int pp_model_is_native(pp_model m) { return known(m) && rows[m].native; }
+int pp_model_is_cc_built(pp_model m) { return known(m) && rows[m].cc; }
+
+pp_model_set pp_models_native(void) {
+  pp_model_set s = 0;
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    if (rows[m].native) s |= 1u << m;
+  return s;
+}
+
+char *pp_model_set_names(pp_model_set set, const char *sep, char *buf, size_t len) {
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!(set & (1u << m))) continue;
+    int k = snprintf(buf + at, len - at, "%s%s", at ? sep : "", rows[m].name);
+    if (k < 0 || (size_t)k >= len - at) break; /* truncated: buf stays terminated */
+    at += (size_t)k;
+  }
+  return buf;
+}
+
+int pp_model_yardstick_order(pp_model order[PP_MODEL_COUNT]) {
+  int n = 0;
+  for (int rank = 1; rank <= PP_MODEL_COUNT; rank++)
+    for (int m = 0; m < PP_MODEL_COUNT; m++)
+      if (rows[m].yardstick == rank) order[n++] = (pp_model)m;
+  return n;
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "pp/buildinfo.h"
+#include "pp/escape.h"
 #include "pp/json.h"
 #include "pp/mpi.h"
 #include "pp/report.h"
@@ -87,7 +88,11 @@ void pp_row_init(pp_row *row, const char *kernel, pp_model m, long long size) {
 }
 
 void pp_row_metric(pp_row *row, const char *name, const char *unit, double value) {
-  if (row->nmetrics == PP_MAX_METRICS) return;
+  if (row->nmetrics == PP_MAX_METRICS) { /* never drop a figure silently */
+    fprintf(stderr, "internal error: row %s has more than %d metrics (adding %s)\n", row->kernel,
+            PP_MAX_METRICS, name);
+    pp_mpi_abort(3);
+  }
   pp_metric *mt = &row->metrics[row->nmetrics++];
   snprintf(mt->name, sizeof mt->name, "%s", name);
   snprintf(mt->unit, sizeof mt->unit, "%s", unit);
@@ -162,6 +167,9 @@ pp_row *pp_report_add(pp_report *r, pp_row *row) {
   return dst;
 }
 
+pp_row *pp_report_row(pp_report *r, int i) { return &r->rows[i]; }
+int pp_report_rows(const pp_report *r) { return r->nrows; }
+
 int pp_report_failures(const pp_report *r) {
   int bad = 0;
   for (int i = 0; i < r->nrows; i++) bad += !r->rows[i].valid;
@@ -170,7 +178,7 @@ int pp_report_failures(const pp_report *r) {
 
 const char *pp_model_label(pp_model m, char *buf, size_t n) {
   const char *tag = pp_build_info()->tag;
-  if ((m == PP_HOST || m == PP_OMP || m == PP_OMPX) && tag[0])
+  if (pp_model_is_cc_built(m) && tag[0])
     snprintf(buf, n, "%s[%s]", pp_model_name(m), tag);
   else
     snprintf(buf, n, "%s", pp_model_name(m));
@@ -190,8 +198,9 @@ static int label_width(void) {
 
 /* The native model of the GPU the rows ran on: CUDA on NVIDIA, HIP on AMD. */
 static int native_model(const pp_report *r) {
-  for (int i = 0; i < r->nrows; i++) if (r->rows[i].model == PP_CUDA) return PP_CUDA;
-  for (int i = 0; i < r->nrows; i++) if (r->rows[i].model == PP_HIP) return PP_HIP;
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    for (int i = 0; i < r->nrows && pp_model_is_native((pp_model)m); i++)
+      if ((int)r->rows[i].model == m) return m;
   return -1;
 }
 
@@ -200,7 +209,7 @@ static void compute_ratios(pp_report *r) {
   if (nat < 0) return;
   for (int i = 0; i < r->nrows; i++) {
     pp_row *a = &r->rows[i];
-    if (a->model == PP_HOST) continue; /* host vs GPU is not a model comparison */
+    if (!pp_model_is_device(a->model)) continue; /* host vs GPU is not a model comparison */
     for (int j = 0; j < r->nrows; j++) {
       const pp_row *b = &r->rows[j];
       if ((int)b->model != nat || b->size != a->size || strcmp(b->kernel, a->kernel) ||
@@ -227,7 +236,11 @@ static void print_table(const pp_report *r, FILE *f) {
   fprintf(f, "   %-22s %s (%s; flag set %s%s%s)\n", "build", b->tag, b->omp_compiler_banner,
           b->omp_flag_set, b->omp_extra_flags[0] ? ": " : "", b->omp_extra_flags);
   if (b->omp_forced_flags[0]) fprintf(f, "   %-22s %s\n", "forced flags", b->omp_forced_flags);
-  for (int i = 0; i < r->nparams; i++) fprintf(f, "   %-22s %s\n", r->params[i].key, r->params[i].val);
+  for (int i = 0; i < r->nparams; i++) { /* values may quote file names: escaped, one line each */
+    fprintf(f, "   %-22s ", r->params[i].key);
+    pp_fputs_escaped(f, r->params[i].val);
+    fputc('\n', f);
+  }
   int lw = label_width();
   char lab[96];
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
@@ -257,11 +270,13 @@ static void print_table(const pp_report *r, FILE *f) {
             w->fom_unit, frac, ratio, w->valid ? "PASS" : "FAIL", w->check);
   }
   int bad = pp_report_failures(r);
+  char natives[64];
   fprintf(f, "\n%d result%s, %d passed, %d failed. FOM is of the median time; vs-nat is performance\n"
-             "relative to the native model (cuda/hip) on the same kernel, size and variant;\n"
+             "relative to the native model (%s) on the same kernel, size and variant;\n"
              "%%copy is GB/s over the device's copy ceiling ('-': none, or a working set that fits\n"
              "in a cache the ceiling's buffers do not).\n",
-          r->nrows, r->nrows == 1 ? "" : "s", r->nrows - bad, bad);
+          r->nrows, r->nrows == 1 ? "" : "s", r->nrows - bad, bad,
+          pp_model_set_names(pp_models_native(), "/", natives, sizeof natives));
   if (r->nrows) print_summary(r, f);
 }
 
@@ -302,7 +317,7 @@ static void print_summary(const pp_report *r, FILE *f) {
       if (!present[m]) continue;
       const pp_row *b = best_row(r, k, m, n, &seen);
       char ratio[16] = "-", frac[16] = "-", cell[40];
-      if (b && ref && m != PP_HOST) {
+      if (b && ref && pp_model_is_device((pp_model)m)) {
         snprintf(ratio, sizeof ratio, "%.2f", b->higher_is_better ? b->fom / ref->fom : ref->fom / b->fom);
         any = 1;
       }

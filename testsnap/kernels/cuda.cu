@@ -1,8 +1,8 @@
 /* testsnap, native model, written once in CUDA dialect (pp/gpu_native.h):
  * nvcc builds it as cuda, hipcc as hip (kernels/hip.hip). The kernels and
- * launch shapes (snap_gpu_shape_of in testsnap.h) are those of kernels/ompx.c.
+ * launch shapes (snap_gpu_shape_of in snap_gpu.h) are those of kernels/ompx.c.
  * Layout: U_i and Y_i in tiles of 32 atoms, element-major inside a tile
- * (snap_tiled_base in testsnap.h): neighbouring threads of compute_yi
+ * (snap_tiled_base in snap_tiled.h): neighbouring threads of compute_yi
  * (neighbouring atoms) read neighbouring words, and the element stride is a
  * compile-time constant.
  * - compute_ui: a team holds `groups` (atom, neighbour) pairs of
@@ -24,7 +24,7 @@
  * - energies: through Y, one thread per (atom, level), then per atom. */
 #include <stdlib.h>
 #include "pp/gpu_native.h"
-#include "testsnap.h"
+#include "snap_gpu.h"
 
 #ifdef PP_NATIVE_HIP
 #define TS_TABLE_GETTER snap_kernels_hip
@@ -239,7 +239,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
 }
 
 static const snap_kernels table = {
-    prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
+    snap_gpu_check, prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
     "native: U/Y element-major; compute_ui and compute_deidrj level by level through two level buffers per "
     "(atom, neighbour), 32 lanes per neighbour (3 levels) or one thread (2 levels), buffers in shared "
     "memory (team) or global; U_i by atomic adds; compute_yi one thread per (atom, pair of Y elements) "

@@ -8,7 +8,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "testsnap.h"
+#include "snap_math.h"
 
 typedef struct work {
   double *ur, *ui;     /* [natoms * idxu_max] U_i */
@@ -40,8 +40,14 @@ static void release(void *p) {
   free(w);
 }
 
+/* Variants are GPU mappings: the host has one form, whatever is asked. */
+static int check(const snap_data *d, const snap_variant *v, char *why, size_t len) {
+  (void)d, (void)v, (void)why, (void)len;
+  return 0;
+}
+
 static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_t len) {
-  (void)v, (void)why, (void)len; /* variants are GPU mappings: the host has one form */
+  (void)v, (void)why, (void)len;
   work *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   const size_t nu = (size_t)d->natoms * d->t.idxu_max;
@@ -95,7 +101,7 @@ static void compute_energies(const snap_data *d, void *p) {
 }
 
 static const snap_kernels kernels = {
-    prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
+    check, prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
     "OpenMP threads over atoms; U and dU of one neighbour in per-thread scratch; energies via B"};
 
 const snap_kernels *snap_kernels_host(void) { return &kernels; }

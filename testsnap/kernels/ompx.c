@@ -1,6 +1,6 @@
 /* testsnap, ompx model: LLVM OpenMP kernel mode, the kernels of
  * kernels/cuda.cu in OpenMP spelling (bare launches of the same shapes,
- * snap_gpu_shape_of in testsnap.h; team memory through ompx_dyn_cgroup_mem;
+ * snap_gpu_shape_of in snap_gpu.h; team memory through ompx_dyn_cgroup_mem;
  * shuffles ompx_shfl_down_sync_d; atomic adds `omp atomic update`).
  * Layout: U_i and Y_i in tiles of 32 atoms, element-major in a tile (cuda's).
  * - compute_ui: `groups` (atom, neighbour) pairs per team, `lanes` threads
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include "pp/device.h"
 #include "pp/ompx_util.h"
-#include "testsnap.h"
+#include "snap_gpu.h"
 
 typedef snap_gpu_work work;
 
@@ -218,7 +218,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
 }
 
 static const snap_kernels kernels = {
-    prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
+    snap_gpu_check, prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
     "kernel mode (ompx_bare), the kernels and shapes of cuda: U/Y element-major; compute_ui and compute_deidrj "
     "level by level through two level buffers per (atom, neighbour), 32 lanes per neighbour (3 levels) or one "
     "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i by atomic adds; "

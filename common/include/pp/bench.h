@@ -35,12 +35,11 @@ void pp_session_ready(pp_session *s);
  * message of the lowest rank that does not fit is printed once (pp_usage_check_all). */
 void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
                            double host_bytes);
-/* Before anything runs: exits 2 on every rank, with "<opt>: cannot write
- * '<path>': <why>" printed once, when rank 0 (which writes every result
- * file, through pp/outfile.h) cannot write `path`. NULL path: nothing asked.
- * Collective. pp_session_start checks --json and --csv; apps check their own
- * output options with it. */
-void pp_check_output(const char *app, const char *opt, const char *path);
+/* Before anything runs, for every file an app writes (`opt` names its
+ * option): exits 2 on every rank, one message, when rank 0 (the writer)
+ * cannot write `path` (pp_outfile_check); NULL path: nothing to check.
+ * Collective under MPI. */
+void pp_session_check_outfile(const pp_session *s, const char *opt, const char *path);
 /* Finishes the report, finalizes MPI; returns the exit code (0 or 1). */
 int pp_session_finish(pp_session *s);
 /* Progress line on stderr (rank 0, unless --quiet). */

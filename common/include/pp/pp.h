@@ -15,4 +15,5 @@
 #include "pp/bench.h"
 #include "pp/dispatch.h"
 #include "pp/fault.h"
+#include "pp/measure.h"
 #endif

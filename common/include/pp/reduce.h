@@ -34,11 +34,7 @@ typedef struct pp_reduce_ops {
 
 /* The reductions of model m, NULL when m is not in this build. */
 const pp_reduce_ops *pp_reduce_for(pp_model m);
-const pp_reduce_ops *pp_reduce_host(void);
-const pp_reduce_ops *pp_reduce_omp(void);
-const pp_reduce_ops *pp_reduce_ompx(void);
-const pp_reduce_ops *pp_reduce_cuda(void);
-const pp_reduce_ops *pp_reduce_hip(void);
+PP_DECLARE_MODEL_GETTERS(pp_reduce_ops, pp_reduce_)
 
 PP_BEGIN_DEVICE
 /* The dot product's per-item term. */

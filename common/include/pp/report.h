@@ -9,7 +9,7 @@
 #include "pp/stats.h"
 PP_EXTERN_C_BEGIN
 
-#define PP_MAX_METRICS 6
+#define PP_MAX_METRICS 12
 
 typedef struct pp_metric {
   char name[32];
@@ -68,6 +68,7 @@ void pp_report_skip(pp_report *r, pp_model m, const char *why);
 pp_row *pp_report_add(pp_report *r, pp_row *row);
 /* Initializes a row with NaN ratios/fractions and the kernel/model/size. */
 void pp_row_init(pp_row *row, const char *kernel, pp_model m, long long size);
+/* Adds a metric; more than PP_MAX_METRICS is a program error (exit 3). */
 void pp_row_metric(pp_row *row, const char *name, const char *unit, double value);
 /* Fills the row's time statistics and FOM: fom = work / median time, or
  * the median time itself in microseconds when work_per_run <= 0. Keeps a
@@ -93,6 +94,9 @@ int pp_report_finish(pp_report *r);
  * "ompx[clang-19+lto]"; cuda and hip are their own name (their compiler is
  * in the build record). Writes into buf and returns it. */
 const char *pp_model_label(pp_model m, char *buf, size_t n);
+/* Row i of the report (pointers into the report move as rows are added). */
+pp_row *pp_report_row(pp_report *r, int i);
+int pp_report_rows(const pp_report *r);
 /* Number of rows so far that failed validation. */
 int pp_report_failures(const pp_report *r);
 

@@ -1,0 +1,110 @@
+/* The one measurement path of every app's rows: warm-up and timed runs,
+ * statistics, the figure of merit, validation, the MPI rank combine and the
+ * report, for one run function (pp_measure_run) or for a run made of parts
+ * timed alone (pp_measure_parts: TestSNAP's step of five kernels, a CG solve
+ * of SpMVs, dots and axpbys). An app describes a row (pp_measure) and gives
+ * its run and verify functions; it never times, builds or combines rows
+ * itself. pp_kernel_bench (pp/kernel.h) is this path for a static table. */
+#ifndef PP_MEASURE_H
+#define PP_MEASURE_H
+#include "pp/bench.h"
+#include "pp/report.h"
+PP_EXTERN_C_BEGIN
+
+/* How the ranks of an MPI run share a row's work. */
+typedef enum pp_ranks {
+  /* Every rank runs the same work on its own data (microbench, spmv): the
+   * row is the slowest rank's samples, the rate is ranks x work / its
+   * median, bytes and flops are ranks x one rank's (pp_row_combine_ranks). */
+  PP_RANKS_REPLICATED = 0,
+  /* The ranks share one problem (CG, XSBench's lookups, SNAP's atoms): each
+   * sample is the slowest rank's (a collective step lasts until it ends),
+   * and work, bytes and flops are given for the whole problem. */
+  PP_RANKS_SPLIT
+} pp_ranks;
+
+struct pp_measure;
+typedef struct pp_measure {
+  const char *name;    /* row (kernel) name */
+  /* Figure of merit: "GB/s" is bytes per second, "GFLOP/s" flops per
+   * second, another rate ("lookups/s") work per second; a time unit
+   * ("us/launch", "us/call", "ms/atom-step": its prefix before '/' is one of
+   * ns, us, ms, s) is the median time per `work` items (per call if 0). */
+  const char *unit;
+  long long size;      /* the row's problem size */
+  const char *variant; /* launch or model parameters ("tpb=256"); NULL: none */
+  double bytes, flops; /* of one run (or, for a part, of one sample); 0: not counted */
+  double work;         /* of one run: the rate's numerator, or the time unit's items */
+  int calls;           /* calls of the kernel per run: times are divided by it (0: 1) */
+  pp_ranks ranks;
+  /* Counts only the runs can tell (CG's iterations): called after the runs,
+   * before the row is built, to set bytes, flops or work. NULL: none. */
+  void (*count)(void *ctx, struct pp_measure *spec);
+  /* Extra metrics from the final (rank-combined) row, e.g. a second byte
+   * count; may set frac_ceiling. NULL: none. */
+  void (*figures)(void *ctx, pp_row *row);
+} pp_measure;
+
+/* After the runs, on every rank: compare the result with gold values and set
+ * row->valid and row->check (pp_check_* in pp/kernel.h); may add metrics.
+ * Planted faults belong here, on the downloaded result. */
+typedef void (*pp_verify_fn)(void *ctx, pp_row *row);
+
+/* Times run(ctx) on model m (opt.warmup untimed runs, opt.samples timed,
+ * pp_bench), fills the row of `spec`, calls verify, combines the ranks, adds it to the report. `--inject-fault
+ * NAME-missed` skips every run, so verify must find the result poisoned.
+ * Collective under MPI. Returns the stored row (valid until the next row is
+ * added): the app may add cross-row metrics to it before the report ends. */
+pp_row *pp_measure_run(pp_session *s, pp_model m, const pp_measure *spec, pp_run_fn run, void *ctx,
+                       pp_verify_fn verify);
+
+/* ---- runs made of parts ------------------------------------------------------ */
+#define PP_MAX_PARTS 8
+
+/* Per-call times of a run's parts. The run brackets every part call with
+ * pp_part_begin/pp_part_end; calls are always counted, and timed only while
+ * the measurement has the timer on. */
+typedef struct pp_parts {
+  const pp_device_ops *ops;
+  int count;                 /* parts */
+  int wall;                  /* 1: sync + host wall clock (parts with host work, MPI
+                                inside); 0: the model's timer (events on CUDA/HIP) */
+  int on;                    /* set by pp_measure_parts */
+  long long calls[PP_MAX_PARTS];
+  long long cap;             /* entries of t[p] */
+  double *t[PP_MAX_PARTS];   /* seconds of each timed call */
+  double t0;
+} pp_parts;
+
+/* Room for `cap` timed calls of each of `count` parts (exit 3 when the host
+ * has no memory for them). */
+void pp_parts_init(pp_parts *pt, const pp_device_ops *ops, int count, long long cap, int wall);
+void pp_parts_free(pp_parts *pt);
+void pp_part_begin(pp_parts *pt);
+void pp_part_end(pp_parts *pt, int part);
+/* Calls of part p in the last run (the counts restart at every run). */
+static inline long long pp_part_calls(const pp_parts *pt, int p) { return pt->calls[p]; }
+
+typedef enum pp_parts_mode {
+  /* Every run is timed part by part (warm-up included); a sample of the
+   * whole is the sum of its parts' times in that run (the gaps between
+   * parts are not counted), a sample of a part its time in that run. Part
+   * specs count per run. */
+  PP_PARTS_EVERY_RUN,
+  /* The runs are timed whole, untouched; then one more run with every part
+   * call synchronized and timed gives the parts' rows, one sample per call,
+   * and the result verify sees. Part specs count per call. */
+  PP_PARTS_EXTRA_RUN
+} pp_parts_mode;
+
+/* Measures `whole` as pp_measure_run does, then adds a row per part that
+ * was called (parts[p], p < pt->count): the part's samples, its figure of
+ * merit, metrics "calls" (per run) and "share" (percent of the parts'
+ * time), and the whole's verdict ("part of NAME (validated)"). The call
+ * counts restart at every run. */
+pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, const pp_measure *parts,
+                         pp_parts *pt, pp_parts_mode mode, pp_run_fn run, void *ctx,
+                         pp_verify_fn verify);
+
+PP_EXTERN_C_END
+#endif

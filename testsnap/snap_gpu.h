@@ -1,0 +1,149 @@
+/* GPU-only helpers of the cuda/hip and ompx models (kernels/cuda.cu,
+ * kernels/ompx.c): one algorithm, one set of launch shapes, one scratch, so
+ * that the two compare the programming model, not the mapping. */
+#ifndef SNAP_GPU_H
+#define SNAP_GPU_H
+#include <stdio.h>
+#include "snap_tiled.h"
+PP_EXTERN_C_BEGIN
+
+/* ---- launch shapes ------------------------------------------------------------------ */
+#define SNAP_GPU_TPB 128            /* threads per team by default */
+#define SNAP_GPU_LANES 32           /* lanes sharing one neighbour (3 levels) */
+#define SNAP_GPU_TEAM_BYTES 49152   /* team memory a kernel gets without an opt-in */
+#define SNAP_GPU_MAX_TEAMS 2048     /* pair kernels: teams launched (grid-stride beyond) */
+#define SNAP_GPU_SCRATCH_MAX (512.0 * 1048576.0) /* global level buffers, bytes */
+
+/* One pair kernel (compute_ui or compute_deidrj): `groups` neighbours per
+ * team, `lanes` threads each, level buffers of `elems` snap_c per group in
+ * team memory or in a global array of teams * groups * elems. */
+typedef struct snap_pair_shape {
+  int groups, lanes, teams;
+  long elems;
+} snap_pair_shape;
+typedef struct snap_gpu_shape {
+  int tpb;                 /* threads per team of the 1-D kernels (yi, init, forces, energies) */
+  int team_scratch;        /* 1: level buffers in team memory (level 0), 0: global (level 1) */
+  int yi_collapsed;
+  snap_pair_shape ui, de;
+} snap_gpu_shape;
+
+/* The shape of variant v on d: 0, or -1 with the reason in why. */
+static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, snap_gpu_shape *s, char *why,
+                                    size_t len) {
+  const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
+  const int levels = v->levels ? v->levels : 3;
+  s->tpb = v->team_size ? v->team_size : SNAP_GPU_TPB;
+  s->team_scratch = v->scratch != SNAP_SCRATCH_GLOBAL;
+  s->yi_collapsed = v->yi_collapsed != 0;
+  if (s->tpb % SNAP_GPU_LANES) {
+    snprintf(why, len, "--team-size %d: a multiple of %d is needed (lanes of one neighbour)", s->tpb, SNAP_GPU_LANES);
+    return -1;
+  }
+  for (int q = 0; q < 2; q++) {
+    snap_pair_shape *p = q ? &s->de : &s->ui;
+    p->elems = (q ? 8 : 2) * lvl; /* U (and dU) of levels j-1 and j */
+    const double bytes = (double)p->elems * sizeof(snap_c);
+    p->lanes = levels == 3 ? SNAP_GPU_LANES : 1;
+    p->groups = s->tpb / p->lanes;
+    if (levels == 3)
+      while (p->groups > 1 && p->groups * bytes > SNAP_GPU_TEAM_BYTES) p->groups--;
+    if (s->team_scratch && p->groups * bytes > SNAP_GPU_TEAM_BYTES) {
+      snprintf(why, len, "%s with %d level(s) of hierarchy needs %.0f KiB of team memory per team (%d neighbours "
+               "of %.1f KiB), over %d KiB: use --scratch global", q ? "compute_deidrj" : "compute_ui", levels,
+               p->groups * bytes / 1024.0, p->groups, bytes / 1024.0, SNAP_GPU_TEAM_BYTES / 1024);
+      return -1;
+    }
+    long teams = (npairs + p->groups - 1) / p->groups;
+    if (teams > SNAP_GPU_MAX_TEAMS) teams = SNAP_GPU_MAX_TEAMS;
+    while (!s->team_scratch && teams > 1 && teams * p->groups * bytes > SNAP_GPU_SCRATCH_MAX) teams /= 2;
+    p->teams = teams < 1 ? 1 : (int)teams;
+  }
+  return 0;
+}
+
+/* The model's `check`: can variant v be shaped on d (nothing allocated)? */
+static inline int snap_gpu_check(const snap_data *d, const snap_variant *v, char *why, size_t len) {
+  snap_gpu_shape s;
+  return snap_gpu_shape_of(d, v, &s, why, len);
+}
+
+PP_BEGIN_DEVICE
+/* 3-level compute_ui (cuda, ompx): U_i summed atom-major over its computed
+ * half, (uar, uai)[i * idxu_half + h], h = snap_half_index, so that the 32
+ * lanes of one neighbour add into neighbouring words (a few atomic
+ * transactions per warp rather than one per lane); then spread into the
+ * tiled layout with the mirrored half. */
+PP_HD static inline int snap_half_index(int j, int ma, int mb) {
+  int h = 0;
+  for (int l = 0; l < j; l++) h += snap_level_half(l);
+  return h + mb * (j + 1) + ma;
+}
+/* Word q of the atom-major sum: the self term. */
+PP_HD static inline void snap_uacc_init_item(const snap_data *d, long q, double *uar, double *uai) {
+  int h = (int)(q % d->t.idxu_half), j = 0;
+  while (h >= snap_level_half(j)) h -= snap_level_half(j), j++;
+  uar[q] = h / (j + 1) == h % (j + 1) ? d->wself : 0.0;
+  uai[q] = 0.0;
+}
+/* Word q of the tiled U_i from the atom-major sum (padding atoms: zero). */
+PP_HD static inline void snap_ui_spread_item(const snap_data *d, long q, const double *uar, const double *uai,
+                                             double *ur, double *ui) {
+  const int e = (int)((q / SNAP_TILE) % d->t.idxu_max);
+  const int i = (int)(q / ((long)SNAP_TILE * d->t.idxu_max)) * SNAP_TILE + (int)(q % SNAP_TILE);
+  if (i >= d->natoms) {
+    ur[q] = ui[q] = 0.0;
+    return;
+  }
+  const snap_jm m = snap_uidx_split(e);
+  const int mirrored = 2 * m.mb > m.j;
+  const long src = (long)i * d->t.idxu_half +
+                   (mirrored ? snap_half_index(m.j, m.j - m.ma, m.j - m.mb) : snap_half_index(m.j, m.ma, m.mb));
+  const snap_c v = {uar[src], uai[src]};
+  const snap_c u = mirrored ? snap_u_mirror(m.ma, m.mb, v) : v;
+  ur[q] = u.r, ui[q] = u.i;
+}
+
+/* compute_energies through Y (snap_tiled_energy) in two passes (15 times the
+ * threads at twojmax 14):
+ * item q of (twojmax+1) * natoms, the sum of level j = q / natoms of atom
+ * i = q % natoms into epart[q]; then E_i = e0 + those sums in level order. */
+PP_HD static inline void snap_energy_level_item(const snap_data *d, long q, const double *ur, const double *ui,
+                                                const double *yr, const double *yi, double *epart) {
+  const int j = (int)(q / d->natoms), i = (int)(q % d->natoms);
+  const long b = snap_tiled_base(d, i);
+  double e = 0.0;
+  for (int mb = 0; 2 * mb <= j; mb++)
+    for (int ma = 0; ma <= j; ma++) {
+      const long w = b + (long)snap_uidx(j, ma, mb) * SNAP_TILE;
+      const snap_c u = {ur[w], ui[w]}, y = {yr[w], yi[w]};
+      e += snap_energy_term(j, ma, mb, u, y);
+    }
+  epart[q] = e;
+}
+PP_HD static inline double snap_energy_of_levels(const snap_data *d, int i, const double *epart) {
+  double e = 0.0;
+  for (int j = 0; j <= d->t.twojmax; j++) e += epart[(long)j * d->natoms + i];
+  return d->e0 + e;
+}
+PP_END_DEVICE
+
+/* The GPU models' scratch: cuda/hip and ompx run one algorithm in one layout. */
+typedef struct snap_gpu_work {
+  snap_gpu_shape sh;
+  double *ur, *ui, *yr, *yi; /* [snap_tiled_len] */
+  double *uar, *uai;         /* [natoms * idxu_half]: compute_ui's atom-major sums */
+  double *epart;             /* [(twojmax+1) * natoms]: compute_energies' level sums */
+  double *dedr;              /* [natoms * nmax * 3] */
+  snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
+} snap_gpu_work;
+
+/* Blocks/teams of a flat launch over n items, tpb per block (capped; the
+ * kernels stride over what the grid does not cover). */
+static inline int snap_gpu_blocks(long n, int tpb) {
+  const long b = (n + tpb - 1) / tpb;
+  return b < 1 ? 1 : b > 65535L * 32 ? 65535 * 32 : (int)b;
+}
+
+PP_EXTERN_C_END
+#endif
