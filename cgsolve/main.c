@@ -6,7 +6,6 @@
  * --history in history.c. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "pp/pp.h"
 #include "problem.h"
@@ -68,86 +67,80 @@ static double kernel_flops(const cg_problem *pb, int k) {
   return k == K_SPMV ? 2.0 * (double)pb->nnz_global : k == K_DOT ? 2 * n : k == K_AXPBY ? 3 * n : 0;
 }
 
-static void add_rows(cg_solver *S, const double *samples, const cg_verdict *v) {
-  const int valid = v->valid;
-  const pp_session *s = S->s;
-  const cg_problem *pb = S->pb;
-  int P = pp_mpi_size();
-  double flops = 0, bytes = 2 * 16.0 * (double)pb->nglobal; /* the two copies */
+/* One model's solve as the measurement sees it. */
+typedef struct cg_run {
+  cg_solver S;
+  cg_first *first;     /* the agreement anchor of this size */
+  cg_history *history;
+  cg_verdict v;        /* set by verify */
+} cg_run;
+
+static void solve(void *ctx) { cg_solve(&((cg_run *)ctx)->S); }
+
+/* After the runs: the solve's bytes and flops from its calls (plus the two
+ * copies that start it; the halo moves no device bytes of its own). */
+static void count_solve(void *ctx, pp_measure *spec) {
+  const cg_solver *S = &((cg_run *)ctx)->S;
+  double flops = 0, bytes = 2 * 16.0 * (double)S->pb->nglobal;
   for (int k = 0; k < K_COUNT; k++) {
     if (k == K_HALO) continue;
-    flops += (double)S->calls[k] * kernel_flops(pb, k);
-    bytes += (double)S->calls[k] * kernel_bytes(pb, k);
+    flops += (double)pp_part_calls(&S->parts, k) * kernel_flops(S->pb, k);
+    bytes += (double)pp_part_calls(&S->parts, k) * kernel_bytes(S->pb, k);
   }
-  pp_row row;
-  pp_row_init(&row, "cg_solve", S->m, pb->N);
-  pp_row_time(&row, samples, s->opt.samples, &s->opt.bootstrap, flops / 1e9, "GFLOP/s");
-  row.flops = flops, row.bytes = bytes, row.ranks = P;
-  double gbs = bytes / row.time.median / 1e9;
-  if (isfinite(s->copy_gbs[S->m])) row.frac_ceiling = gbs / (s->copy_gbs[S->m] * P);
-  pp_row_metric(&row, "iterations", "count", S->iters);
-  pp_row_metric(&row, "iter_time", "us", row.time.median / (S->iters ? S->iters : 1) * 1e6);
-  pp_row_metric(&row, "bandwidth", "GB/s", gbs);
-  pp_row_metric(&row, "relres", "rel", v->relres);
-  pp_row_metric(&row, "x_err", "rel", v->xerr);
-  pp_row_metric(&row, "gap", "rel", v->gap);
-  pp_row_metric(&row, "relres_bound", "rel", v->rbound);
-  pp_row_metric(&row, "x_err_bound", "rel", v->xbound);
-  row.valid = valid;
-  snprintf(row.check, sizeof row.check, "%s", v->check);
-  pp_report_add(s->report, &row);
-
-  /* Per-kernel rows from the instrumented solve: each call's time (the slowest
-   * rank's), GB/s of the median call, calls per solve and share of the solve. */
-  long long ncall[K_COUNT];
-  double total = 0;
-  for (int k = 0; k < K_COUNT; k++) {
-    ncall[k] = S->calls[k] < S->cap ? S->calls[k] : S->cap;
-    if (ncall[k]) pp_mpi_max(S->tcall[k], (int)ncall[k]); /* ranks call in lockstep */
-    for (long long i = 0; i < ncall[k]; i++) total += S->tcall[k][i];
-  }
-  for (int k = 0; k < K_COUNT; k++) {
-    long long nc = ncall[k];
-    if (nc == 0) continue;
-    double sum = 0;
-    for (long long i = 0; i < nc; i++) sum += S->tcall[k][i];
-    double kb = kernel_bytes(pb, k);
-    pp_row_init(&row, kname[k], S->m, pb->N);
-    if (k == K_HALO) pp_row_time(&row, S->tcall[k], (int)nc, &s->opt.bootstrap, 0, "us/call");
-    else pp_row_time(&row, S->tcall[k], (int)nc, &s->opt.bootstrap, kb / 1e9, "GB/s");
-    row.bytes = kb, row.flops = kernel_flops(pb, k), row.ranks = P;
-    pp_row_metric(&row, "calls", "count", (double)S->calls[k]);
-    pp_row_metric(&row, "share", "percent", 100 * sum / total); /* of all timed calls */
-    if (k == K_SPMV) pp_row_metric(&row, "rate", "GFLOP/s", row.flops / row.time.median / 1e9);
-    if (k == K_HALO) pp_row_metric(&row, "sent", "bytes", kb);
-    row.valid = valid;
-    snprintf(row.check, sizeof row.check, "part of cg_solve (%s)", valid ? "validated" : "FAILED");
-    pp_report_add(s->report, &row);
-  }
+  spec->flops = flops, spec->bytes = bytes;
 }
 
+/* The instrumented solve's x and r on the host (check.c); its history kept. */
+static void verify_solve(void *ctx, pp_row *row) {
+  cg_run *R = ctx;
+  const cg_solver *S = &R->S;
+  cg_history_add(R->history, S);
+  R->v = cg_check(S, R->first);
+  pp_progress(S->s, "%s: %d iterations, relative residual %.3e (recursive %.3e, bound %.1e), "
+              "x err %.2e (bound %.1e), %s", pp_model_name(S->m), S->iters, R->v.relres,
+              S->hist[S->iters], R->v.rbound, R->v.xerr, R->v.xbound, R->v.valid ? "PASS" : "FAIL");
+  row->valid = R->v.valid;
+  snprintf(row->check, sizeof row->check, "%s", R->v.check);
+}
+
+/* The solve's %copy (its bandwidth over the ranks' copy ceilings), its
+ * iterations and the validation's figures. */
+static void solve_figures(void *ctx, pp_row *row) {
+  const cg_run *R = ctx;
+  const cg_solver *S = &R->S;
+  const double copy = S->s->copy_gbs[S->m];
+  if (isfinite(copy)) row->frac_ceiling = row->bytes / row->time.median / 1e9 / (copy * pp_mpi_size());
+  pp_row_metric(row, "iterations", "count", S->iters);
+  pp_row_metric(row, "iter_time", "us", row->time.median / (S->iters ? S->iters : 1) * 1e6);
+  pp_row_metric(row, "relres", "rel", R->v.relres);
+  pp_row_metric(row, "x_err", "rel", R->v.xerr);
+  pp_row_metric(row, "gap", "rel", R->v.gap);
+  pp_row_metric(row, "relres_bound", "rel", R->v.rbound);
+  pp_row_metric(row, "x_err_bound", "rel", R->v.xbound);
+}
+
+static void halo_figures(void *ctx, pp_row *row) {
+  (void)ctx;
+  pp_row_metric(row, "sent", "bytes", row->bytes);
+}
+
+/* Rows: cg_solve from the timed solves, then one per kernel from one more,
+ * instrumented solve (each call synchronized and timed; the slowest rank's). */
 static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, pp_model m,
                       cg_first *first, cg_history *history) {
-  cg_solver S;
-  cg_solver_init(&S, s, c, pb, m);
-  double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
+  cg_run R = {.first = first, .history = history};
+  cg_solver_init(&R.S, s, c, pb, m);
+  const pp_measure whole = {"cg_solve", "GFLOP/s", pb->N, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT,
+                            count_solve, solve_figures};
+  pp_measure parts[K_COUNT];
+  for (int k = 0; k < K_COUNT; k++) /* kernel_bytes is collective (the halo's sum over ranks) */
+    parts[k] = (pp_measure){kname[k], k == K_HALO ? "us/call" : "GB/s", pb->N, NULL,
+                            kernel_bytes(pb, k), kernel_flops(pb, k), 0, 0, PP_RANKS_SPLIT, NULL,
+                            k == K_HALO ? halo_figures : NULL};
   pp_progress(s, "%s: %d warm-up and %d timed solves, N = %d", pp_model_name(m), s->opt.warmup,
               s->opt.samples, pb->N);
-  pp_bench(s, m, cg_solve, &S, samples);
-  pp_mpi_max(samples, s->opt.samples); /* a solve lasts until its slowest rank ends */
-  /* The instrumented solve: per-kernel times, progress, history, validation. */
-  S.instrument = 1;
-  cg_solve(&S);
-  S.instrument = 0;
-  cg_history_add(history, &S);
-
-  cg_verdict v = cg_check(&S, first);
-  pp_progress(s, "%s: %d iterations, relative residual %.3e (recursive %.3e, bound %.1e), "
-              "x err %.2e (bound %.1e), %s", pp_model_name(m), S.iters, v.relres,
-              S.hist[S.iters], v.rbound, v.xerr, v.xbound, v.valid ? "PASS" : "FAIL");
-  add_rows(&S, samples, &v);
-  cg_solver_free(&S);
-  free(samples);
+  pp_measure_parts(s, m, &whole, parts, &R.S.parts, PP_PARTS_EXTRA_RUN, solve, &R, verify_solve);
+  cg_solver_free(&R.S);
 }
 
 int main(int argc, char **argv) {

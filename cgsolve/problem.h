@@ -5,6 +5,7 @@
 #define CGSOLVE_PROBLEM_H
 #include "cgsolve.h"
 #include "pp/bench.h"
+#include "pp/measure.h"
 
 typedef struct cg_config {
   minife_deck deck;        /* --deck (with its recorded reference, if any) */
@@ -54,19 +55,19 @@ typedef struct cg_solver {
   double *b, *x, *r, *p, *Ap, *scratch;       /* device; x and p have ghosts */
   int iters, stop;
   double *hist;            /* relative recursive residual after each iteration */
-  long long calls[K_COUNT];
-  int instrument;          /* time every call (synchronized), print progress */
-  double *tcall[K_COUNT];  /* seconds of each call of the instrumented solve */
-  long long cap;           /* entries of each tcall */
-  double t0;
+  /* The kernel calls (K_*), counted in every solve; timed one by one
+   * (synchronized) in the measurement's instrumented solve, which also
+   * prints the progress (--print-every). */
+  pp_parts parts;
 } cg_solver;
 
-/* Uploads the slab and allocates the vectors of model m. */
+/* Uploads the slab and allocates the vectors of model m (x and r poisoned
+ * until a solve writes them). */
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m);
 void cg_solver_free(cg_solver *S);
-/* One solve from x0 = 0 (a pp_run_fn). */
-void cg_solve(void *solver);
+/* One solve from x0 = 0. */
+void cg_solve(cg_solver *S);
 
 /* ---- history.c: --history FILE, written once after the runs ------------------ */
 typedef struct cg_history {

@@ -1,9 +1,11 @@
 /* One model's CG: the slab uploaded to the model's memory, the solve loop
- * with optional per-call timing, and the planted faults of the tests. */
+ * with every kernel call bracketed as a part (pp/measure.h), and the planted
+ * faults of the tests. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "problem.h"
 
@@ -30,65 +32,56 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   S->col = pp_device_upload(o, A->col, (size_t)(A->nnz ? A->nnz : 1) * sizeof(int32_t));
   S->val = pp_device_upload(o, A->val, (size_t)(A->nnz ? A->nnz : 1) * sizeof(double));
   S->b = pp_device_upload(o, pb->b, nb);
-  S->x = o->alloc(cb > nb ? cb : nb), S->p = o->alloc(cb > nb ? cb : nb);
+  const size_t xb = cb > nb ? cb : nb; /* x and p with ghosts */
+  S->x = o->alloc(xb), S->p = o->alloc(xb);
   S->r = o->alloc(nb), S->Ap = o->alloc(nb);
   S->scratch = o->alloc(CG_SCRATCH_LEN * sizeof(double));
+  pp_device_poison_d(o, S->x, xb / sizeof(double));
+  pp_device_poison_d(o, S->r, nb / sizeof(double));
   S->plan = S->sk->prepare(A->nrows, A->ncols, A->nnz, S->rowptr, S->col, S->val, NULL);
-  S->hist = malloc(sizeof(double) * (size_t)(c->max_iters + 1));
-  S->cap = 3 * c->max_iters + 4;
-  for (int k = 0; k < K_COUNT; k++) S->tcall[k] = malloc(sizeof(double) * (size_t)S->cap);
+  S->hist = pp_host_alloc("cgsolve", sizeof(double) * (size_t)(c->max_iters + 1), "the residual history");
+  S->hist[0] = NAN;
+  /* at most 3 axpbys, 2 dots, 1 SpMV and 1 halo per iteration, and 1 + 1 before */
+  pp_parts_init(&S->parts, o, K_COUNT, 3 * c->max_iters + 4, 1);
 }
 
 void cg_solver_free(cg_solver *S) {
   S->sk->release(S->plan);
   void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) S->ops->free(dev[i]);
-  for (int k = 0; k < K_COUNT; k++) free(S->tcall[k]);
+  pp_parts_free(&S->parts);
   free(S->hist);
 }
 
-static void k_begin(cg_solver *S) {
-  if (!S->instrument) return;
-  S->ops->sync();
-  S->t0 = pp_wtime();
-}
-static void k_end(cg_solver *S, int k) {
-  long long i = S->calls[k]++;
-  if (!S->instrument) return;
-  S->ops->sync();
-  if (i < S->cap) S->tcall[k][i] = pp_wtime() - S->t0;
-}
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
-  k_begin(S);
+  pp_part_begin(&S->parts);
   cg_halo_exchange(&S->pb->halo, S->ops, v);
-  k_end(S, K_HALO);
+  pp_part_end(&S->parts, K_HALO);
 }
 static void do_spmv(cg_solver *S, const double *x, double *y) {
-  k_begin(S);
+  pp_part_begin(&S->parts);
   S->sk->spmv(S->plan, S->n, S->rowptr, S->col, S->val, x, y);
   if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
-  k_end(S, K_SPMV);
+  pp_part_end(&S->parts, K_SPMV);
 }
 /* The global dot: this rank's part on the device, summed over ranks. */
 static double do_dot(cg_solver *S, const double *x, const double *y) {
-  k_begin(S);
+  pp_part_begin(&S->parts);
   double v = S->ck->dot(x, y, S->n, S->scratch);
   pp_mpi_sum(&v, 1);
-  k_end(S, K_DOT);
+  pp_part_end(&S->parts, K_DOT);
   return v;
 }
 static void do_axpby(cg_solver *S, double *w, double a, const double *x, double b, const double *y) {
-  k_begin(S);
+  pp_part_begin(&S->parts);
   S->ck->axpby(w, a, x, b, y, S->n);
-  k_end(S, K_AXPBY);
+  pp_part_end(&S->parts, K_AXPBY);
 }
 
-void cg_solve(void *ctx) {
-  cg_solver *S = ctx;
+void cg_solve(cg_solver *S) {
   const cg_config *c = S->c;
   size_t bytes = (size_t)S->n * sizeof(double);
-  for (int k = 0; k < K_COUNT; k++) S->calls[k] = 0;
   do_axpby(S, S->x, 0.0, S->b, 0.0, S->b); /* x0 = 0 (b is finite) */
   S->ops->copy(S->r, S->b, bytes);         /* r0 = b - A x0 = b */
   S->ops->copy(S->p, S->r, bytes);
@@ -112,7 +105,7 @@ void cg_solve(void *ctx) {
     double rr_new = do_dot(S, S->r, S->r), rel = sqrt(rr_new) / norm0;
     S->iters = k;
     S->hist[k] = rel;
-    if (S->instrument && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
+    if (S->parts.on && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
       fprintf(stderr, "[cgsolve] %s N=%d iteration %d: relative residual %.6e\n",
               pp_model_name(S->m), S->pb->N, k, rel);
     if (rel <= c->tol) {

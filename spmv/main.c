@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "problem.h"
 #include "spmv.h"
@@ -75,6 +76,8 @@ static const char *parse_deck(const char *v, void *ctx) {
 
 /* ---- one backend ---------------------------------------------------------- */
 
+/* One timed kernel on one model's copies of the problem: what it runs on,
+ * and what its row is checked and figured with. */
 typedef struct run {
   const spmv_kernels *k;
   void *plan;
@@ -83,6 +86,10 @@ typedef struct run {
   const int32_t *col;
   const double *val, *x;
   double *y;
+  const pp_session *s;
+  pp_model m;
+  const spmv_problem *pb;
+  const spmv_vendor *vendor; /* the kernels are this library's; NULL: the model's own */
 } run;
 
 static void call(void *ctx) {
@@ -90,80 +97,84 @@ static void call(void *ctx) {
   r->k->spmv(r->plan, r->nrows, r->rowptr, r->col, r->val, r->x, r->y);
 }
 
-/* Times kernels k on model m's copies of the problem; fills `row`. `vendor`:
- * the library whose kernels k are (its plan described in `note`), NULL for
- * the model's own. */
-static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const spmv_vendor *vendor,
-                  const spmv_problem *pb, const run *arrays, const spmv_params *p, pp_row *row,
-                  char *note, size_t note_len) {
-  const pp_device_ops *o = s->ops[m];
-  const csr_matrix *A = &pb->A;
-  run r = *arrays;
-  r.k = k;
-  r.plan = k->prepare(A->nrows, A->ncols, A->nnz, r.rowptr, r.col, r.val, p);
-  size_t ybytes = (size_t)A->nrows * sizeof(double);
-  double *y = malloc(ybytes);
-  pp_poison_d(y, (size_t)A->nrows); /* a row a kernel never writes stays NaN */
-  if (m == PP_HOST) memcpy(r.y, y, ybytes);
-  else o->to_device(r.y, y, ybytes);
-
-  double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
-  pp_bench(s, m, call, &r, samples);
-  if (m == PP_HOST) memcpy(y, r.y, ybytes);
-  else o->to_host(y, r.y, ybytes);
-  if (vendor) snprintf(note, note_len, "%s", vendor->describe(r.plan));
-  k->release(r.plan);
-
-  /* Planted faults (tests): one wrong element of y, 1e-6 relative (~3e-8 of
-   * ||y|| on the tiny deck), for our kernels' rows or the vendor library's. */
-  if (pp_fault(vendor ? "spmv-vendor-y" : "spmv-y")) y[A->nrows / 2] *= 1 + 1e-6;
-  double err = pp_rel_err_l2(y, pb->yref, (size_t)A->nrows);
-  pp_row_init(row, vendor ? vendor->kernel : "spmv", m, pb->N);
-  pp_row_time(row, samples, s->opt.samples, &s->opt.bootstrap, pb->bytes_paper / 1e9, "GB/s");
-  row->bytes = pb->bytes_paper;
-  row->flops = pb->flops;
-  double min_gbs = pb->bytes_min / row->time.median / 1e9;
-  pp_row_metric(row, "min_traffic", "GB/s", min_gbs);
-  if (isfinite(s->copy_gbs[m]) && s->copy_gbs[m] > 0) {
-    row->frac_ceiling = min_gbs / s->copy_gbs[m];
-    pp_row_metric(row, "min_traffic_of_copy", "fraction", row->frac_ceiling);
-  }
-  pp_row_metric(row, "compute", "GFLOP/s", pb->flops / row->time.median / 1e9);
-  row->valid = pp_within(err, SPMV_TOL);
-  snprintf(row->check, sizeof row->check, "rel L2 err %.2e <= %.0e", err, SPMV_TOL);
-  free(samples);
+/* y against the host reference. Planted faults (tests): one wrong element of
+ * y, 1e-6 relative (~3e-8 of ||y|| on the tiny deck), in our kernels' rows or
+ * the vendor library's. */
+static void verify_y(void *ctx, pp_row *row) {
+  const run *r = ctx;
+  const size_t n = (size_t)r->nrows;
+  double *y = pp_host_alloc("spmv", n * sizeof(double), "the downloaded y");
+  r->s->ops[r->m]->to_host(y, r->y, n * sizeof(double));
+  if (pp_fault(r->vendor ? "spmv-vendor-y" : "spmv-y")) y[n / 2] *= 1 + 1e-6;
+  pp_check_within(row, "rel L2 err", pp_rel_err_l2(y, r->pb->yref, n), SPMV_TOL);
   free(y);
 }
 
-/* Runs model m (and the vendor library its table names) on the problem; appends rows. */
-static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const config *cfg,
-                     pp_row *rows, int nrows_out, char *vendor_note, size_t note_len) {
+/* The second byte count (every array once), its fraction of the copy
+ * ceiling (the %copy column) and the flop rate, from the row's median. */
+static void figures(void *ctx, pp_row *row) {
+  const run *r = ctx;
+  const double min_gbs = r->pb->bytes_min / row->time.median / 1e9, copy = r->s->copy_gbs[r->m];
+  pp_row_metric(row, "min_traffic", "GB/s", min_gbs);
+  if (isfinite(copy) && copy > 0) {
+    row->frac_ceiling = min_gbs / copy;
+    pp_row_metric(row, "min_traffic_of_copy", "fraction", row->frac_ceiling);
+  }
+  pp_row_metric(row, "compute", "GFLOP/s", r->pb->flops / row->time.median / 1e9);
+}
+
+/* Measures kernels k (the vendor library's when `vendor`) on r's arrays: one
+ * row; a vendor plan is described in `note` after the runs (it may change
+ * its format on the first call). */
+static void bench(pp_session *s, run *r, const spmv_kernels *k, const spmv_vendor *vendor,
+                  const spmv_params *p, char *note, size_t note_len) {
+  const csr_matrix *A = &r->pb->A;
+  r->k = k, r->vendor = vendor;
+  r->plan = k->prepare(A->nrows, A->ncols, A->nnz, r->rowptr, r->col, r->val, p);
+  pp_device_poison_d(s->ops[r->m], r->y, (size_t)A->nrows); /* a row never written stays NaN */
+  const pp_measure spec = {vendor ? vendor->kernel : "spmv", "GB/s", r->pb->N, NULL,
+                           r->pb->bytes_paper, r->pb->flops, 0, 0, PP_RANKS_REPLICATED, NULL,
+                           figures};
+  pp_measure_run(s, r->m, &spec, call, r, verify_y);
+  if (vendor) snprintf(note, note_len, "%s", vendor->describe(r->plan));
+  k->release(r->plan);
+}
+
+/* Runs model m (and the vendor library its table names) on the problem. */
+static void run_model(pp_session *s, pp_model m, const spmv_problem *pb, const config *cfg,
+                      char *vendor_note, size_t note_len) {
   const spmv_kernels *k = spmv_kernels_for(m);
   const pp_device_ops *o = s->ops[m];
   const csr_matrix *A = &pb->A;
-  run arr = {NULL, NULL, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL};
-  size_t ybytes = (size_t)A->nrows * sizeof(double);
-  if (m == PP_HOST) {
-    arr.y = malloc(ybytes); /* the host runs on the generated arrays themselves */
-  } else {
-    arr.rowptr = pp_device_upload(o, A->rowptr, (size_t)(A->nrows + 1) * sizeof(int64_t));
-    arr.col = pp_device_upload(o, A->col, (size_t)A->nnz * sizeof(int32_t));
-    arr.val = pp_device_upload(o, A->val, (size_t)A->nnz * sizeof(double));
-    arr.x = pp_device_upload(o, pb->x, (size_t)A->ncols * sizeof(double));
-    arr.y = o->alloc(ybytes);
+  run r = {NULL, NULL, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL, s, m, pb, NULL};
+  if (m != PP_HOST) { /* the host runs on the generated arrays themselves */
+    r.rowptr = pp_device_upload(o, A->rowptr, (size_t)(A->nrows + 1) * sizeof(int64_t));
+    r.col = pp_device_upload(o, A->col, (size_t)A->nnz * sizeof(int32_t));
+    r.val = pp_device_upload(o, A->val, (size_t)A->nnz * sizeof(double));
+    r.x = pp_device_upload(o, pb->x, (size_t)A->ncols * sizeof(double));
   }
-  int n = 0;
-  bench(s, m, k, NULL, pb, &arr, &cfg->p, &rows[nrows_out + n++], NULL, 0);
-  if (k->vendor && cfg->vendor)
-    bench(s, m, k->vendor->kernels, k->vendor, pb, &arr, &cfg->p, &rows[nrows_out + n++],
-          vendor_note, note_len);
-  if (m == PP_HOST) {
-    free(arr.y);
-  } else {
-    o->free((void *)arr.rowptr), o->free((void *)arr.col), o->free((void *)arr.val);
-    o->free((void *)arr.x), o->free(arr.y);
+  r.y = o->alloc((size_t)A->nrows * sizeof(double));
+  bench(s, &r, k, NULL, &cfg->p, NULL, 0);
+  if (k->vendor && cfg->vendor) bench(s, &r, k->vendor->kernels, k->vendor, &cfg->p, vendor_note, note_len);
+  o->free(r.y);
+  if (m != PP_HOST) {
+    o->free((void *)r.rowptr), o->free((void *)r.col), o->free((void *)r.val);
+    o->free((void *)r.x);
   }
-  return n;
+}
+
+/* Every non-host spmv row of one size (report rows [first, end)) relative to
+ * the vendor library's, when it ran. */
+static void add_vs_vendor(pp_report *rep, int first) {
+  const int end = pp_report_rows(rep);
+  double vendor_fom = NAN;
+  for (int i = first; i < end; i++)
+    if (strcmp(pp_report_row(rep, i)->kernel, "spmv")) vendor_fom = pp_report_row(rep, i)->fom;
+  for (int i = first; i < end && isfinite(vendor_fom); i++) {
+    pp_row *w = pp_report_row(rep, i);
+    if (w->model != PP_HOST && !strcmp(w->kernel, "spmv"))
+      pp_row_metric(w, "vs_vendor", "ratio", w->fom / vendor_fom);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -234,25 +245,15 @@ int main(int argc, char **argv) {
   for (int si = 0; si < s.opt.sizes.n; si++) {
     spmv_problem pb;
     spmv_problem_make(&s, (int)s.opt.sizes.v[si], &pb);
-    pp_row rows[2 * PP_MODEL_COUNT];
-    int nr = 0;
+    const int first_row = pp_report_rows(s.report);
     char note[256] = "";
     for (int m = 0; m < PP_MODEL_COUNT; m++) {
       if (!s.ops[m]) continue;
       pp_progress(&s, "N=%d: %s", pb.N, pp_model_name((pp_model)m));
-      nr += run_model(&s, (pp_model)m, &pb, &cfg, rows, nr, note, sizeof note);
+      run_model(&s, (pp_model)m, &pb, &cfg, note, sizeof note);
     }
     if (note[0]) pp_report_param(s.report, "vendor", "%s", note);
-    /* every GPU row relative to the vendor library, when it ran */
-    double vendor_fom = NAN;
-    for (int i = 0; i < nr; i++)
-      if (strcmp(rows[i].kernel, "spmv")) vendor_fom = rows[i].fom;
-    for (int i = 0; i < nr; i++) {
-      if (isfinite(vendor_fom) && rows[i].model != PP_HOST && !strcmp(rows[i].kernel, "spmv"))
-        pp_row_metric(&rows[i], "vs_vendor", "ratio", rows[i].fom / vendor_fom);
-      pp_row_combine_ranks(&rows[i]);
-      pp_report_add(s.report, &rows[i]);
-    }
+    add_vs_vendor(s.report, first_row);
     spmv_problem_free(&pb);
   }
   return pp_session_finish(&s);

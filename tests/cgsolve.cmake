@@ -36,6 +36,9 @@ pp_test(cgsolve_fault_x COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} 
   EXPECT 1 "cg_solve +host .*FAIL relres .*. gap" LABELS validate)
 pp_test(cgsolve_fault_xerr COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-xerr
   EXPECT 1 "cg_solve +host .*FAIL x err [0-9.e-]+<=[0-9e-]+. relres" LABELS validate)
+# The measurement path's own fault: no solve runs, x and r stay poisoned (NaN).
+pp_test(cgsolve_fault_missed COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg_solve-missed
+  EXPECT 1 "cg_solve +host .*FAIL relres nan" LABELS validate)
 # Agreement between models: the wrong dot in the omp model only.
 if(PP_TEST_MODELS MATCHES "omp")
   pp_test(cgsolve_fault_dot_omp COMMAND ${CG} --backend host,omp ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot-omp

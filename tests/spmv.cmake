@@ -20,6 +20,9 @@ endif()
 # Planted fault: one element of y wrong by 1e-6 (relative L2 error ~1e-9 > 1e-12).
 pp_test(spmv_fault_y COMMAND ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST} --inject-fault spmv-y
   EXPECT 1 "spmv +host .*FAIL rel L2 err [0-9.e-]+ <= 1e-12" LABELS validate)
+# The measurement path's own fault: no run at all, y stays poisoned (NaN).
+pp_test(spmv_fault_missed COMMAND ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST} --inject-fault spmv-missed
+  EXPECT 1 "spmv +host .*FAIL rel L2 err nan <= 1e-12" LABELS validate)
 pp_test(spmv_crlf_deck COMMAND ${SPMV} --deck ${DECKS}/crlf_ok.deck --backend host ${PP_TEST_FAST}
   EXPECT 0 "PASS rel L2 err" LABELS input)
 
