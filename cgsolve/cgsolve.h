@@ -1,6 +1,5 @@
 /* cgsolve: unpreconditioned conjugate gradients on the miniFE matrix. The
- * matrix and the SpMV come from the miniFE library (minife/minife.h,
- * minife/spmv.h), as spmv's do; this header holds the two vector
+ * SpMV is the miniFE library's (minife/minife.h); this header holds the two vector
  * kernels every model adds for CG, their per-element math, and the halo
  * exchange of a slab-decomposed vector. */
 #ifndef CGSOLVE_H
@@ -11,7 +10,6 @@
 #include "pp/portable.h"
 #include "pp/reduce.h"
 #include "minife.h"
-#include "spmv.h"
 PP_EXTERN_C_BEGIN
 
 /* Threads per block/team of the vector kernels (ompx, cuda, hip, and the

@@ -2,10 +2,10 @@
  * (x0 = 0, b = A x* for a known x*, at most --max-iters iterations), on every
  * selected model with the same matrix: options, the run of each model, its
  * rows. The problem is in problem.c, the solve in solve.c, the validation in
- * check.c (with the matrix-free operator of q1.c), the MPI halo in halo.c,
- * --history in history.c. */
+ * check.c (with the matrix-free operator of q1.c), the MPI halo in halo.c. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pp/pp.h"
 #include "problem.h"
@@ -67,56 +67,54 @@ static double kernel_flops(const cg_problem *pb, int k) {
   return k == K_SPMV ? 2.0 * (double)pb->nnz_global : k == K_DOT ? 2 * n : k == K_AXPBY ? 3 * n : 0;
 }
 
-/* One model's solve as the measurement sees it. */
+/* One model's measurement: the solver, the agreement anchor, the verdict. */
 typedef struct cg_run {
   cg_solver S;
-  cg_first *first;     /* the agreement anchor of this size */
+  cg_first *first;
   cg_history *history;
-  cg_verdict v;        /* set by verify */
+  cg_verdict v;
 } cg_run;
 
 static void solve(void *ctx) { cg_solve(&((cg_run *)ctx)->S); }
 
-/* After the runs: the solve's bytes and flops from its calls (plus the two
- * copies that start it; the halo moves no device bytes of its own). */
-static void count_solve(void *ctx, pp_measure *spec) {
+/* The solve's flops and bytes follow its call counts (the iterations run). */
+static void count(void *ctx, pp_measure *spec) {
   const cg_solver *S = &((cg_run *)ctx)->S;
-  double flops = 0, bytes = 2 * 16.0 * (double)S->pb->nglobal;
+  double flops = 0, bytes = 2 * 16.0 * (double)S->pb->nglobal; /* the two copies */
   for (int k = 0; k < K_COUNT; k++) {
     if (k == K_HALO) continue;
-    flops += (double)pp_part_calls(&S->parts, k) * kernel_flops(S->pb, k);
-    bytes += (double)pp_part_calls(&S->parts, k) * kernel_bytes(S->pb, k);
+    flops += (double)pp_part_calls(&S->pt, k) * kernel_flops(S->pb, k);
+    bytes += (double)pp_part_calls(&S->pt, k) * kernel_bytes(S->pb, k);
   }
   spec->flops = flops, spec->bytes = bytes;
 }
 
-/* The instrumented solve's x and r on the host (check.c); its history kept. */
-static void verify_solve(void *ctx, pp_row *row) {
-  cg_run *R = ctx;
-  const cg_solver *S = &R->S;
-  cg_history_add(R->history, S);
-  R->v = cg_check(S, R->first);
+/* cg_check on the extra (instrumented) solve's x and r; history and progress. */
+static void verify(void *ctx, pp_row *row) {
+  cg_run *r = ctx;
+  const cg_solver *S = &r->S;
+  cg_history_add(r->history, S);
+  r->v = cg_check(S, r->first);
   pp_progress(S->s, "%s: %d iterations, relative residual %.3e (recursive %.3e, bound %.1e), "
-              "x err %.2e (bound %.1e), %s", pp_model_name(S->m), S->iters, R->v.relres,
-              S->hist[S->iters], R->v.rbound, R->v.xerr, R->v.xbound, R->v.valid ? "PASS" : "FAIL");
-  row->valid = R->v.valid;
-  snprintf(row->check, sizeof row->check, "%s", R->v.check);
+              "x err %.2e (bound %.1e), %s", pp_model_name(S->m), S->iters, r->v.relres,
+              S->hist[S->iters], r->v.rbound, r->v.xerr, r->v.xbound, r->v.valid ? "PASS" : "FAIL");
+  row->valid = r->v.valid;
+  snprintf(row->check, sizeof row->check, "%s", r->v.check);
 }
 
-/* The solve's %copy (its bandwidth over the ranks' copy ceilings), its
- * iterations and the validation's figures. */
-static void solve_figures(void *ctx, pp_row *row) {
-  const cg_run *R = ctx;
-  const cg_solver *S = &R->S;
-  const double copy = S->s->copy_gbs[S->m];
-  if (isfinite(copy)) row->frac_ceiling = row->bytes / row->time.median / 1e9 / (copy * pp_mpi_size());
+/* cg_solve's figures; %copy is its bandwidth over the ranks' copy ceiling. */
+static void figures(void *ctx, pp_row *row) {
+  const cg_run *r = ctx;
+  const cg_solver *S = &r->S;
+  const double gbs = row->bytes / row->time.median / 1e9, copy = S->s->copy_gbs[S->m];
+  if (isfinite(copy)) row->frac_ceiling = gbs / (copy * row->ranks);
   pp_row_metric(row, "iterations", "count", S->iters);
   pp_row_metric(row, "iter_time", "us", row->time.median / (S->iters ? S->iters : 1) * 1e6);
-  pp_row_metric(row, "relres", "rel", R->v.relres);
-  pp_row_metric(row, "x_err", "rel", R->v.xerr);
-  pp_row_metric(row, "gap", "rel", R->v.gap);
-  pp_row_metric(row, "relres_bound", "rel", R->v.rbound);
-  pp_row_metric(row, "x_err_bound", "rel", R->v.xbound);
+  pp_row_metric(row, "relres", "rel", r->v.relres);
+  pp_row_metric(row, "x_err", "rel", r->v.xerr);
+  pp_row_metric(row, "gap", "rel", r->v.gap);
+  pp_row_metric(row, "relres_bound", "rel", r->v.rbound);
+  pp_row_metric(row, "x_err_bound", "rel", r->v.xbound);
 }
 
 static void halo_figures(void *ctx, pp_row *row) {
@@ -124,23 +122,24 @@ static void halo_figures(void *ctx, pp_row *row) {
   pp_row_metric(row, "sent", "bytes", row->bytes);
 }
 
-/* Rows: cg_solve from the timed solves, then one per kernel from one more,
- * instrumented solve (each call synchronized and timed; the slowest rank's). */
+/* The timed solves, then one extra solve with every part call synchronized
+ * and timed (its per-call times are the part rows; its progress, history
+ * and result are what is printed and validated). */
 static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, pp_model m,
                       cg_first *first, cg_history *history) {
-  cg_run R = {.first = first, .history = history};
-  cg_solver_init(&R.S, s, c, pb, m);
-  const pp_measure whole = {"cg_solve", "GFLOP/s", pb->N, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT,
-                            count_solve, solve_figures};
+  cg_run r = {.first = first, .history = history};
+  cg_solver_init(&r.S, s, c, pb, m);
   pp_measure parts[K_COUNT];
-  for (int k = 0; k < K_COUNT; k++) /* kernel_bytes is collective (the halo's sum over ranks) */
+  for (int k = 0; k < K_COUNT; k++)
     parts[k] = (pp_measure){kname[k], k == K_HALO ? "us/call" : "GB/s", pb->N, NULL,
                             kernel_bytes(pb, k), kernel_flops(pb, k), 0, 0, PP_RANKS_SPLIT, NULL,
                             k == K_HALO ? halo_figures : NULL};
+  const pp_measure whole = {"cg_solve", "GFLOP/s", pb->N, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT,
+                            count, figures};
   pp_progress(s, "%s: %d warm-up and %d timed solves, N = %d", pp_model_name(m), s->opt.warmup,
               s->opt.samples, pb->N);
-  pp_measure_parts(s, m, &whole, parts, &R.S.parts, PP_PARTS_EXTRA_RUN, solve, &R, verify_solve);
-  cg_solver_free(&R.S);
+  pp_measure_parts(s, m, &whole, parts, &r.S.pt, PP_PARTS_EXTRA_RUN, solve, &r, verify);
+  cg_solver_free(&r.S);
 }
 
 int main(int argc, char **argv) {
@@ -152,7 +151,7 @@ int main(int argc, char **argv) {
       {"--expect-relres", "X", "validation: the final true relative residual must also be <= X",
        opt_expect},
       {"--print-every", "K", "print the residual every K iterations (rank 0, stderr)", opt_print},
-      {"--history", "FILE", "write every iteration's relative residual as CSV (after the runs): "
+      {"--history", "FILE", "write every iteration's relative residual as CSV (at the end): "
                             "model,N,ranks,iteration,relres", opt_history},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
@@ -213,8 +212,7 @@ int main(int argc, char **argv) {
       if (s.ops[m]) run_model(&s, &cfg, &pb, (pp_model)m, &first, &history);
     cg_problem_free(&pb);
   }
-  int rc = pp_session_finish(&s);
-  /* after the table, like --json; a file that cannot be written is exit 3, as there */
-  if (cg_history_write(&history, app.name) != 0 && rc != 2) rc = 3;
-  return rc;
+  const int written = cg_history_finish(&history, app.name);
+  const int rc = pp_session_finish(&s);
+  return written ? rc : 3;
 }

@@ -38,6 +38,7 @@ void cg_problem_make(pp_session *s, int N, cg_problem *pb);
 void cg_problem_free(cg_problem *pb);
 
 /* ---- solve.c: one model's CG ------------------------------------------------ */
+/* The solve's parts (pp_parts indices), each timed alone in the extra run. */
 enum { K_SPMV, K_DOT, K_AXPBY, K_HALO, K_COUNT };
 enum { CG_STOP_ITERS, CG_STOP_TOL, CG_STOP_BREAKDOWN };
 
@@ -55,33 +56,31 @@ typedef struct cg_solver {
   double *b, *x, *r, *p, *Ap, *scratch;       /* device; x and p have ghosts */
   int iters, stop;
   double *hist;            /* relative recursive residual after each iteration */
-  /* The kernel calls (K_*), counted in every solve; timed one by one
-   * (synchronized) in the measurement's instrumented solve, which also
-   * prints the progress (--print-every). */
-  pp_parts parts;
+  /* Call counts of every solve; per-call times (wall clock: the dot has an
+   * MPI sum, the halo is MPI) and progress printing while pt.on. */
+  pp_parts pt;
 } cg_solver;
 
-/* Uploads the slab and allocates the vectors of model m (x and r poisoned
- * until a solve writes them). */
+/* Uploads the slab and allocates the vectors of model m. */
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m);
 void cg_solver_free(cg_solver *S);
-/* One solve from x0 = 0. */
-void cg_solve(cg_solver *S);
+/* One solve from x0 = 0 (a pp_run_fn). */
+void cg_solve(void *solver);
 
-/* ---- history.c: --history FILE, written once after the runs ------------------ */
+/* ---- history.c: --history FILE ------------------------------------------------ */
 typedef struct cg_history {
   const char *path; /* NULL: not asked */
-  char *text;       /* the CSV lines so far (rank 0) */
+  char *buf;        /* the CSV so far (rank 0) */
   size_t len, cap;
 } cg_history;
-/* Before anything runs: exits 2 (collectively) when `path` cannot be written. */
+/* Exits 2 (collectively) when `path` cannot be written; starts the CSV. */
 void cg_history_start(cg_history *h, const pp_session *s, const char *path);
-/* Keeps the solver's residual history (rank 0). */
+/* Appends the solver's residual history: one line per iteration. */
 void cg_history_add(cg_history *h, const cg_solver *S);
-/* Writes the header and every line kept through pp/outfile.h (rank 0), frees
- * them. 0, or -1 with "<app>: cannot write --history file ..." printed. */
-int cg_history_write(cg_history *h, const char *app);
+/* Writes the file at once (rank 0). Collective: 1, or 0 on every rank when
+ * it could not be written (message printed; nothing partial is left). */
+int cg_history_finish(cg_history *h, const char *app);
 
 /* ---- check.c: validation on the host ------------------------------------------ */
 typedef struct cg_verdict {

@@ -1,11 +1,10 @@
 /* One model's CG: the slab uploaded to the model's memory, the solve loop
- * with every kernel call bracketed as a part (pp/measure.h), and the planted
- * faults of the tests. */
+ * with its parts bracketed for pp_measure_parts, and the planted faults of
+ * the tests. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "problem.h"
 
@@ -32,54 +31,50 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   S->col = pp_device_upload(o, A->col, (size_t)(A->nnz ? A->nnz : 1) * sizeof(int32_t));
   S->val = pp_device_upload(o, A->val, (size_t)(A->nnz ? A->nnz : 1) * sizeof(double));
   S->b = pp_device_upload(o, pb->b, nb);
-  const size_t xb = cb > nb ? cb : nb; /* x and p with ghosts */
-  S->x = o->alloc(xb), S->p = o->alloc(xb);
+  S->x = o->alloc(cb > nb ? cb : nb), S->p = o->alloc(cb > nb ? cb : nb);
   S->r = o->alloc(nb), S->Ap = o->alloc(nb);
   S->scratch = o->alloc(CG_SCRATCH_LEN * sizeof(double));
-  pp_device_poison_d(o, S->x, xb / sizeof(double));
-  pp_device_poison_d(o, S->r, nb / sizeof(double));
   S->plan = S->sk->prepare(A->nrows, A->ncols, A->nnz, S->rowptr, S->col, S->val, NULL);
-  S->hist = pp_host_alloc("cgsolve", sizeof(double) * (size_t)(c->max_iters + 1), "the residual history");
-  S->hist[0] = NAN;
-  /* at most 3 axpbys, 2 dots, 1 SpMV and 1 halo per iteration, and 1 + 1 before */
-  pp_parts_init(&S->parts, o, K_COUNT, 3 * c->max_iters + 4, 1);
+  S->hist = malloc(sizeof(double) * (size_t)(c->max_iters + 1));
+  pp_parts_init(&S->pt, o, K_COUNT, 3 * c->max_iters + 4, 1); /* axpby: 3 per iteration + 1 */
 }
 
 void cg_solver_free(cg_solver *S) {
   S->sk->release(S->plan);
   void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) S->ops->free(dev[i]);
-  pp_parts_free(&S->parts);
+  pp_parts_free(&S->pt);
   free(S->hist);
 }
 
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
-  pp_part_begin(&S->parts);
+  pp_part_begin(&S->pt);
   cg_halo_exchange(&S->pb->halo, S->ops, v);
-  pp_part_end(&S->parts, K_HALO);
+  pp_part_end(&S->pt, K_HALO);
 }
 static void do_spmv(cg_solver *S, const double *x, double *y) {
-  pp_part_begin(&S->parts);
+  pp_part_begin(&S->pt);
   S->sk->spmv(S->plan, S->n, S->rowptr, S->col, S->val, x, y);
   if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
-  pp_part_end(&S->parts, K_SPMV);
+  pp_part_end(&S->pt, K_SPMV);
 }
 /* The global dot: this rank's part on the device, summed over ranks. */
 static double do_dot(cg_solver *S, const double *x, const double *y) {
-  pp_part_begin(&S->parts);
+  pp_part_begin(&S->pt);
   double v = S->ck->dot(x, y, S->n, S->scratch);
   pp_mpi_sum(&v, 1);
-  pp_part_end(&S->parts, K_DOT);
+  pp_part_end(&S->pt, K_DOT);
   return v;
 }
 static void do_axpby(cg_solver *S, double *w, double a, const double *x, double b, const double *y) {
-  pp_part_begin(&S->parts);
+  pp_part_begin(&S->pt);
   S->ck->axpby(w, a, x, b, y, S->n);
-  pp_part_end(&S->parts, K_AXPBY);
+  pp_part_end(&S->pt, K_AXPBY);
 }
 
-void cg_solve(cg_solver *S) {
+void cg_solve(void *ctx) {
+  cg_solver *S = ctx;
   const cg_config *c = S->c;
   size_t bytes = (size_t)S->n * sizeof(double);
   do_axpby(S, S->x, 0.0, S->b, 0.0, S->b); /* x0 = 0 (b is finite) */
@@ -105,7 +100,7 @@ void cg_solve(cg_solver *S) {
     double rr_new = do_dot(S, S->r, S->r), rel = sqrt(rr_new) / norm0;
     S->iters = k;
     S->hist[k] = rel;
-    if (S->parts.on && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
+    if (S->pt.on && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
       fprintf(stderr, "[cgsolve] %s N=%d iteration %d: relative residual %.6e\n",
               pp_model_name(S->m), S->pb->N, k, rel);
     if (rel <= c->tol) {

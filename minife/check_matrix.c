@@ -1,4 +1,4 @@
-/* minife_matrix_check N [--selftest]: checks the generated miniFE matrix
+/* spmv_matrix_check N [--selftest]: checks the generated miniFE matrix
  * against an independent construction and its expected properties:
  *  - the Q1 element stiffness computed by 2-point Gauss quadrature (exact for
  *    these integrands) equals the closed form used by matrix.c;
@@ -161,7 +161,7 @@ static void copy(csr_matrix *dst, const csr_matrix *src) {
 int main(int argc, char **argv) {
   int N = argc > 1 ? atoi(argv[1]) : 0, selftest = argc > 2 && !strcmp(argv[2], "--selftest");
   if (N < 2 || N > 40) {
-    fprintf(stderr, "usage: minife_matrix_check N [--selftest]   (2 <= N <= 40)\n");
+    fprintf(stderr, "usage: spmv_matrix_check N [--selftest]   (2 <= N <= 40)\n");
     return 2;
   }
   int fails = 0;

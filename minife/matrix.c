@@ -8,7 +8,7 @@
  * K_ab depends only on the number d of coordinates in which corners a and b
  * differ: d=0: 3*(1/9) = 1/3; d=1: -1/9 + 2/18 = 0; d=2: -2/18 + 1/36 = -1/12;
  * d=3: -3/36 = -1/12 (rows sum to 1/3 - 3/12 - 1/12 = 0). (Checked against
- * 2-point Gauss quadrature by minife_matrix_check.) Elements of side h scale K
+ * 2-point Gauss quadrature by spmv_matrix_check.) Elements of side h scale K
  * by h; we use unit elements, so interior and Dirichlet rows have diagonals
  * of the same order (8/3 and 1).
  *

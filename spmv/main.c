@@ -1,7 +1,7 @@
 /* spmv driver: for each size N, generate the miniFE matrix once on the host,
  * run y = A x on every selected model (and the vendor library next to the
- * native model), check y against a host reference and report bandwidth by
- * two byte counts and GFLOP/s. */
+ * native model) through the common measurement path (pp/measure.h), check y
+ * against a host reference and report bandwidth by two byte counts. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +10,6 @@
 #include "pp/kernel.h"
 #include "pp/pp.h"
 #include "problem.h"
-#include "spmv.h"
 
 typedef struct config {
   spmv_params p;
@@ -76,20 +75,18 @@ static const char *parse_deck(const char *v, void *ctx) {
 
 /* ---- one backend ---------------------------------------------------------- */
 
-/* One timed kernel on one model's copies of the problem: what it runs on,
- * and what its row is checked and figured with. */
 typedef struct run {
+  const spmv_problem *pb;
+  const pp_session *s;
+  pp_model m;
   const spmv_kernels *k;
   void *plan;
+  int vendor; /* the vendor library's row: its own planted fault */
   int64_t nrows;
   const int64_t *rowptr;
   const int32_t *col;
   const double *val, *x;
   double *y;
-  const pp_session *s;
-  pp_model m;
-  const spmv_problem *pb;
-  const spmv_vendor *vendor; /* the kernels are this library's; NULL: the model's own */
 } run;
 
 static void call(void *ctx) {
@@ -97,84 +94,84 @@ static void call(void *ctx) {
   r->k->spmv(r->plan, r->nrows, r->rowptr, r->col, r->val, r->x, r->y);
 }
 
-/* y against the host reference. Planted faults (tests): one wrong element of
- * y, 1e-6 relative (~3e-8 of ||y|| on the tiny deck), in our kernels' rows or
- * the vendor library's. */
-static void verify_y(void *ctx, pp_row *row) {
+/* y downloaded and compared with the host reference. Planted faults (tests):
+ * one wrong element of y, 1e-6 relative (~3e-8 of ||y|| on the tiny deck),
+ * for our kernels' rows or the vendor library's. */
+static void verify(void *ctx, pp_row *row) {
   const run *r = ctx;
-  const size_t n = (size_t)r->nrows;
-  double *y = pp_host_alloc("spmv", n * sizeof(double), "the downloaded y");
-  r->s->ops[r->m]->to_host(y, r->y, n * sizeof(double));
+  const int64_t n = r->pb->A.nrows;
+  const size_t ybytes = (size_t)n * sizeof(double);
+  double *y = pp_host_alloc("spmv", ybytes, "y");
+  if (r->m == PP_HOST) memcpy(y, r->y, ybytes);
+  else r->s->ops[r->m]->to_host(y, r->y, ybytes);
   if (pp_fault(r->vendor ? "spmv-vendor-y" : "spmv-y")) y[n / 2] *= 1 + 1e-6;
-  pp_check_within(row, "rel L2 err", pp_rel_err_l2(y, r->pb->yref, n), SPMV_TOL);
+  pp_check_within(row, "rel L2 err", pp_rel_err_l2(y, r->pb->yref, (size_t)n), SPMV_TOL);
   free(y);
 }
 
-/* The second byte count (every array once), its fraction of the copy
- * ceiling (the %copy column) and the flop rate, from the row's median. */
+/* min_traffic: every array once, at the FOM's pace (all ranks); it is the
+ * %copy column. */
 static void figures(void *ctx, pp_row *row) {
   const run *r = ctx;
-  const double min_gbs = r->pb->bytes_min / row->time.median / 1e9, copy = r->s->copy_gbs[r->m];
+  const double min_gbs = row->ranks * r->pb->bytes_min / row->time.median / 1e9;
+  const double copy = r->s->copy_gbs[r->m];
   pp_row_metric(row, "min_traffic", "GB/s", min_gbs);
   if (isfinite(copy) && copy > 0) {
-    row->frac_ceiling = min_gbs / copy;
+    row->frac_ceiling = min_gbs / (copy * row->ranks);
     pp_row_metric(row, "min_traffic_of_copy", "fraction", row->frac_ceiling);
   }
-  pp_row_metric(row, "compute", "GFLOP/s", r->pb->flops / row->time.median / 1e9);
 }
 
-/* Measures kernels k (the vendor library's when `vendor`) on r's arrays: one
- * row; a vendor plan is described in `note` after the runs (it may change
- * its format on the first call). */
-static void bench(pp_session *s, run *r, const spmv_kernels *k, const spmv_vendor *vendor,
-                  const spmv_params *p, char *note, size_t note_len) {
-  const csr_matrix *A = &r->pb->A;
-  r->k = k, r->vendor = vendor;
-  r->plan = k->prepare(A->nrows, A->ncols, A->nnz, r->rowptr, r->col, r->val, p);
-  pp_device_poison_d(s->ops[r->m], r->y, (size_t)A->nrows); /* a row never written stays NaN */
-  const pp_measure spec = {vendor ? vendor->kernel : "spmv", "GB/s", r->pb->N, NULL,
-                           r->pb->bytes_paper, r->pb->flops, 0, 0, PP_RANKS_REPLICATED, NULL,
-                           figures};
-  pp_measure_run(s, r->m, &spec, call, r, verify_y);
-  if (vendor) snprintf(note, note_len, "%s", vendor->describe(r->plan));
-  k->release(r->plan);
+/* Measures kernels k on model m's copies of the problem (y poisoned first:
+ * a row a kernel never writes stays NaN); returns the stored row's index.
+ * `vendor`: k is that vendor library's, whose plan is described in `note`. */
+static int bench(pp_session *s, pp_model m, const spmv_kernels *k, const spmv_vendor *vendor,
+                 const run *arrays, const spmv_params *p, char *note, size_t note_len) {
+  const spmv_problem *pb = arrays->pb;
+  const csr_matrix *A = &pb->A;
+  run r = *arrays;
+  r.k = k, r.vendor = vendor != NULL;
+  r.plan = k->prepare(A->nrows, A->ncols, A->nnz, r.rowptr, r.col, r.val, p);
+  if (m == PP_HOST) pp_poison_d(r.y, (size_t)A->nrows);
+  else pp_device_poison_d(s->ops[m], r.y, (size_t)A->nrows);
+  const pp_measure spec = {vendor ? vendor->row : "spmv", "GB/s", pb->N, NULL, pb->bytes_paper,
+                           pb->flops, 0, 0, PP_RANKS_REPLICATED, NULL, figures};
+  pp_row *row = pp_measure_run(s, m, &spec, call, &r, verify);
+  const int index = (int)(row - pp_report_row(s->report, 0));
+  if (vendor) snprintf(note, note_len, "%s", vendor->describe(r.plan));
+  k->release(r.plan);
+  return index;
 }
 
-/* Runs model m (and the vendor library its table names) on the problem. */
-static void run_model(pp_session *s, pp_model m, const spmv_problem *pb, const config *cfg,
-                      char *vendor_note, size_t note_len) {
+/* Runs model m (and its vendor library) on the problem; the stored rows'
+ * indices go to idx (returns how many: the first is the spmv row). */
+static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const config *cfg,
+                     int *idx, char *vendor_note, size_t note_len) {
   const spmv_kernels *k = spmv_kernels_for(m);
   const pp_device_ops *o = s->ops[m];
   const csr_matrix *A = &pb->A;
-  run r = {NULL, NULL, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL, s, m, pb, NULL};
-  if (m != PP_HOST) { /* the host runs on the generated arrays themselves */
-    r.rowptr = pp_device_upload(o, A->rowptr, (size_t)(A->nrows + 1) * sizeof(int64_t));
-    r.col = pp_device_upload(o, A->col, (size_t)A->nnz * sizeof(int32_t));
-    r.val = pp_device_upload(o, A->val, (size_t)A->nnz * sizeof(double));
-    r.x = pp_device_upload(o, pb->x, (size_t)A->ncols * sizeof(double));
+  run arr = {pb, s, m, NULL, NULL, 0, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL};
+  size_t ybytes = (size_t)A->nrows * sizeof(double);
+  if (m == PP_HOST) {
+    arr.y = pp_host_alloc("spmv", ybytes, "y"); /* the host runs on the generated arrays themselves */
+  } else {
+    arr.rowptr = pp_device_upload(o, A->rowptr, (size_t)(A->nrows + 1) * sizeof(int64_t));
+    arr.col = pp_device_upload(o, A->col, (size_t)A->nnz * sizeof(int32_t));
+    arr.val = pp_device_upload(o, A->val, (size_t)A->nnz * sizeof(double));
+    arr.x = pp_device_upload(o, pb->x, (size_t)A->ncols * sizeof(double));
+    arr.y = o->alloc(ybytes);
   }
-  r.y = o->alloc((size_t)A->nrows * sizeof(double));
-  bench(s, &r, k, NULL, &cfg->p, NULL, 0);
-  if (k->vendor && cfg->vendor) bench(s, &r, k->vendor->kernels, k->vendor, &cfg->p, vendor_note, note_len);
-  o->free(r.y);
-  if (m != PP_HOST) {
-    o->free((void *)r.rowptr), o->free((void *)r.col), o->free((void *)r.val);
-    o->free((void *)r.x);
+  int n = 0;
+  idx[n++] = bench(s, m, k, NULL, &arr, &cfg->p, NULL, 0);
+  if (k->vendor && cfg->vendor)
+    idx[n++] = bench(s, m, k->vendor->k, k->vendor, &arr, &cfg->p, vendor_note, note_len);
+  if (m == PP_HOST) {
+    free(arr.y);
+  } else {
+    o->free((void *)arr.rowptr), o->free((void *)arr.col), o->free((void *)arr.val);
+    o->free((void *)arr.x), o->free(arr.y);
   }
-}
-
-/* Every non-host spmv row of one size (report rows [first, end)) relative to
- * the vendor library's, when it ran. */
-static void add_vs_vendor(pp_report *rep, int first) {
-  const int end = pp_report_rows(rep);
-  double vendor_fom = NAN;
-  for (int i = first; i < end; i++)
-    if (strcmp(pp_report_row(rep, i)->kernel, "spmv")) vendor_fom = pp_report_row(rep, i)->fom;
-  for (int i = first; i < end && isfinite(vendor_fom); i++) {
-    pp_row *w = pp_report_row(rep, i);
-    if (w->model != PP_HOST && !strcmp(w->kernel, "spmv"))
-      pp_row_metric(w, "vs_vendor", "ratio", w->fom / vendor_fom);
-  }
+  return n;
 }
 
 int main(int argc, char **argv) {
@@ -207,7 +204,7 @@ int main(int argc, char **argv) {
       "--reduce, --grid); spmv_cusparse/spmv_hipsparse the vendor library on the same data.\n"
       "Figures: GB/s (FOM) counts the papers' bytes: row offsets + columns + values + one x\n"
       "read per entry + y written. min_traffic counts every array once; its fraction of the\n"
-      "measured copy bandwidth is the %copy column. GFLOP/s counts 2 flops per entry.\n"
+      "measured copy bandwidth is the %copy column. rate (GFLOP/s) counts 2 flops per entry.\n"
       "Validation: relative L2 error of y against a host reference on x_i in [0,1), <= 1e-12.\n"};
 
   pp_session s;
@@ -216,7 +213,7 @@ int main(int argc, char **argv) {
   if (cfg.p.rows_per_team * cfg.p.vector_len > SPMV_MAX_TEAM)
     pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
                    cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
-  int vendor = 0; /* a vendor library runs */
+  int vendor = 0; /* a vendor library runs beside an opened model */
   for (int m = 0; m < PP_MODEL_COUNT; m++)
     if (s.ops[m] && spmv_kernels_for((pp_model)m)->vendor) vendor = cfg.vendor;
 
@@ -233,7 +230,7 @@ int main(int argc, char **argv) {
                   "(x per entry) + 8 n (y)");
   pp_report_param(s.report, "min_traffic", "8(n+1) + 12 nnz + 8 n (x once) + 8 n (y); "
                   "%%copy = min_traffic / copy ceiling");
-  pp_report_param(s.report, "GFLOP/s", "2 nnz per run");
+  pp_report_param(s.report, "rate (GFLOP/s)", "2 nnz per run");
   pp_report_param(s.report, "launch", "ompx/cuda/hip: rows_per_team=%d x vector_len=%d (%d threads), "
                   "reduce=%s, grid=%s; ompx loads %s", p.rows_per_team, p.vector_len,
                   p.rows_per_team * p.vector_len, p.shuffle ? "shuffle" : "shared",
@@ -245,15 +242,25 @@ int main(int argc, char **argv) {
   for (int si = 0; si < s.opt.sizes.n; si++) {
     spmv_problem pb;
     spmv_problem_make(&s, (int)s.opt.sizes.v[si], &pb);
-    const int first_row = pp_report_rows(s.report);
+    int idx[2 * PP_MODEL_COUNT], nr = 0;
     char note[256] = "";
     for (int m = 0; m < PP_MODEL_COUNT; m++) {
       if (!s.ops[m]) continue;
       pp_progress(&s, "N=%d: %s", pb.N, pp_model_name((pp_model)m));
-      run_model(&s, (pp_model)m, &pb, &cfg, note, sizeof note);
+      nr += run_model(&s, (pp_model)m, &pb, &cfg, idx + nr, note, sizeof note);
     }
     if (note[0]) pp_report_param(s.report, "vendor", "%s", note);
-    add_vs_vendor(s.report, first_row);
+    /* every GPU row relative to the vendor library, when it ran (rank-combined FOMs) */
+    double vendor_fom = NAN;
+    for (int i = 0; i < nr; i++) {
+      const pp_row *row = pp_report_row(s.report, idx[i]);
+      if (strcmp(row->kernel, "spmv")) vendor_fom = row->fom;
+    }
+    for (int i = 0; i < nr && isfinite(vendor_fom); i++) {
+      pp_row *row = pp_report_row(s.report, idx[i]);
+      if (row->model != PP_HOST && !strcmp(row->kernel, "spmv"))
+        pp_row_metric(row, "vs_vendor", "ratio", row->fom / vendor_fom);
+    }
     spmv_problem_free(&pb);
   }
   return pp_session_finish(&s);

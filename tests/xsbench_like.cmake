@@ -93,7 +93,7 @@ xs_bad(scratch_too_big "the scratch of 1099511627776 lookups \\([0-9.e+]+ GiB\\)
 xs_bad(hash_bins_negative "--hash-bins: '-5' is not a non-negative integer" -G hash -h -5)
 # a request no asked model can honour is bad usage, before the data is generated
 xs_bad(sort_vendor_nowhere "no asked model can run sorted-energy: host: --sort vendor: no vendor sort" -s small --sort vendor -k 6)
-pp_test_host_mem(xsbench_like_bad_too_big xsbench_like_bad_scratch_too_big)
+set_property(TEST xsbench_like_bad_too_big xsbench_like_bad_scratch_too_big APPEND PROPERTY ENVIRONMENT ${PP_TEST_MEMORY})
 
 # The GPU models' tile radix sort, emulated on the CPU (one thread per GPU
 # thread): 8-bit and 4-bit passes, a partial last tile, warps of 32 and 64

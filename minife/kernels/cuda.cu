@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"
-#include "spmv.h"
+#include "minife.h"
 
 #ifdef PP_NATIVE_HIP
 #define SPMV_TABLE_GETTER spmv_kernels_hip
@@ -81,7 +81,6 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 #undef SPMV_ARGS
   PP_GPU_CHECK_LAUNCH("spmv");
 }
-
 
 static const spmv_kernels table = {prepare, spmv, spmv_plan_free, &SPMV_VENDOR};
 extern "C" const spmv_kernels *SPMV_TABLE_GETTER(void) { return &table; }

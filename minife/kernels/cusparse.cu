@@ -15,13 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"
-#include "spmv.h"
+#include "minife.h"
 
 #ifdef PP_NATIVE_HIP
 #include <hipsparse/hipsparse.h>
 #define LIB "hipSPARSE"
 #define VENDOR spmv_vendor_hipsparse
-#define VENDOR_KERNEL "spmv_hipsparse"
+#define VENDOR_ROW "spmv_hipsparse"
 #define sp(name) hipsparse##name
 #define SP(name) HIPSPARSE_##name
 #define SP_R_64F HIP_R_64F
@@ -41,7 +41,7 @@ static const char *hip_status_text(hipsparseStatus_t s) {
 #include <cusparse.h>
 #define LIB "cuSPARSE"
 #define VENDOR spmv_vendor_cusparse
-#define VENDOR_KERNEL "spmv_cusparse"
+#define VENDOR_ROW "spmv_cusparse"
 #define sp(name) cusparse##name
 #define SP(name) CUSPARSE_##name
 #define SP_R_64F CUDA_R_64F
@@ -215,5 +215,6 @@ static void release(void *vplan) {
 static const char *describe(const void *vplan) {
   return vplan ? ((const plan *)vplan)->note : LIB;
 }
+
 static const spmv_kernels table = {prepare, spmv, release, NULL};
-extern "C" const spmv_vendor VENDOR = {VENDOR_KERNEL, &table, describe};
+extern "C" const spmv_vendor VENDOR = {VENDOR_ROW, &table, describe};

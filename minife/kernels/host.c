@@ -1,7 +1,7 @@
 /* spmv, host model: one row per iteration of a parallel loop over rows.
  * Launch parameters do not apply. */
 #include <stddef.h>
-#include "spmv.h"
+#include "minife.h"
 
 static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *rowptr,
                      const int32_t *col, const double *val, const spmv_params *p) {

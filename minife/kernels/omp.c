@@ -25,7 +25,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include "pp/omp_device.h"
-#include "spmv.h"
+#include "minife.h"
 
 typedef struct plan {
   spmv_params p;

@@ -15,7 +15,7 @@
 #include <ompx.h>
 #include <stdlib.h>
 #include "pp/omp_device.h"
-#include "spmv.h"
+#include "minife.h"
 
 /* Widest row a shuffle reduction spans. The launch is chosen on the host,
  * which cannot tell an NVIDIA warp (32) from an AMD wavefront (64), so rows of

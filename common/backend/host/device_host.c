@@ -8,35 +8,16 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "pp/cli.h"
 #include "pp/device.h"
 #include "pp/timer.h"
 
-/* PP_TEST_HOST_MEM (tests only): the memory it states, 0 when unset. */
-static size_t stated_host_bytes(void) {
-  const char *v = getenv("PP_TEST_HOST_MEM");
-  long long n;
-  if (!v) return 0;
-  if (pp_parse_size(v, &n) != 0 || n <= 0)
-    pp_usage_error("PP_TEST_HOST_MEM", "'%s' is not a memory size such as 32G", v);
-  return (size_t)n;
-}
-
-const char *pp_host_available_source(void) {
-  return stated_host_bytes() ? "PP_TEST_HOST_MEM" : "MemAvailable";
-}
-
 size_t pp_host_physical_bytes(void) {
-  size_t stated = stated_host_bytes();
-  if (stated) return stated;
   return (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
 }
 
 /* MemAvailable (what can be allocated without swapping: free memory plus
  * reclaimable caches); the physical size where the kernel does not say. */
 size_t pp_host_available_bytes(void) {
-  size_t stated = stated_host_bytes();
-  if (stated) return stated;
   FILE *f = fopen("/proc/meminfo", "r");
   char line[128];
   unsigned long long kib = 0;

@@ -50,15 +50,9 @@ extern int pp_gpu_wait;
  * or -1 when the build has no native model to set it through. */
 int pp_native_set_wait(int index);
 
-/* Host memory: physical, and available (MemAvailable; physical if unknown).
- * For tests, PP_TEST_HOST_MEM=SIZE (e.g. 32G) states both, so that a fit
- * check's verdict (pp_session_check_fits) does not depend on the machine or
- * on what else runs on it; an OpenMP device offloading to the host has that
- * memory too. A value that is no size is exit 2. */
+/* Host memory: physical, and available (MemAvailable; physical if unknown). */
 size_t pp_host_physical_bytes(void);
 size_t pp_host_available_bytes(void);
-/* Where the available figure comes from: "MemAvailable" or "PP_TEST_HOST_MEM". */
-const char *pp_host_available_source(void);
 /* The host's last-level cache, all instances together (32 MiB when unknown). */
 size_t pp_host_llc_bytes(void);
 /* Free and total memory of GPU `index` asked from the native driver (CUDA or
