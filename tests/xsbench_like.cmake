@@ -67,6 +67,11 @@ if(PP_HAVE_MPI)
     pp_test(xsbench_like_mpi${np}_history COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
       --backend host ${XS_FAST} EXPECT 0 "${np} ranks split the particles" LABELS mpi)
   endforeach()
+  # one lookup on two ranks: rank 0 has none, and every variant still sums right
+  pp_mpi_command(_mpi 2)
+  xs_recorded(small-event-unionized-l1)
+  pp_test(xsbench_like_mpi2_empty_rank COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
+    --backend ${XS_MODELS} --variant all ${XS_FAST} EXPECT 0 "2 ranks split the lookups" LABELS mpi)
 endif()
 
 # Bad input: one line, exit 2, before the data is generated.

@@ -1,5 +1,5 @@
 /* xsbench_like driver: options -> XSBench's data -> each model's event
- * variants (or the history method) -> checksum check -> report. */
+ * variants (variants.c; or the history method) -> checksum check -> report. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@ typedef struct plan {
 typedef struct call_ctx {
   const xs_kernels *k;
   const xs_data *d;
-  void *work;
+  xs_work *work;
   int variant; /* -1: history */
   const plan *p;
   unsigned long long sum;
@@ -37,7 +37,7 @@ static void call(void *arg) {
   call_ctx *x = arg;
   unsigned long long s = x->variant < 0
       ? x->k->history(x->d, x->work, x->p->first, x->p->n, x->p->per)
-      : x->k->event[x->variant](x->d, x->work, x->p->first, x->p->n);
+      : xs_event(x->k, x->d, x->work, x->variant, x->p->first, x->p->n);
   if (x->runs++ && s != x->sum) x->changed = 1;
   x->sum = s;
 }
@@ -86,8 +86,9 @@ static void sort_input(uint64_t *key, uint64_t *ref, double *val, long long n) {
 
 /* The model's sort alone, on keys of the first lookups, over the bits the
  * sorted-energy variant sorts (8-bit and narrower passes): sorted by those
- * bits, a permutation of the input, every value still with its key. */
-static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, void *work,
+ * bits, a permutation of the input, every value still with its key. The
+ * pairs are read back from where the sort left them. */
+static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, xs_work *work,
                       long long n, int all, char *why, size_t len) {
   if (n > 100003 && !all) n = 100003;
   uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's keys");
@@ -105,12 +106,12 @@ static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, v
     o->sync();
     secs = pp_wtime();
   }
-  k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
+  const int moved = k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
   if (all) o->sync(), secs = pp_wtime() - secs;
-  if (m != PP_HOST) {
-    o->to_host(key, dk, (size_t)n * 8), o->to_host(val, dv, (size_t)n * 8);
-    o->free(dk), o->free(dv);
-  }
+  const uint64_t *sk = moved ? work->key_alt : dk;
+  const double *sv = moved ? work->val_alt : dv;
+  if (sk != key) o->to_host(key, sk, (size_t)n * 8), o->to_host(val, sv, (size_t)n * 8);
+  if (m != PP_HOST) o->free(dk), o->free(dv);
   if (pp_fault("xs-sort") && n > 1) { double t = val[0]; val[0] = val[n - 1]; val[n - 1] = t; }
   /* order, each value still with its key, and the same keys (by their sum) */
   int ok = 1;
@@ -163,13 +164,12 @@ static void row_figures(void *arg, pp_row *row) {
   pp_row_metric(row, "h2d", "s", r->t_h2d);
 }
 
-static const unsigned sorted_variants = (1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY);
-
 /* Why model k cannot run variant v (-1: history) as asked, or NULL. */
 static const char *cannot_run(const xs_kernels *k, const xs_config *c, int v) {
   if (v < 0) return k->history ? NULL : "not implemented by this model";
-  if (!k->event[v]) return k->notes[v] ? k->notes[v] : "not implemented by this model";
-  if (c->sort_vendor && ((1u << v) & sorted_variants) && !k->vendor_sort)
+  const char *absent = xs_event_absent(k, v);
+  if (absent) return absent;
+  if (c->sort_vendor && (XS_SORTED_VARIANTS & (1u << v)) && !k->vendor_sort)
     return "--sort vendor: no vendor sort in this model (cuda has CUB)";
   return NULL;
 }
@@ -202,19 +202,19 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   xs_data dd;
   double t_h2d = upload(m, o, h, &dd);
   pp_mpi_max(&t_h2d, 1);
-  void *work = k->prepare(&dd, p->n);
+  xs_work *work = k->prepare(&dd, p->n);
   if (!work) pp_device_fail(m, "xsbench_like scratch", "allocation failed");
   char sort_note[64] = "";
   int sort_ok = 1;
   /* --sort vendor: the model's library sort, which may still be missing at run time */
   const char *vendor = p->c.sort_vendor && k->vendor_sort ? k->vendor_sort(work) : NULL;
   const int no_vendor = p->c.sort_vendor && !vendor;
-  if (!p->c.history && (p->c.variants & sorted_variants) && k->sort_pairs && !no_vendor)
+  if (!p->c.history && (p->c.variants & XS_SORTED_VARIANTS) && k->sort_pairs && !no_vendor)
     sort_ok = pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check, sort_note, sizeof sort_note));
   for (int v = p->c.history ? -1 : 0; v < (p->c.history ? 0 : XS_VARIANT_COUNT); v++) {
     if (v >= 0 && !(p->c.variants & (1u << v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
-    const int is_sorted = v >= 0 && ((1u << v) & sorted_variants);
+    const int is_sorted = v >= 0 && (XS_SORTED_VARIANTS & (1u << v));
     char key[64];
     snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
     const char *no = cannot_run(k, &p->c, v);
@@ -224,7 +224,7 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
       continue;
     }
     if (is_sorted && vendor) pp_report_param(s->report, key, "%s", vendor);
-    else if (v >= 0 && k->notes[v]) pp_report_param(s->report, key, "%s", k->notes[v]);
+    else if (is_sorted && k->sort_note) pp_report_param(s->report, key, "%s", k->sort_note);
     pp_progress(s, "%s %s: %lld %s", pp_model_name(m), vname, p->n, v < 0 ? "particles" : "lookups");
     char variant[64];
     if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
@@ -253,9 +253,9 @@ static void choose_expected(plan *p, const xs_data *h) {
     p->expect_why = "XSBench's published value";
   } else {
     const xs_kernels *k = xs_kernels_host();
-    void *w = k->prepare(h, 0);
+    xs_work *w = k->prepare(h, 0);
     unsigned long long sum = c->history ? k->history(h, w, p->first, p->n, p->per)
-                                        : k->event[XS_BASELINE](h, w, p->first, p->n);
+                                        : xs_event(k, h, w, XS_BASELINE, p->first, p->n);
     k->release(w);
     p->expect = global_checksum(sum);
     p->expect_why = "host reference";
@@ -276,7 +276,7 @@ static void explain(const plan *p) {
                ? "given by --expect-checksum (e.g. recorded from XSBench, validate/xsbench/)"
                : "this configuration computed by the host model, which reproduces XSBench's\n"
                  "checksum in every run recorded in validate/xsbench/");
-  if (!p->c.history && (p->c.variants & ((1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY))))
+  if (!p->c.history && (p->c.variants & XS_SORTED_VARIANTS))
     printf("sorted-material and sorted-energy sort the lookups first (XSBench's optimized event\n"
            "method): the same lookups in another order, so a different memory-access workload.\n");
 }
@@ -304,7 +304,7 @@ int main(int argc, char **argv) {
   const char *bad = NULL;
   if (s.opt.size_given) bad = "--size is not used; give --problem SIZE and --lookups N";
   else if (cfg.history && cfg.variants_set) bad = "variants (--variant, -k) are event-method kernels";
-  else if (cfg.sort_check && (cfg.history || !(cfg.variants & ((1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY)))))
+  else if (cfg.sort_check && (cfg.history || !(cfg.variants & XS_SORTED_VARIANTS)))
     bad = "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
   xs_sizes_for(cfg.problem, (long)cfg.gridpoints, &p.z);
   if (cfg.history) {

@@ -2,31 +2,43 @@
  * version 20), with XSBench's data, random streams and verification
  * checksum reproduced exactly, on every model.
  *
- * ---- For the authors of kernels/{omp,ompx}.c, cuda.cu, hip.hip ------------
+ * ---- For the authors of kernels/{host,omp,ompx}.c, cuda.cu, hip.hip -------
  * A model file defines   const xs_kernels *xs_kernels_<model>(void);
  * (PP_MODEL_DISPATCH(m, xs_kernels_) finds it) and holds only the mapping:
- *   - prepare/release: the model's own scratch for up to n lookups, at most
- *     XS_WORK_BYTES_PER_LOOKUP * n + XS_WORK_BYTES_FIXED bytes of device memory
- *     (the driver's fit check counts that much);
- *   - event[v]: one function per variant (xs_variant, XSBench CUDA's -k), NULL
- *     where the model cannot express it (then notes[v] says why). It runs the
- *     lookups with global indices [first, first+n) entirely on the device:
- *     sampling (xs_sample), sorting where the variant sorts, the lookups
- *     (xs_lookup) and the reduction of the per-lookup verification values, and
- *     returns their sum on the host. Every call redoes all of it (it is timed
- *     as one simulation, as XSBench times it). Data `d` and `work` are in the
- *     model's memory (device pointers; for host, host pointers);
+ * the primitives of xs_kernels below, each one step's work on the device
+ * (its kernels or target regions, and copies). variants.c composes the
+ * event variants (xs_variant, XSBench CUDA's -k) from them once, for every
+ * model; a primitive a model leaves NULL makes the variants that need it
+ * NOT RUN (absent_note says why). Data `d` and the work arrays are in the model's
+ * memory (device pointers; for host, host pointers).
+ *   - prepare/release: the model's scratch for up to n lookups, an xs_work
+ *     first (C's first-member rule: the xs_work * is the model's struct), at
+ *     most XS_WORK_BYTES_PER_LOOKUP * n + XS_WORK_BYTES_FIXED bytes of device
+ *     memory (the driver's fit check counts that much);
+ *   - the checksum of one simulation is the sum of what fused and lookups
+ *     return, plus sum_read's: models that add into device slots (return 0
+ *     there) clear them in sum_clear and bring them back in sum_read; models
+ *     whose kernels return their sums leave both NULL;
+ *   - fused: baseline's sample + lookup of [first, first+n), one kernel;
+ *   - sample: lookup first+i's energy into energy[i] and its material into
+ *     mat[i], or with `keys` its xs_sort_key() into key[i] instead;
  *   - sort_pairs: ascending key/value sort of n (uint64 key, double value)
- *     pairs in device memory, looking only at key bits [lo_bit, hi_bit) (any
- *     order among equal keys). The sorted variants build keys with
- *     xs_sort_key() and sort bits [XS_KEY_MAT_SHIFT, 64) (material, -k 4) or
- *     [XS_KEY_ENERGY_LO_BIT, 64) (material then energy, -k 6), then read the material back with
- *     xs_key_mat(). It runs on the device in every model (CUB/hipCUB allowed;
- *     the OpenMP models need their own, e.g. an LSD radix sort with
- *     xs_radix_digit) and its time counts. The driver also calls it alone to
- *     check it;
- *   - history: XSBench's history method, particles [first, first+n); NULL
- *     except on host (optional elsewhere);
+ *     pairs looking only at key bits [lo_bit, hi_bit) (any order among equal
+ *     keys), with the work's key_alt/val_alt as its second buffers; returns 1
+ *     when the sorted pairs ended there (no copy back: the caller reads them
+ *     where they are). The sorted variants sort bits [XS_KEY_MAT_SHIFT, 64)
+ *     (material, -k 4) or [XS_KEY_ENERGY_LO_BIT, 64) (material then energy,
+ *     -k 6). It runs on the device in every model (CUB/hipCUB allowed; the
+ *     OpenMP models need their own, e.g. an LSD radix sort with
+ *     xs_radix_digit and xs_radix_sort_passes) and its time counts. The
+ *     driver also calls it alone to check it;
+ *   - mat_starts: start[m] = xs_mat_start(key, n, m) for m in
+ *     [0, XS_MATERIALS], computed on the device, brought to the host;
+ *   - lookups: lookups [lo, hi) of (energy, mat) whose material xs_picked()
+ *     selects with `want`, or with mat NULL all of material `want` (a sorted
+ *     range); called only with lo < hi;
+ *   - history: XSBench's history method, particles [first, first+n), its sum;
+ *     NULL except on host (optional elsewhere);
  *   - vendor_sort (optional, NULL elsewhere): switches the work's sort_pairs
  *     to the vendor's library sort (--sort vendor) and returns a note saying
  *     which, or NULL where the model has none for this work.
@@ -72,6 +84,8 @@ typedef enum xs_variant {
   XS_SORTED_ENERGY,       /* -k 6: sampling, sort by material then energy, as -k 4 */
   XS_VARIANT_COUNT
 } xs_variant;
+/* The variants that sort (and so run sort_pairs), as bits 1 << v. */
+#define XS_SORTED_VARIANTS ((1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY))
 
 /* One nuclide grid point, XSBench's layout (array of structures). */
 typedef struct xs_point {
@@ -102,16 +116,29 @@ typedef struct xs_data {
 #define XS_WORK_BYTES_PER_LOOKUP 48.0
 #define XS_WORK_BYTES_FIXED (64.0 * 1048576.0)
 
+/* The arrays every model's scratch starts with (see prepare above). */
+typedef struct xs_work {
+  double *energy, *val_alt; /* [n] sampled energies; the sort's second values */
+  int *mat;                 /* [n] sampled materials (unsorted variants) */
+  uint64_t *key, *key_alt;  /* [n] sort keys; the sort's second keys */
+} xs_work;
+
 typedef struct xs_kernels {
-  void *(*prepare)(const xs_data *d, long long n);
-  void (*release)(void *work);
-  unsigned long long (*event[XS_VARIANT_COUNT])(const xs_data *d, void *work, long long first,
-                                                long long n);
-  void (*sort_pairs)(void *work, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit);
-  unsigned long long (*history)(const xs_data *d, void *work, long long first, long long n,
+  xs_work *(*prepare)(const xs_data *d, long long n);
+  void (*release)(xs_work *w);
+  void (*sum_clear)(xs_work *w);
+  unsigned long long (*sum_read)(xs_work *w);
+  unsigned long long (*fused)(const xs_data *d, xs_work *w, long long first, long long n);
+  void (*sample)(xs_work *w, long long first, long long n, int keys);
+  int (*sort_pairs)(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit);
+  void (*mat_starts)(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]);
+  unsigned long long (*lookups)(const xs_data *d, xs_work *w, const double *energy, const int *mat,
+                                long long lo, long long hi, int want);
+  unsigned long long (*history)(const xs_data *d, xs_work *w, long long first, long long n,
                                 long long lookups_per_particle);
-  const char *notes[XS_VARIANT_COUNT]; /* why a variant is absent or differs, or NULL */
-  const char *(*vendor_sort)(void *work);
+  const char *(*vendor_sort)(xs_work *w);
+  const char *sort_note;   /* what sort_pairs is, reported with the sorted variants */
+  const char *absent_note; /* why a primitive is NULL, reported with the variants NOT RUN */
 } xs_kernels;
 
 PP_DECLARE_MODEL_GETTERS(xs_kernels, xs_kernels_)
@@ -303,8 +330,28 @@ PP_HD static inline int xs_key_mat(uint64_t key) { return (int)(key >> XS_KEY_MA
 PP_HD static inline unsigned xs_radix_digit(uint64_t key, int shift, int bits) {
   return (unsigned)((key >> shift) & ((1ull << bits) - 1));
 }
-/* Material ranges of the fuel split (-k 3): material 0 is fuel. */
+/* Entries of a device radix sort's digit-count array per scan block. */
+#define XS_SCAN_BLOCK 4096
+/* First index of material m or above in keys sorted by material. */
+PP_HD static inline long long xs_mat_start(const uint64_t *PP_RESTRICT key, long long n, int m) {
+  long long lo = 0, hi = n;
+  while (lo < hi) {
+    const long long mid = lo + (hi - lo) / 2;
+    if (xs_key_mat(key[mid]) < m) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* ---- the split variants' selections --------------------------------------- */
+/* Material 0 is fuel (-k 3). */
 PP_HD static inline int xs_is_fuel(int mat) { return mat == 0; }
+/* Which lookups a lookups call takes: one material (>= 0), or these. */
+enum { XS_PICK_ALL = -1, XS_PICK_FUEL = -2, XS_PICK_OTHER = -3 };
+PP_HD static inline int xs_picked(int mat, int want) {
+  return want == XS_PICK_ALL || mat == want || (want == XS_PICK_FUEL && xs_is_fuel(mat)) ||
+         (want == XS_PICK_OTHER && !xs_is_fuel(mat));
+}
 
 PP_END_DEVICE
 #if defined(__clang__)
@@ -335,6 +382,14 @@ void xs_problem_free(xs_problem *pb);
 const char *xs_grid_name(int grid);
 const char *xs_variant_name(int v);
 int xs_variant_kernel_id(int v); /* XSBench CUDA -k id */
+
+/* ---- variants (variants.c) ------------------------------------------------ */
+/* One simulation of event variant v over lookups [first, first+n) composed
+ * from k's primitives: its checksum sum (before the mod). */
+unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
+                            long long first, long long n);
+/* Why k cannot run variant v (a primitive it needs is NULL), or NULL. */
+const char *xs_event_absent(const xs_kernels *k, int v);
 
 /* The host side of an LSD radix sort, the same in every model: one
  * pass(ctx, from, to, n, shift, bits) per digit of key bits [lo_bit, hi_bit),

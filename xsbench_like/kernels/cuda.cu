@@ -5,15 +5,16 @@
  * thread's verification values summed in a register, then per warp by
  * shuffles and one 64-bit atomic add per warp into one of XS_SUM_SLOTS
  * device slots (no block barrier: warps retire independently, as in
- * XSBench's one-lookup-per-thread kernels). Variants as XSBench CUDA -k 0-4
- * and 6. Sort of the sorted variants, on the device: the tile LSD radix sort
- * of kernels/sort_tiles.h, the one ompx runs (default, --sort own), or CUB's
- * DeviceRadixSort (CUDA only, --sort vendor; as XSBench's thrust sorts). */
+ * XSBench's one-lookup-per-thread kernels). The primitives of xs_kernels,
+ * which variants.c composes into XSBench CUDA's -k 0-4 and 6. sort_pairs,
+ * on the device: the tile LSD radix sort of kernels/sort_tiles.h, the one
+ * ompx runs (default, --sort own), or CUB's DeviceRadixSort (CUDA only,
+ * --sort vendor; as XSBench's thrust sorts). */
 #include <limits.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"
 #include "xsbench_like.h"
-#include "sort_lanes.h"
+#include "dev_work.h"
 
 #ifdef PP_NATIVE_HIP
 #define XS_TABLE_GETTER xs_kernels_hip
@@ -42,13 +43,8 @@
 #define MAX_BLOCKS (1u << 24)
 
 typedef struct work {
-  long long cap;
-  double *energy, *val_alt;
-  int *mat;
-  uint64_t *key, *key_alt;
-  unsigned *counts, *bsum;
-  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
-  long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
+  xs_dev_work g; /* first: the xs_work * the kernel table passes */
+  long long cap; /* lookups prepared for (CUB counts in int) */
   void *cub_tmp;
   size_t cub_bytes;
   int vendor; /* --sort vendor: CUB */
@@ -136,7 +132,7 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
   }
 }
 
-/* Lookups [lo, hi) whose material `want` selects (xs_lane_pick); FIXED: all
+/* Lookups [lo, hi) whose material `want` selects (xs_picked); FIXED: all
  * of material `want` (a sorted range), the material array is not read. */
 template <bool FIXED>
 __global__ void __launch_bounds__(TPB) k_lookups(xs_data d, const double *__restrict__ energy,
@@ -145,14 +141,14 @@ __global__ void __launch_bounds__(TPB) k_lookups(xs_data d, const double *__rest
   unsigned v = 0;
   THREAD_ITEM(i, lo, hi) {
     const int m = FIXED ? want : mat[i];
-    if (FIXED || xs_lane_pick(m, want)) v += xs_lookup(&d, energy[i], m);
+    if (FIXED || xs_picked(m, want)) v += xs_lookup(&d, energy[i], m);
   }
   warp_add(v, sum);
 }
 
 __global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long long *start) {
   const int m = threadIdx.x;
-  if (m <= XS_MATERIALS) start[m] = xs_lane_mat_start(key, n, m);
+  if (m <= XS_MATERIALS) start[m] = xs_mat_start(key, n, m);
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h ------------------------------ */
@@ -199,184 +195,136 @@ __global__ void __launch_bounds__(TPB) k_scan_blocks(unsigned *__restrict__ a, l
     a[i] = run, run += x;
   }
 }
-__global__ void __launch_bounds__(TPB) k_copy_pairs(const uint64_t *__restrict__ ks,
-                                                    const double *__restrict__ vs,
-                                                    uint64_t *__restrict__ kd,
-                                                    double *__restrict__ vd, long long n) {
-  THREAD_ITEM(i, 0, n) kd[i] = ks[i], vd[i] = vs[i];
-}
-
 static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                           long long n, int shift, int bits) {
-  work *w = (work *)p;
+  xs_dev_work *g = (xs_dev_work *)p;
   const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
-  k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, w->counts, tiles);
-  k_block_sums<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
-  k_scan_blocks<<<1, TPB>>>(w->bsum, nb, nb, NULL);
-  k_scan_blocks<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
-  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, w->counts, tiles);
+  k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, g->counts, tiles);
+  k_block_sums<<<(unsigned)nb, TPB>>>(g->counts, m, XS_SCAN_BLOCK, g->bsum);
+  k_scan_blocks<<<1, TPB>>>(g->bsum, nb, nb, NULL);
+  k_scan_blocks<<<(unsigned)nb, TPB>>>(g->counts, m, XS_SCAN_BLOCK, g->bsum);
+  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, g->counts, tiles);
   PP_GPU_CHECK_LAUNCH("radix sort pass");
 }
 
-/* Sorts (key, val) by key bits [lo_bit, hi_bit), with the work's second
- * buffers; returns 1 when the result ended there. */
-static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+/* The own tile sort, or CUB's after --sort vendor. */
+static int sort_pairs(xs_work *xw, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
   if (n < 2) return 0;
 #ifdef XS_USE_CUB
+  work *w = (work *)xw;
   if (w->vendor && n <= INT_MAX) {
-    cub::DoubleBuffer<uint64_t> kb(key, w->key_alt);
-    cub::DoubleBuffer<double> vb(val, w->val_alt);
+    cub::DoubleBuffer<uint64_t> kb(key, xw->key_alt);
+    cub::DoubleBuffer<double> vb(val, xw->val_alt);
     size_t bytes = w->cub_bytes;
     PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(w->cub_tmp, bytes, kb, vb, (int)n, lo_bit, hi_bit));
     return kb.Current() != key;
   }
 #endif
-  return xs_radix_sort_passes(own_sort_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
+  return xs_radix_sort_passes(own_sort_pass, xw, key, val, xw->key_alt, xw->val_alt, n, lo_bit, hi_bit,
                               XS_TILE_BITS);
 }
 
-static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  work *w = (work *)p;
-  if (sort_core(w, key, val, n, lo_bit, hi_bit)) {
-    k_copy_pairs<<<blocks_for(n), TPB>>>(w->key_alt, w->val_alt, key, val, n);
-    PP_GPU_CHECK_LAUNCH("sort copy");
-  }
-  PP_GPU_CHECK(gpuDeviceSynchronize());
+/* ---- the checksum, sampling, material ranges, lookups ---------------------- */
+static void sum_clear(xs_work *w) {
+  PP_GPU_CHECK(gpuMemset(((xs_dev_work *)w)->sum, 0, XS_SUM_SLOTS * sizeof(unsigned long long)));
 }
-
-/* ---- variants ------------------------------------------------------------------- */
-static void zero_sum(work *w) { PP_GPU_CHECK(gpuMemset(w->sum, 0, XS_SUM_SLOTS * sizeof *w->sum)); }
-static unsigned long long read_sum(work *w) {
+static unsigned long long sum_read(xs_work *w) {
   unsigned long long slot[XS_SUM_SLOTS], s = 0;
   PP_GPU_CHECK_LAUNCH("lookups");
-  PP_GPU_CHECK(gpuMemcpy(slot, w->sum, sizeof slot, gpuMemcpyDeviceToHost));
+  PP_GPU_CHECK(gpuMemcpy(slot, ((xs_dev_work *)w)->sum, sizeof slot, gpuMemcpyDeviceToHost));
   for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
   return s;
 }
-static void lookups(const xs_data *d, work *w, long long lo, long long hi, int want) {
-  if (hi > lo) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, w->energy, w->mat, lo, hi, want, w->sum);
+
+/* Adds to the device checksum: returns 0. */
+static unsigned long long fused(const xs_data *d, xs_work *w, long long first, long long n) {
+  k_baseline<<<blocks_for(n), TPB>>>(*d, first, n, ((xs_dev_work *)w)->sum);
+  return 0;
 }
 
-static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  zero_sum(w);
-  if (n > 0) k_baseline<<<blocks_for(n), TPB>>>(*d, first, n, w->sum);
-  return read_sum(w);
+static void sample(xs_work *w, long long first, long long n, int keys) {
+  if (keys) k_sample_keys<<<blocks_for(n), TPB>>>(first, n, w->energy, w->key);
+  else k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
 }
 
-static void sample(work *w, long long first, long long n) {
-  zero_sum(w);
-  if (n > 0) k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
-}
-
-static unsigned long long sampling(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  sample(w, first, n);
-  lookups(d, w, 0, n, XS_PICK_ALL);
-  return read_sum(w);
-}
-
-static unsigned long long material(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  sample(w, first, n);
-  for (int m = 0; m < XS_MATERIALS; m++) lookups(d, w, 0, n, m);
-  return read_sum(w);
-}
-
-static unsigned long long fuel(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  sample(w, first, n);
-  lookups(d, w, 0, n, XS_PICK_FUEL);
-  lookups(d, w, 0, n, XS_PICK_OTHER);
-  return read_sum(w);
-}
-
-/* Sample (energy, key), sort by key bits [lo_bit, 64), find the material
- * ranges on the device, then one lookup kernel per material range. */
-static unsigned long long sorted(const xs_data *d, work *w, long long first, long long n, int lo_bit) {
-  zero_sum(w);
-  if (n <= 0) return read_sum(w);
-  uint64_t *key = w->key;
-  double *energy = w->energy;
-  k_sample_keys<<<blocks_for(n), TPB>>>(first, n, energy, key);
-  if (sort_core(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
-  k_mat_start<<<1, 32>>>(key, n, w->start);
+static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
+  long long *dstart = ((xs_dev_work *)w)->start;
+  k_mat_start<<<1, 32>>>(key, n, dstart);
   PP_GPU_CHECK_LAUNCH("material ranges");
-  long long start[XS_MATERIALS + 1];
-  PP_GPU_CHECK(gpuMemcpy(start, w->start, sizeof start, gpuMemcpyDeviceToHost));
-  for (int m = 0; m < XS_MATERIALS; m++)
-    if (start[m + 1] > start[m])
-      k_lookups<true><<<blocks_for(start[m + 1] - start[m]), TPB>>>(*d, energy, NULL, start[m],
-                                                                    start[m + 1], m, w->sum);
-  return read_sum(w);
+  PP_GPU_CHECK(gpuMemcpy(start, dstart, (XS_MATERIALS + 1) * sizeof *start, gpuMemcpyDeviceToHost));
 }
 
-static unsigned long long sorted_material(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, (work *)p, first, n, XS_KEY_MAT_SHIFT);
-}
-static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, (work *)p, first, n, XS_KEY_ENERGY_LO_BIT);
+/* Adds to the device checksum: returns 0. */
+static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
+                                  long long lo, long long hi, int want) {
+  unsigned long long *sum = ((xs_dev_work *)w)->sum;
+  if (mat) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, energy, mat, lo, hi, want, sum);
+  else k_lookups<true><<<blocks_for(hi - lo), TPB>>>(*d, energy, NULL, lo, hi, want, sum);
+  return 0;
 }
 
 /* ---- scratch ------------------------------------------------------------------- */
 template <typename T> static int dalloc(T **p, size_t count) {
   return gpuMalloc((void **)p, (count ? count : 1) * sizeof(T)) == gpuSuccess;
 }
-static void release(void *p) {
-  work *w = (work *)p;
+static void release(xs_work *xw) {
+  work *w = (work *)xw;
   if (!w) return;
-  void *all[] = {w->energy, w->val_alt, w->mat, w->key, w->key_alt, w->counts,
-                 w->bsum,   w->sum,     w->start, w->cub_tmp};
+  const xs_dev_work *g = &w->g;
+  void *all[] = {xw->energy, xw->val_alt, xw->mat, xw->key, xw->key_alt, g->counts,
+                 g->bsum,    g->sum,      g->start, w->cub_tmp};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     if (all[i]) gpuFree(all[i]);
   free(w);
 }
 
-static void *prepare(const xs_data *d, long long n) {
+static xs_work *prepare(const xs_data *d, long long n) {
   (void)d;
   work *w = (work *)calloc(1, sizeof *w);
-  if (!w || n > (long long)UINT_MAX) return free(w), (void *)NULL; /* 32-bit sort offsets */
+  if (!w || n > (long long)UINT_MAX) return free(w), (xs_work *)NULL; /* 32-bit sort offsets */
+  xs_dev_work *g = &w->g;
   const size_t m = (size_t)(n > 0 ? n : 1);
   w->cap = n;
-  int ok = dalloc(&w->energy, m) && dalloc(&w->val_alt, m) && dalloc(&w->mat, m) &&
-           dalloc(&w->key, m) && dalloc(&w->key_alt, m) && dalloc(&w->counts, XS_TILE_COUNTS(m)) &&
-           dalloc(&w->bsum, XS_TILE_SCAN_BLOCKS(m)) && dalloc(&w->sum, XS_SUM_SLOTS) &&
-           dalloc(&w->start, XS_MATERIALS + 1);
+  int ok = dalloc(&g->a.energy, m) && dalloc(&g->a.val_alt, m) && dalloc(&g->a.mat, m) &&
+           dalloc(&g->a.key, m) && dalloc(&g->a.key_alt, m) && dalloc(&g->counts, XS_TILE_COUNTS(m)) &&
+           dalloc(&g->bsum, XS_TILE_SCAN_BLOCKS(m)) && dalloc(&g->sum, XS_SUM_SLOTS) &&
+           dalloc(&g->start, XS_MATERIALS + 1);
 #ifdef XS_USE_CUB
   if (ok && m <= INT_MAX) {
-    cub::DoubleBuffer<uint64_t> kb(w->key, w->key_alt);
-    cub::DoubleBuffer<double> vb(w->energy, w->val_alt);
+    cub::DoubleBuffer<uint64_t> kb(g->a.key, g->a.key_alt);
+    cub::DoubleBuffer<double> vb(g->a.energy, g->a.val_alt);
     ok = cub::DeviceRadixSort::SortPairs(NULL, w->cub_bytes, kb, vb, (int)m, 0, 64) == gpuSuccess &&
          gpuMalloc(&w->cub_tmp, w->cub_bytes ? w->cub_bytes : 1) == gpuSuccess;
   }
 #endif
   if (!ok) {
     (void)gpuGetLastError(); /* clear the failed allocation */
-    release(w);
+    release(&g->a);
     return NULL;
   }
-  return w;
+  return &g->a;
 }
 
 /* --sort vendor: CUB's sort from now on, or NULL where there is none (HIP:
  * Debian's ROCm 5.2 has no hipCUB) or n does not fit its int count. */
-static const char *vendor_sort(void *p) {
+static const char *vendor_sort(xs_work *xw) {
 #ifdef XS_USE_CUB
-  work *w = (work *)p;
+  work *w = (work *)xw;
   if (w->cap > INT_MAX) return NULL;
   w->vendor = 1;
   return "device sort: CUB DeviceRadixSort::SortPairs (--sort vendor)";
 #else
-  (void)p;
+  (void)xw;
   return NULL;
 #endif
 }
 
 #define SORT_NOTE XS_TILE_SORT_NOTE ", as ompx"
 extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
-  static const xs_kernels k = {prepare, release,
-                               {baseline, sampling, material, fuel, sorted_material, sorted_energy},
-                               sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, vendor_sort};
+  /* prepare, release, sum_clear, sum_read, fused, sample, sort_pairs,
+   * mat_starts, lookups, history, vendor_sort, sort_note, absent_note */
+  static const xs_kernels k = {prepare,    release,    sum_clear, sum_read, fused,
+                               sample,     sort_pairs, mat_starts, lookups, NULL,
+                               vendor_sort, SORT_NOTE, NULL};
   return &k;
 }

@@ -32,7 +32,6 @@
  * OpenMP device code must include it inside begin/end declare target. */
 #ifndef XS_SORT_TILES_H
 #define XS_SORT_TILES_H
-#include "sort_lanes.h" /* XS_SCAN_BLOCK */
 #include "xsbench_like.h"
 
 #define XS_TILE_TPB 256 /* threads per tile; also the largest radix (thread g owns digit g) */

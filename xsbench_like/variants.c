@@ -1,0 +1,62 @@
+/* xsbench_like: the event variants (XSBench CUDA's -k), composed once from
+ * each model's primitives (xsbench_like.h). One call is one simulation, timed
+ * as XSBench times it: sampling, any sort, the lookups and the checksum. */
+#include "xsbench_like.h"
+
+/* The split variants: one sampling, then `calls` lookups calls over all the
+ * sampled lookups, call c taking those want[c] selects (want NULL: material
+ * c). */
+static const int pick_all[] = {XS_PICK_ALL};
+static const int pick_fuel[] = {XS_PICK_FUEL, XS_PICK_OTHER};
+
+static unsigned long long split(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
+                                long long n, const int *want, int calls) {
+  unsigned long long sum = 0;
+  k->sample(w, first, n, 0);
+  for (int c = 0; c < calls; c++)
+    sum += k->lookups(d, w, w->energy, w->mat, 0, n, want ? want[c] : c);
+  return sum;
+}
+
+/* Sampling with keys, the sort by key bits [lo_bit, 64), the material ranges
+ * (the one host round trip before the lookups), a lookups call per non-empty
+ * range of the pairs where the sort left them. */
+static unsigned long long sorted(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
+                                 long long n, int lo_bit) {
+  uint64_t *key = w->key;
+  double *energy = w->energy;
+  long long start[XS_MATERIALS + 1];
+  unsigned long long sum = 0;
+  k->sample(w, first, n, 1);
+  if (k->sort_pairs(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
+  k->mat_starts(w, key, n, start);
+  for (int m = 0; m < XS_MATERIALS; m++)
+    if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
+  return sum;
+}
+
+const char *xs_event_absent(const xs_kernels *k, int v) {
+  const int sorts = (XS_SORTED_VARIANTS >> v) & 1;
+  const int has = v == XS_BASELINE
+                      ? k->fused != NULL
+                      : k->sample && k->lookups && (!sorts || (k->sort_pairs && k->mat_starts));
+  return has ? NULL : k->absent_note ? k->absent_note : "not implemented by this model";
+}
+
+unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
+                            long long first, long long n) {
+  unsigned long long sum = 0;
+  if (k->sum_clear) k->sum_clear(w);
+  if (n > 0) {
+    switch ((xs_variant)v) {
+    case XS_BASELINE: sum = k->fused(d, w, first, n); break;
+    case XS_SAMPLING: sum = split(k, d, w, first, n, pick_all, 1); break;
+    case XS_MATERIAL: sum = split(k, d, w, first, n, NULL, XS_MATERIALS); break;
+    case XS_FUEL: sum = split(k, d, w, first, n, pick_fuel, 2); break;
+    case XS_SORTED_MATERIAL: sum = sorted(k, d, w, first, n, XS_KEY_MAT_SHIFT); break;
+    case XS_SORTED_ENERGY: sum = sorted(k, d, w, first, n, XS_KEY_ENERGY_LO_BIT); break;
+    case XS_VARIANT_COUNT: break;
+    }
+  }
+  return sum + (k->sum_read ? k->sum_read(w) : 0);
+}
