@@ -7,10 +7,8 @@
 set -u
 case_=$1
 shift
-w=$(mktemp -d "${TMPDIR:-/tmp}/pp-history.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-fail() { echo "history.sh $case_: $*"; exit 1; }
-run() { out=$("$@" 2>&1); rc=$?; printf '%s\n' "$out" | tail -3; }
+T="history.sh $case_"
+. "$(dirname "$0")/../../tests/harness.sh"
 
 case $case_ in
 symlink)
