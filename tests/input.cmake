@@ -95,10 +95,7 @@ foreach(bad
     "bootstrap_cap|--bootstrap;100001|--bootstrap: 100001 is outside \\[0, 100000\\]"
     "samples_x_bootstrap|--samples;1001;--bootstrap;100000|--samples 1001 x --bootstrap 100000 = .* at most 1e\\+08"
     "escape|--x${ESC}c|unknown option '--x.x1bc'")
-  string(REPLACE "|" ";" parts "${bad}")
-  list(GET parts 0 name)
-  list(GET parts -1 re)
-  list(REMOVE_AT parts 0 -1)
+  pp_case_split("${bad}" name parts re)
   pp_input_test(input_cli_${name} CLEAN EXPECT 2 "^microbench: ${re}" COMMAND ${MB} ${parts})
 endforeach()
 add_test(NAME input_cli_value_empty COMMAND ${PP_EXPECT} 2 "--json needs a value, found an empty string" -- ${MB} --json "")

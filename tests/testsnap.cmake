@@ -126,10 +126,7 @@ foreach(t
     "dir_reference|--case;W_2J8_2000;--reference;${TS_BAD}|reference dump '${TS_BAD}' is a directory"
     "nul_data|--data;${TS_HOSTILE}/nul.data;${TS_POT}|nul.data:3: NUL byte \\(.x00\\): not a text file"
     "escape_data|--data;${TS_HOSTILE}/escape.data;${TS_POT}|escape.data:1: control character .x1b")
-  string(REPLACE "|" ";" parts "${t}")
-  list(GET parts 0 n)
-  list(GET parts -1 re)
-  list(REMOVE_AT parts 0 -1)
+  pp_case_split("${t}" n parts re)
   ts_input_test(testsnap_input_${n} CLEAN EXPECT 2 "^testsnap: .*${re}" COMMAND ${TS} ${parts} --backend host ${TS_FAST})
 endforeach()
 # Inputs the math cannot take are bad input (exit 2 with the reason), not a
@@ -139,10 +136,7 @@ foreach(t
     "coincident_image|--data;${TS_BAD}/coincident_image.data;${TS_POT}|atoms 1 and 2 are at the same position \\(through periodic images\\)"
     "box_overflow|--data;${TS_BAD}/box_overflow.data;${TS_POT}|box_overflow.data: the box \\(2e\\+300 x .*\\) is not finite"
     "big_coeff|--lattice;4;--coeff;${TS_BAD}/big_coeff.snapcoeff;--param;${TS_J8P}|big_coeff.snapcoeff: coefficients up to \\|beta\\| = 1e\\+308 .* energies and forces could overflow")
-  string(REPLACE "|" ";" parts "${t}")
-  list(GET parts 0 n)
-  list(GET parts -1 re)
-  list(REMOVE_AT parts 0 -1)
+  pp_case_split("${t}" n parts re)
   ts_input_test(testsnap_input_${n} EXPECT 2 "^testsnap: .*${re}" COMMAND ${TS} ${parts} --backend host ${TS_FAST})
 endforeach()
 # Huge boxes and tiny cutoffs: the neighbour cells are bounded by what the
@@ -202,10 +196,7 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
   # is computed; when another model can, the refusing one is reported NOT RUN.
   foreach(t "levels3|--levels;3|omp: 3 levels \\(lanes per neighbour\\) need kernel mode"
             "team_scratch|--scratch;team|omp: team-shared scratch needs kernel mode")
-    string(REPLACE "|" ";" parts "${t}")
-    list(GET parts 0 n)
-    list(GET parts -1 re)
-    list(REMOVE_AT parts 0 -1)
+    pp_case_split("${t}" n parts re)
     ts_input_test(testsnap_input_variant_${n} EXPECT 2 "^testsnap: no asked model can run this variant: ${re}"
       COMMAND ${TS} --lattice 4 ${TS_POT} --backend omp ${parts} ${TS_FAST})
   endforeach()
