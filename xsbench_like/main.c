@@ -1,12 +1,11 @@
 /* xsbench_like driver: options -> XSBench's data -> each model's event
  * variants (or the history method) -> checksum check -> report. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "xs_options.h"
+#include "xs_variants.h"
 #include "xsbench_like.h"
 
 #define GIB 1073741824.0
@@ -25,7 +24,7 @@ typedef struct plan {
 typedef struct call_ctx {
   const xs_kernels *k;
   const xs_data *d;
-  void *work;
+  xs_work *work;
   int variant; /* -1: history */
   const plan *p;
   unsigned long long sum;
@@ -36,8 +35,8 @@ typedef struct call_ctx {
 static void call(void *arg) {
   call_ctx *x = arg;
   unsigned long long s = x->variant < 0
-      ? x->k->history(x->d, x->work, x->p->first, x->p->n, x->p->per)
-      : x->k->event[x->variant](x->d, x->work, x->p->first, x->p->n);
+      ? x->k->history(x->d, x->p->first, x->p->n, x->p->per)
+      : xs_event(x->k, x->d, x->work, x->variant, x->p->first, x->p->n);
   if (x->runs++ && s != x->sum) x->changed = 1;
   x->sum = s;
 }
@@ -75,60 +74,6 @@ static void release_data(pp_model m, const pp_device_ops *o, xs_data *dd) {
     if (p[i]) o->free((void *)p[i]);
 }
 
-/* Keys and values of the first n lookups, the keys twice. */
-static void sort_input(uint64_t *key, uint64_t *ref, double *val, long long n) {
-  for (long long i = 0; i < n; i++) {
-    int mat;
-    xs_sample(i, &val[i], &mat);
-    key[i] = ref[i] = xs_sort_key(mat, val[i]);
-  }
-}
-
-/* The model's sort alone, on keys of the first lookups, over the bits the
- * sorted-energy variant sorts (8-bit and narrower passes): sorted by those
- * bits, a permutation of the input, every value still with its key. */
-static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, void *work,
-                      long long n, int all, char *why, size_t len) {
-  if (n > 100003 && !all) n = 100003;
-  uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's keys");
-  uint64_t *ref = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's keys");
-  double *val = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's values");
-  sort_input(key, ref, val, n);
-  uint64_t *dk = key;
-  double *dv = val;
-  if (m != PP_HOST) dk = pp_device_upload(o, key, (size_t)n * 8), dv = pp_device_upload(o, val, (size_t)n * 8);
-  double secs = 0;
-  if (all) { /* --sort-check: an untimed run, the input again, a timed run */
-    k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
-    if (m != PP_HOST) o->to_device(dk, ref, (size_t)n * 8), o->to_device(dv, val, (size_t)n * 8);
-    else sort_input(key, ref, val, n);
-    o->sync();
-    secs = pp_wtime();
-  }
-  k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
-  if (all) o->sync(), secs = pp_wtime() - secs;
-  if (m != PP_HOST) {
-    o->to_host(key, dk, (size_t)n * 8), o->to_host(val, dv, (size_t)n * 8);
-    o->free(dk), o->free(dv);
-  }
-  if (pp_fault("xs-sort") && n > 1) { double t = val[0]; val[0] = val[n - 1]; val[n - 1] = t; }
-  /* order, each value still with its key, and the same keys (by their sum) */
-  int ok = 1;
-  unsigned long long in_sum = 0, out_sum = 0;
-  for (long long i = 0; i < n; i++) {
-    in_sum += ref[i], out_sum += key[i];
-    if (i && key[i] >> XS_KEY_ENERGY_LO_BIT < key[i - 1] >> XS_KEY_ENERGY_LO_BIT) ok = 0;
-    if (xs_sort_key(xs_key_mat(key[i]), val[i]) != key[i]) ok = 0;
-  }
-  if (in_sum != out_sum) ok = 0;
-  snprintf(why, len, "sort of %lld keys %s", n, ok ? "ok" : "WRONG");
-  if (all && pp_mpi_rank() == 0)
-    printf("%s sort alone: %lld keys, bits [%d, 64), %.3f ms (host wall clock), %s\n",
-           pp_model_name(m), n, XS_KEY_ENERGY_LO_BIT, secs * 1e3, ok ? "ok" : "WRONG");
-  free(key), free(ref), free(val);
-  return ok;
-}
-
 /* One row's verdict: the global checksum, the same in every run, and for the
  * sorted variants the model's sort checked alone. */
 typedef struct row_ctx {
@@ -136,7 +81,7 @@ typedef struct row_ctx {
   pp_model m;
   const char *vname;
   int is_sorted, sort_ok;
-  const char *sort_note;
+  const char *sort_check; /* the sort checked alone: "sort of N keys ok" */
   double t_h2d, lookups; /* all ranks' */
 } row_ctx;
 
@@ -151,7 +96,7 @@ static void verify_row(void *arg, pp_row *row) {
   row->valid = cs == p->expect && stable && (!r->is_sorted || r->sort_ok);
   snprintf(row->check, sizeof row->check, "checksum %llu %s %llu (%s)%s%s%s", cs,
            cs == p->expect ? "==" : "!=", p->expect, p->expect_why, stable ? "" : "; runs differ",
-           r->is_sorted ? "; " : "", r->is_sorted ? r->sort_note : "");
+           r->is_sorted ? "; " : "", r->is_sorted ? r->sort_check : "");
   if (pp_mpi_rank() == 0)
     printf("checksum %llu\n%s %s: %s %s\n", cs, pp_model_name(r->m), r->vname,
            row->valid ? "PASS" : "FAIL", row->check);
@@ -163,79 +108,96 @@ static void row_figures(void *arg, pp_row *row) {
   pp_row_metric(row, "h2d", "s", r->t_h2d);
 }
 
-static const unsigned sorted_variants = (1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY);
-
-/* Why model k cannot run variant v (-1: history) as asked, or NULL. */
-static const char *cannot_run(const xs_kernels *k, const xs_config *c, int v) {
-  if (v < 0) return k->history ? NULL : "not implemented by this model";
-  if (!k->event[v]) return k->notes[v] ? k->notes[v] : "not implemented by this model";
-  if (c->sort_vendor && ((1u << v) & sorted_variants) && !k->vendor_sort)
-    return "--sort vendor: no vendor sort in this model (cuda has CUB)";
+/* Why model k cannot run variant v (-1: history) of this plan, or NULL;
+ * `buf` holds a formatted reason. */
+static const char *cannot_run(const xs_kernels *k, const plan *p, int v, char *buf, size_t len) {
+  if (v < 0) return k->history ? NULL : "the history method runs on the host model only";
+  if (p->n > k->max_lookups) {
+    snprintf(buf, len, "%lld lookups per rank, more than its %lld (32-bit sort offsets; use more "
+             "MPI ranks)", p->n, k->max_lookups);
+    return buf;
+  }
+  if (p->c.sort_vendor && ((1u << v) & XS_SORTED_VARIANTS) && p->n > k->vendor_sort_max) {
+    if (!k->vendor_sort_max) return "--sort vendor: no vendor sort in this model (cuda has CUB)";
+    snprintf(buf, len, "--sort vendor: %lld keys per rank, more than its vendor sort's %lld",
+             p->n, k->vendor_sort_max);
+    return buf;
+  }
   return NULL;
 }
 
+/* The rows of this plan: -1 (history), or the asked variants. */
+static int asked(const plan *p, int v) {
+  return p->c.history ? v < 0 : v >= 0 && (p->c.variants & (1u << v));
+}
+#define ROW_BIT(v) (1u << ((v) + 1))
+
 /* A request that no opened model can honour is bad usage, said before
- * anything large is allocated. */
-static const char *nothing_runs(const pp_session *s, const xs_config *c) {
-  static char why[256];
-  const char *first = NULL;
-  for (int m = 0; m < PP_MODEL_COUNT; m++) {
-    if (!s->ops[m]) continue;
-    const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
-    for (int v = c->history ? -1 : 0; v < (c->history ? 0 : XS_VARIANT_COUNT); v++) {
-      if (v >= 0 && !(c->variants & (1u << v))) continue;
-      const char *no = cannot_run(k, c, v);
-      if (!no) return NULL;
-      if (!first) {
-        snprintf(why, sizeof why, "no asked model can run %s: %s: %s", v < 0 ? "history" : xs_variant_name(v),
-                 pp_model_name((pp_model)m), no);
-        first = why;
-      }
+ * anything large is allocated: a row that no model runs (where some model
+ * runs it, the others' NOT RUN notes stay). NULL when every row runs. */
+static const char *row_nowhere(const pp_session *s, const plan *p) {
+  static char why[320];
+  for (int v = -1; v < XS_VARIANT_COUNT; v++) {
+    if (!asked(p, v)) continue;
+    int runs = 0, first = -1;
+    char buf[160];
+    for (int m = 0; m < PP_MODEL_COUNT && !runs; m++) {
+      if (!s->ops[m]) continue;
+      const char *no = cannot_run(PP_MODEL_DISPATCH(m, xs_kernels_), p, v, buf, sizeof buf);
+      if (!no) runs = 1;
+      else if (first < 0)
+        first = m, snprintf(why, sizeof why, "no asked model can run %s: %s: %s",
+                            v < 0 ? "history" : xs_variant_name(v), pp_model_name((pp_model)m), no);
     }
+    if (!runs) return why;
   }
-  return first;
+  return NULL;
 }
 
 static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h) {
   const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
   const pp_device_ops *o = s->ops[m];
+  /* the rows this model cannot run are notes; nothing is uploaded for none */
+  unsigned runs = 0; /* ROW_BIT(v): row v runs */
+  for (int v = -1; v < XS_VARIANT_COUNT; v++) {
+    if (!asked(p, v)) continue;
+    char key[64], buf[160];
+    const char *no = cannot_run(k, p, v, buf, sizeof buf);
+    snprintf(key, sizeof key, "%s %s", pp_model_name(m), v < 0 ? "history" : xs_variant_name(v));
+    if (no) pp_report_param(s->report, key, "NOT RUN: %s", no);
+    else runs |= ROW_BIT(v);
+  }
+  if (!runs) return;
   xs_data dd;
   double t_h2d = upload(m, o, h, &dd);
   pp_mpi_max(&t_h2d, 1);
-  void *work = k->prepare(&dd, p->n);
-  if (!work) pp_device_fail(m, "xsbench_like scratch", "allocation failed");
-  char sort_note[64] = "";
-  int sort_ok = 1;
-  /* --sort vendor: the model's library sort, which may still be missing at run time */
-  const char *vendor = p->c.sort_vendor && k->vendor_sort ? k->vendor_sort(work) : NULL;
-  const int no_vendor = p->c.sort_vendor && !vendor;
-  if (!p->c.history && (p->c.variants & sorted_variants) && k->sort_pairs && !no_vendor)
-    sort_ok = pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check, sort_note, sizeof sort_note));
-  for (int v = p->c.history ? -1 : 0; v < (p->c.history ? 0 : XS_VARIANT_COUNT); v++) {
-    if (v >= 0 && !(p->c.variants & (1u << v))) continue;
+  xs_work work;
+  xs_work_alloc(&work, o, k, p->n);
+  const int sorts = (runs & (ROW_BIT(XS_SORTED_MATERIAL) | ROW_BIT(XS_SORTED_ENERGY))) != 0;
+  const char *sort_note = sorts && p->c.sort_vendor ? k->vendor_sort(&work, p->n) : k->sort_note;
+  char sort_check[64] = "";
+  const int sort_ok = !sorts || pp_mpi_all(xs_check_sort(m, o, k, &work, p->n, p->c.sort_check,
+                                                         sort_check, sizeof sort_check));
+  for (int v = -1; v < XS_VARIANT_COUNT; v++) {
+    if (!(runs & ROW_BIT(v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
-    const int is_sorted = v >= 0 && ((1u << v) & sorted_variants);
-    char key[64];
-    snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
-    const char *no = cannot_run(k, &p->c, v);
-    if (!no && is_sorted && no_vendor) no = "--sort vendor: no vendor sort for this model and size (CUB: < 2^31 keys)";
-    if (no) {
-      pp_report_param(s->report, key, "NOT RUN: %s", no);
-      continue;
+    const int is_sorted = v >= 0 && ((1u << v) & XS_SORTED_VARIANTS);
+    if (is_sorted) {
+      char key[64];
+      snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
+      pp_report_param(s->report, key, "%s", sort_note);
     }
-    if (is_sorted && vendor) pp_report_param(s->report, key, "%s", vendor);
-    else if (v >= 0 && k->notes[v]) pp_report_param(s->report, key, "%s", k->notes[v]);
     pp_progress(s, "%s %s: %lld %s", pp_model_name(m), vname, p->n, v < 0 ? "particles" : "lookups");
     char variant[64];
     if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
     else snprintf(variant, sizeof variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
     const double lookups = (double)p->total * (double)p->per;
-    row_ctx r = {{k, &dd, work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_note, t_h2d, lookups};
+    row_ctx r = {{k, &dd, &work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_check, t_h2d, lookups};
     const pp_measure spec = {v < 0 ? "history" : "event", "lookups/s", p->total * p->per, variant, 0, 0,
                              lookups, 0, PP_RANKS_SPLIT, NULL, row_figures};
     pp_measure_run(s, m, &spec, call, &r, verify_row);
   }
-  k->release(work);
+  xs_work_free(&work, o);
   release_data(m, o, &dd);
 }
 
@@ -253,10 +215,9 @@ static void choose_expected(plan *p, const xs_data *h) {
     p->expect_why = "XSBench's published value";
   } else {
     const xs_kernels *k = xs_kernels_host();
-    void *w = k->prepare(h, 0);
-    unsigned long long sum = c->history ? k->history(h, w, p->first, p->n, p->per)
-                                        : k->event[XS_BASELINE](h, w, p->first, p->n);
-    k->release(w);
+    xs_work w = {0};
+    unsigned long long sum = c->history ? k->history(h, p->first, p->n, p->per)
+                                        : xs_event(k, h, &w, XS_BASELINE, p->first, p->n);
     p->expect = global_checksum(sum);
     p->expect_why = "host reference";
   }
@@ -276,9 +237,42 @@ static void explain(const plan *p) {
                ? "given by --expect-checksum (e.g. recorded from XSBench, validate/xsbench/)"
                : "this configuration computed by the host model, which reproduces XSBench's\n"
                  "checksum in every run recorded in validate/xsbench/");
-  if (!p->c.history && (p->c.variants & ((1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY))))
+  if (!p->c.history && (p->c.variants & XS_SORTED_VARIANTS))
     printf("sorted-material and sorted-energy sort the lookups first (XSBench's optimized event\n"
            "method): the same lookups in another order, so a different memory-access workload.\n");
+}
+
+/* This rank's plan from the options; the first problem with them, or NULL. */
+static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
+  static char why[160];
+  memset(p, 0, sizeof *p);
+  p->c = *c;
+  xs_sizes_for(c->problem, (long)c->gridpoints, &p->z);
+  p->total = c->history ? (c->particles_set ? c->particles : XS_DEFAULT_PARTICLES)
+                        : (c->lookups_set ? c->lookups : XS_DEFAULT_EVENT_LOOKUPS);
+  p->per = !c->history ? 1 : c->lookups_set ? c->lookups : XS_DEFAULT_HISTORY_LOOKUPS;
+  const int P = pp_mpi_size(), r = pp_mpi_rank();
+  p->first = p->total * r / P;
+  p->n = p->total * (r + 1) / P - p->first;
+  const int sorted = !c->history && (c->variants & XS_SORTED_VARIANTS);
+  if (s->opt.size_given) return "--size is not used; give --problem SIZE and --lookups N";
+  if (c->history && c->variants_set) return "variants (--variant, -k) are event-method kernels";
+  if (!c->history && c->particles_set) return "--particles is for the history method (--method history)";
+  if ((double)p->total * (double)p->per > 1099511627776.0)
+    return "particles x lookups per particle is beyond 2^40";
+  if (c->hash_bins_set && c->grid != XS_HASH)
+    return "--hash-bins (XSBench's -h N) is for the hash grid: add --grid hash (-G hash)";
+  if (c->sort_check && !sorted)
+    return "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
+  if (c->sort_vendor && !sorted)
+    return "--sort vendor is the sorted variants' sort: add --variant sorted-material or "
+           "sorted-energy (-k 4, -k 6)";
+  if (p->total < P) { /* a rank without work would time nothing */
+    snprintf(why, sizeof why, "%d MPI ranks share %lld %s: every rank needs one (run at most %lld)",
+             P, p->total, c->history ? "particles" : "lookups", p->total);
+    return why;
+  }
+  return row_nowhere(s, p);
 }
 
 int main(int argc, char **argv) {
@@ -299,29 +293,8 @@ int main(int argc, char **argv) {
   pp_session_start(&s, argc, argv, &app);
 
   plan p;
-  memset(&p, 0, sizeof p);
-  p.c = cfg;
-  const char *bad = NULL;
-  if (s.opt.size_given) bad = "--size is not used; give --problem SIZE and --lookups N";
-  else if (cfg.history && cfg.variants_set) bad = "variants (--variant, -k) are event-method kernels";
-  else if (cfg.sort_check && (cfg.history || !(cfg.variants & ((1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY)))))
-    bad = "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
-  xs_sizes_for(cfg.problem, (long)cfg.gridpoints, &p.z);
-  if (cfg.history) {
-    p.total = cfg.particles_set ? cfg.particles : XS_DEFAULT_PARTICLES;
-    p.per = cfg.lookups_set ? cfg.lookups : XS_DEFAULT_HISTORY_LOOKUPS;
-    if (!bad && (double)p.total * (double)p.per > 1099511627776.0)
-      bad = "particles x lookups per particle is beyond 2^40";
-  } else {
-    p.total = cfg.lookups_set ? cfg.lookups : XS_DEFAULT_EVENT_LOOKUPS;
-    p.per = 1;
-    if (!bad && cfg.particles_set) bad = "--particles is for the history method (--method history)";
-  }
-  if (!bad) bad = nothing_runs(&s, &cfg);
-  pp_usage_check_all("xsbench_like", bad);
+  pp_usage_check_all("xsbench_like", make_plan(&s, &cfg, &p));
   const int P = pp_mpi_size(), r = pp_mpi_rank();
-  p.first = p.total * r / P;
-  p.n = p.total * (r + 1) / P - p.first;
 
   /* memory, shown and checked before anything large is allocated */
   const double data = xs_data_bytes(&p.z, cfg.grid, (int)cfg.hash_bins);

@@ -5,15 +5,14 @@
  * thread's verification values summed in a register, then per warp by
  * shuffles and one 64-bit atomic add per warp into one of XS_SUM_SLOTS
  * device slots (no block barrier: warps retire independently, as in
- * XSBench's one-lookup-per-thread kernels). Variants as XSBench CUDA -k 0-4
- * and 6. Sort of the sorted variants, on the device: the tile LSD radix sort
- * of kernels/sort_tiles.h, the one ompx runs (default, --sort own), or CUB's
- * DeviceRadixSort (CUDA only, --sort vendor; as XSBench's thrust sorts). */
+ * XSBench's one-lookup-per-thread kernels). The primitives of XSBench
+ * CUDA's -k 0-4 and 6, which variants.c composes. Sort of the sorted
+ * variants, on the device: the tile LSD radix sort of kernels/sort_tiles.h,
+ * the one ompx runs (default, --sort own), or CUB's DeviceRadixSort (CUDA
+ * only, --sort vendor; as XSBench's thrust sorts). */
 #include <limits.h>
-#include <stdlib.h>
 #include "pp/gpu_native.h"
 #include "xsbench_like.h"
-#include "sort_lanes.h"
 
 #ifdef PP_NATIVE_HIP
 #define XS_TABLE_GETTER xs_kernels_hip
@@ -37,22 +36,9 @@
 #include "sort_tiles.h"
 
 #define TPB 256
-/* HIP caps a grid at 2^32 threads; prepare refuses more than UINT_MAX
- * lookups, so a grid always covers them, one item per thread. */
+/* HIP caps a grid at 2^32 threads; max_lookups is UINT_MAX, so a grid
+ * always covers them, one item per thread. */
 #define MAX_BLOCKS (1u << 24)
-
-typedef struct work {
-  long long cap;
-  double *energy, *val_alt;
-  int *mat;
-  uint64_t *key, *key_alt;
-  unsigned *counts, *bsum;
-  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
-  long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
-  void *cub_tmp;
-  size_t cub_bytes;
-  int vendor; /* --sort vendor: CUB */
-} work;
 
 static unsigned blocks_for(long long n) {
   const long long b = (n + TPB - 1) / TPB;
@@ -136,7 +122,7 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
   }
 }
 
-/* Lookups [lo, hi) whose material `want` selects (xs_lane_pick); FIXED: all
+/* Lookups [lo, hi) whose material `want` picks (xs_picked); FIXED: all
  * of material `want` (a sorted range), the material array is not read. */
 template <bool FIXED>
 __global__ void __launch_bounds__(TPB) k_lookups(xs_data d, const double *__restrict__ energy,
@@ -145,14 +131,14 @@ __global__ void __launch_bounds__(TPB) k_lookups(xs_data d, const double *__rest
   unsigned v = 0;
   THREAD_ITEM(i, lo, hi) {
     const int m = FIXED ? want : mat[i];
-    if (FIXED || xs_lane_pick(m, want)) v += xs_lookup(&d, energy[i], m);
+    if (FIXED || xs_picked(m, want)) v += xs_lookup(&d, energy[i], m);
   }
   warp_add(v, sum);
 }
 
 __global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long long *start) {
   const int m = threadIdx.x;
-  if (m <= XS_MATERIALS) start[m] = xs_lane_mat_start(key, n, m);
+  if (m <= XS_MATERIALS) start[m] = xs_mat_start(key, n, m);
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h ------------------------------ */
@@ -199,16 +185,9 @@ __global__ void __launch_bounds__(TPB) k_scan_blocks(unsigned *__restrict__ a, l
     a[i] = run, run += x;
   }
 }
-__global__ void __launch_bounds__(TPB) k_copy_pairs(const uint64_t *__restrict__ ks,
-                                                    const double *__restrict__ vs,
-                                                    uint64_t *__restrict__ kd,
-                                                    double *__restrict__ vd, long long n) {
-  THREAD_ITEM(i, 0, n) kd[i] = ks[i], vd[i] = vs[i];
-}
 
-static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void own_sort_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                           long long n, int shift, int bits) {
-  work *w = (work *)p;
   const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
   k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, w->counts, tiles);
   k_block_sums<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
@@ -218,165 +197,75 @@ static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_
   PP_GPU_CHECK_LAUNCH("radix sort pass");
 }
 
-/* Sorts (key, val) by key bits [lo_bit, hi_bit), with the work's second
- * buffers; returns 1 when the result ended there. */
-static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  if (n < 2) return 0;
+/* The tile sort, or CUB's once vendor_sort readied it (w->vendor). */
+static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
 #ifdef XS_USE_CUB
-  if (w->vendor && n <= INT_MAX) {
+  if (w->vendor && n >= 2) {
     cub::DoubleBuffer<uint64_t> kb(key, w->key_alt);
-    cub::DoubleBuffer<double> vb(val, w->val_alt);
-    size_t bytes = w->cub_bytes;
-    PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(w->cub_tmp, bytes, kb, vb, (int)n, lo_bit, hi_bit));
+    cub::DoubleBuffer<double> vb(val, w->energy_alt);
+    size_t bytes = w->vendor_bytes;
+    PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(w->vendor, bytes, kb, vb, (int)n, lo_bit, hi_bit));
     return kb.Current() != key;
   }
 #endif
-  return xs_radix_sort_passes(own_sort_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
-                              XS_TILE_BITS);
+  return xs_radix_sort_passes(own_sort_pass, w, key, val, n, lo_bit, hi_bit, XS_TILE_BITS);
 }
 
-static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  work *w = (work *)p;
-  if (sort_core(w, key, val, n, lo_bit, hi_bit)) {
-    k_copy_pairs<<<blocks_for(n), TPB>>>(w->key_alt, w->val_alt, key, val, n);
-    PP_GPU_CHECK_LAUNCH("sort copy");
-  }
-  PP_GPU_CHECK(gpuDeviceSynchronize());
+static long long sort_counts(long long n) { return XS_TILE_COUNTS(n); }
+
+static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
+  k_mat_start<<<1, 32>>>(key, n, w->start);
+  PP_GPU_CHECK_LAUNCH("material ranges");
+  PP_GPU_CHECK(gpuMemcpy(start, w->start, (XS_MATERIALS + 1) * sizeof *start, gpuMemcpyDeviceToHost));
 }
 
-/* ---- variants ------------------------------------------------------------------- */
-static void zero_sum(work *w) { PP_GPU_CHECK(gpuMemset(w->sum, 0, XS_SUM_SLOTS * sizeof *w->sum)); }
-static unsigned long long read_sum(work *w) {
+/* ---- lookups: each adds to the device checksum slots ---------------------------- */
+static void sum_zero(xs_work *w) { PP_GPU_CHECK(gpuMemset(w->sum, 0, XS_SUM_SLOTS * sizeof *w->sum)); }
+static unsigned long long sum_read(xs_work *w) {
   unsigned long long slot[XS_SUM_SLOTS], s = 0;
   PP_GPU_CHECK_LAUNCH("lookups");
   PP_GPU_CHECK(gpuMemcpy(slot, w->sum, sizeof slot, gpuMemcpyDeviceToHost));
   for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
   return s;
 }
-static void lookups(const xs_data *d, work *w, long long lo, long long hi, int want) {
-  if (hi > lo) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, w->energy, w->mat, lo, hi, want, w->sum);
-}
 
-static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  zero_sum(w);
+static void sample_lookup(const xs_data *d, xs_work *w, long long first, long long n) {
   if (n > 0) k_baseline<<<blocks_for(n), TPB>>>(*d, first, n, w->sum);
-  return read_sum(w);
 }
 
-static void sample(work *w, long long first, long long n) {
-  zero_sum(w);
-  if (n > 0) k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
+static void sample(xs_work *w, long long first, long long n, int keyed) {
+  if (n <= 0) return;
+  if (keyed) k_sample_keys<<<blocks_for(n), TPB>>>(first, n, w->energy, w->key);
+  else k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
 }
 
-static unsigned long long sampling(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  sample(w, first, n);
-  lookups(d, w, 0, n, XS_PICK_ALL);
-  return read_sum(w);
+static void lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat, long long lo,
+                    long long hi, int want) {
+  if (hi <= lo) return;
+  if (mat) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, energy, mat, lo, hi, want, w->sum);
+  else k_lookups<true><<<blocks_for(hi - lo), TPB>>>(*d, energy, NULL, lo, hi, want, w->sum);
 }
 
-static unsigned long long material(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  sample(w, first, n);
-  for (int m = 0; m < XS_MATERIALS; m++) lookups(d, w, 0, n, m);
-  return read_sum(w);
-}
-
-static unsigned long long fuel(const xs_data *d, void *p, long long first, long long n) {
-  work *w = (work *)p;
-  sample(w, first, n);
-  lookups(d, w, 0, n, XS_PICK_FUEL);
-  lookups(d, w, 0, n, XS_PICK_OTHER);
-  return read_sum(w);
-}
-
-/* Sample (energy, key), sort by key bits [lo_bit, 64), find the material
- * ranges on the device, then one lookup kernel per material range. */
-static unsigned long long sorted(const xs_data *d, work *w, long long first, long long n, int lo_bit) {
-  zero_sum(w);
-  if (n <= 0) return read_sum(w);
-  uint64_t *key = w->key;
-  double *energy = w->energy;
-  k_sample_keys<<<blocks_for(n), TPB>>>(first, n, energy, key);
-  if (sort_core(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
-  k_mat_start<<<1, 32>>>(key, n, w->start);
-  PP_GPU_CHECK_LAUNCH("material ranges");
-  long long start[XS_MATERIALS + 1];
-  PP_GPU_CHECK(gpuMemcpy(start, w->start, sizeof start, gpuMemcpyDeviceToHost));
-  for (int m = 0; m < XS_MATERIALS; m++)
-    if (start[m + 1] > start[m])
-      k_lookups<true><<<blocks_for(start[m + 1] - start[m]), TPB>>>(*d, energy, NULL, start[m],
-                                                                    start[m + 1], m, w->sum);
-  return read_sum(w);
-}
-
-static unsigned long long sorted_material(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, (work *)p, first, n, XS_KEY_MAT_SHIFT);
-}
-static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, (work *)p, first, n, XS_KEY_ENERGY_LO_BIT);
-}
-
-/* ---- scratch ------------------------------------------------------------------- */
-template <typename T> static int dalloc(T **p, size_t count) {
-  return gpuMalloc((void **)p, (count ? count : 1) * sizeof(T)) == gpuSuccess;
-}
-static void release(void *p) {
-  work *w = (work *)p;
-  if (!w) return;
-  void *all[] = {w->energy, w->val_alt, w->mat, w->key, w->key_alt, w->counts,
-                 w->bsum,   w->sum,     w->start, w->cub_tmp};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-    if (all[i]) gpuFree(all[i]);
-  free(w);
-}
-
-static void *prepare(const xs_data *d, long long n) {
-  (void)d;
-  work *w = (work *)calloc(1, sizeof *w);
-  if (!w || n > (long long)UINT_MAX) return free(w), (void *)NULL; /* 32-bit sort offsets */
-  const size_t m = (size_t)(n > 0 ? n : 1);
-  w->cap = n;
-  int ok = dalloc(&w->energy, m) && dalloc(&w->val_alt, m) && dalloc(&w->mat, m) &&
-           dalloc(&w->key, m) && dalloc(&w->key_alt, m) && dalloc(&w->counts, XS_TILE_COUNTS(m)) &&
-           dalloc(&w->bsum, XS_TILE_SCAN_BLOCKS(m)) && dalloc(&w->sum, XS_SUM_SLOTS) &&
-           dalloc(&w->start, XS_MATERIALS + 1);
 #ifdef XS_USE_CUB
-  if (ok && m <= INT_MAX) {
-    cub::DoubleBuffer<uint64_t> kb(w->key, w->key_alt);
-    cub::DoubleBuffer<double> vb(w->energy, w->val_alt);
-    ok = cub::DeviceRadixSort::SortPairs(NULL, w->cub_bytes, kb, vb, (int)m, 0, 64) == gpuSuccess &&
-         gpuMalloc(&w->cub_tmp, w->cub_bytes ? w->cub_bytes : 1) == gpuSuccess;
-  }
-#endif
-  if (!ok) {
-    (void)gpuGetLastError(); /* clear the failed allocation */
-    release(w);
-    return NULL;
-  }
-  return w;
-}
-
-/* --sort vendor: CUB's sort from now on, or NULL where there is none (HIP:
- * Debian's ROCm 5.2 has no hipCUB) or n does not fit its int count. */
-static const char *vendor_sort(void *p) {
-#ifdef XS_USE_CUB
-  work *w = (work *)p;
-  if (w->cap > INT_MAX) return NULL;
-  w->vendor = 1;
+/* --sort vendor: CUB's scratch for n pairs; sort_pairs uses CUB from now on. */
+static const char *vendor_sort(xs_work *w, long long n) {
+  cub::DoubleBuffer<uint64_t> kb(w->key, w->key_alt);
+  cub::DoubleBuffer<double> vb(w->energy, w->energy_alt);
+  PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(NULL, w->vendor_bytes, kb, vb, (int)n, 0, 64));
+  PP_GPU_CHECK(gpuMalloc(&w->vendor, w->vendor_bytes ? w->vendor_bytes : 1));
   return "device sort: CUB DeviceRadixSort::SortPairs (--sort vendor)";
-#else
-  (void)p;
-  return NULL;
-#endif
 }
+#define VENDOR_SORT_MAX INT_MAX /* CUB's int count */
+#define VENDOR_SORT vendor_sort
+#else /* HIP: Debian's ROCm 5.2 has no hipCUB */
+#define VENDOR_SORT_MAX 0
+#define VENDOR_SORT NULL
+#endif
 
-#define SORT_NOTE XS_TILE_SORT_NOTE ", as ompx"
 extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
-  static const xs_kernels k = {prepare, release,
-                               {baseline, sampling, material, fuel, sorted_material, sorted_energy},
-                               sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, vendor_sort};
+  static const xs_kernels k = {UINT_MAX, /* max_lookups: 32-bit sort offsets */
+                               sort_counts, sum_zero, sum_read, sample_lookup, sample, lookups,
+                               sort_pairs, mat_ranges, NULL, XS_TILE_SORT_NOTE ", as ompx",
+                               VENDOR_SORT_MAX, VENDOR_SORT};
   return &k;
 }

@@ -1,6 +1,6 @@
 /* xsbench_like, omp model: standard OpenMP 5 target offload only (combined
  * `target teams distribute parallel for` with `reduction`, and for the radix
- * sort's scan SPMD-style teams with `omp barrier`). Every variant is
+ * sort's scan SPMD-style teams with `omp barrier`). Every primitive is
  * expressible: lookups are one loop iteration each (thread_limit 256, the
  * team count left to the runtime), the checksum is a `reduction(+)` on the
  * device, and the sorted variants sort on the device with the LSD radix sort
@@ -8,7 +8,6 @@
  * keys, digit counts per lane, an exclusive scan, a stable scatter). */
 #include <limits.h>
 #include <omp.h>
-#include <stdlib.h>
 #include "pp/omp_device.h"
 #include "xsbench_like.h"
 #include "omp_args.h"
@@ -16,40 +15,8 @@
 
 #define TPB 256
 
-typedef struct work {
-  long long cap;
-  double *energy, *val_alt;
-  int *mat;
-  uint64_t *key, *key_alt;
-  unsigned *counts, *bsum;
-} work;
-
-
-static void release(void *p) {
-  work *w = p;
-  if (!w) return;
-  pp_omp_free(w->energy), pp_omp_free(w->val_alt), pp_omp_free(w->mat), pp_omp_free(w->key), pp_omp_free(w->key_alt);
-  pp_omp_free(w->counts), pp_omp_free(w->bsum);
-  free(w);
-}
-
-static void *prepare(const xs_data *d, long long n) {
-  (void)d;
-  work *w = calloc(1, sizeof *w);
-  if (!w || n > (long long)UINT_MAX) return free(w), NULL; /* 32-bit sort offsets */
-  const size_t m = (size_t)(n > 0 ? n : 1);
-  w->cap = n;
-  w->energy = pp_omp_alloc(m * sizeof(double)), w->val_alt = pp_omp_alloc(m * sizeof(double));
-  w->mat = pp_omp_alloc(m * sizeof(int));
-  w->key = pp_omp_alloc(m * sizeof(uint64_t)), w->key_alt = pp_omp_alloc(m * sizeof(uint64_t));
-  w->counts = pp_omp_alloc(XS_LANE_COUNTS(m) * sizeof(unsigned));
-  w->bsum = pp_omp_alloc(XS_LANE_SCAN_BLOCKS(m) * sizeof(unsigned));
-  return w;
-}
-
-/* ---- lookups ---------------------------------------------------------------- */
-static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
-  (void)p;
+/* ---- lookups: each pass reduces its checksum to work.host_sum ---------------- */
+static void sample_lookup(const xs_data *d, xs_work *w, long long first, long long n) {
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
 #pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
@@ -61,24 +28,33 @@ static unsigned long long baseline(const xs_data *d, void *p, long long first, l
     xs_sample(first + i, &e, &mat);
     sum += xs_lookup(&dd, e, mat);
   }
-  return sum;
+  w->host_sum += sum;
 }
 
-static void sample(work *w, long long first, long long n) {
+static void sample(xs_work *w, long long first, long long n, int keyed) {
   double *energy = w->energy;
-  int *mat = w->mat;
+  if (keyed) {
+    uint64_t *key = w->key;
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(key, energy)
+    for (long long i = 0; i < n; i++) {
+      int mat;
+      xs_sample(first + i, &energy[i], &mat);
+      key[i] = xs_sort_key(mat, energy[i]);
+    }
+  } else {
+    int *mat = w->mat;
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
     is_device_ptr(energy, mat)
-  for (long long i = 0; i < n; i++) xs_sample(first + i, &energy[i], &mat[i]);
+    for (long long i = 0; i < n; i++) xs_sample(first + i, &energy[i], &mat[i]);
+  }
 }
 
-/* Lookups [lo, hi) of the sampled arrays whose material `want` selects
- * (xs_lane_pick); with mat == NULL every lookup is of material `want`. */
-static unsigned long long lookups(const xs_data *d, const double *energy, const int *mat,
-                                  long long lo, long long hi, int want) {
+static void lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat, long long lo,
+                    long long hi, int want) {
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
-  if (hi <= lo) return 0;
+  if (hi <= lo) return;
   if (!mat) {
 #pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy)
@@ -92,31 +68,10 @@ static unsigned long long lookups(const xs_data *d, const double *energy, const 
     for (long long i = lo; i < hi; i++) {
       XS_ARGS_REPACK(dd);
       const int m = mat[i];
-      if (xs_lane_pick(m, want)) sum += xs_lookup(&dd, energy[i], m);
+      if (xs_picked(m, want)) sum += xs_lookup(&dd, energy[i], m);
     }
   }
-  return sum;
-}
-
-static unsigned long long sampling(const xs_data *d, void *p, long long first, long long n) {
-  work *w = p;
-  sample(w, first, n);
-  return lookups(d, w->energy, w->mat, 0, n, XS_PICK_ALL);
-}
-
-static unsigned long long material(const xs_data *d, void *p, long long first, long long n) {
-  work *w = p;
-  sample(w, first, n);
-  unsigned long long sum = 0;
-  for (int m = 0; m < XS_MATERIALS; m++) sum += lookups(d, w->energy, w->mat, 0, n, m);
-  return sum;
-}
-
-static unsigned long long fuel(const xs_data *d, void *p, long long first, long long n) {
-  work *w = p;
-  sample(w, first, n);
-  return lookups(d, w->energy, w->mat, 0, n, XS_PICK_FUEL) +
-         lookups(d, w->energy, w->mat, 0, n, XS_PICK_OTHER);
+  w->host_sum += sum;
 }
 
 /* ---- LSD radix sort ------------------------------------------------------- */
@@ -164,11 +119,10 @@ static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned
 /* One pass: digit counts per lane, their exclusive scan (digit-major, so a
  * lane's count of digit g becomes where its first key of digit g goes), and
  * the stable scatter from (k0, v0) to (k1, v1). */
-static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void radix_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
-  work *w = (work *)p;
   unsigned *counts = w->counts, *bsum = w->bsum;
-  const long long nl = XS_LANES(n), m = XS_RADIX * nl, nb = XS_LANE_SCAN_BLOCKS(n);
+  const long long nl = XS_LANES(n), m = XS_RADIX * nl, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
     is_device_ptr(k0, counts)
   for (long long l = 0; l < nl; l++) xs_lane_count(k0, n, l, nl, shift, bits, counts);
@@ -188,58 +142,31 @@ static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *
   for (long long l = 0; l < nl; l++) xs_lane_scatter(k0, v0, k1, v1, n, l, nl, shift, bits, counts);
 }
 
-/* Sorts (key, val) by key bits [lo_bit, hi_bit) using the work's second
- * buffers; returns 1 when the result ended there (odd pass count). */
-static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
-                              XS_DIGIT_BITS);
+static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  return xs_radix_sort_passes(radix_pass, w, key, val, n, lo_bit, hi_bit, XS_DIGIT_BITS);
 }
 
-static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  work *w = p;
-  if (!sort_core(w, key, val, n, lo_bit, hi_bit)) return;
-  const uint64_t *ka = w->key_alt;
-  const double *va = w->val_alt;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
-    is_device_ptr(key, val, ka, va)
-  for (long long i = 0; i < n; i++) key[i] = ka[i], val[i] = va[i];
-}
+static long long sort_counts(long long n) { return XS_LANE_COUNTS(n); }
 
-/* Sample into (key, energy), sort by key bits [lo_bit, 64), find each
- * material's range on the device, then one lookup loop per material. */
-static unsigned long long sorted(const xs_data *d, work *w, long long first, long long n, int lo_bit) {
-  uint64_t *key = w->key;
-  double *energy = w->energy;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
-    is_device_ptr(key, energy)
-  for (long long i = 0; i < n; i++) {
-    int mat;
-    xs_sample(first + i, &energy[i], &mat);
-    key[i] = xs_sort_key(mat, energy[i]);
-  }
-  if (sort_core(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
-  long long start[XS_MATERIALS + 1];
+static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
+  (void)w;
 #pragma omp target teams distribute parallel for device(pp_omp_device) is_device_ptr(key) \
     map(from : start[0 : XS_MATERIALS + 1])
-  for (int m = 0; m <= XS_MATERIALS; m++) start[m] = xs_lane_mat_start(key, n, m);
-  unsigned long long sum = 0;
-  for (int m = 0; m < XS_MATERIALS; m++) sum += lookups(d, energy, NULL, start[m], start[m + 1], m);
-  return sum;
-}
-
-static unsigned long long sorted_material(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
-}
-static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, XS_KEY_ENERGY_LO_BIT);
+  for (int m = 0; m <= XS_MATERIALS; m++) start[m] = xs_mat_start(key, n, m);
 }
 
 #define SORT_NOTE "device LSD radix sort in standard OpenMP (4-bit digits, counts per lane of " \
   PP_STR(XS_LANE_KEYS) " keys, team scan)"
 const xs_kernels *xs_kernels_omp(void) {
-  static const xs_kernels k = {prepare, release,
-                               {baseline, sampling, material, fuel, sorted_material, sorted_energy},
-                               sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, NULL};
+  static const xs_kernels k = {
+      .max_lookups = UINT_MAX, /* 32-bit sort offsets */
+      .sort_counts = sort_counts,
+      .sample_lookup = sample_lookup,
+      .sample = sample,
+      .lookups = lookups,
+      .sort_pairs = sort_pairs,
+      .mat_ranges = mat_ranges,
+      .sort_note = SORT_NOTE,
+  };
   return &k;
 }

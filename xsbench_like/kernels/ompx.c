@@ -10,12 +10,10 @@
 #include <limits.h>
 #include <omp.h>
 #include <ompx.h>
-#include <stdlib.h>
 #include "pp/device.h"
 #include "pp/ompx_util.h"
 #include "xsbench_like.h"
 #include "omp_args.h"
-#include "sort_lanes.h"
 
 #pragma omp begin declare target
 #define XS_TILE_FN static inline
@@ -28,19 +26,9 @@
 #pragma omp end declare target
 
 #define TPB 256
-#define MAX_BLOCKS (1u << 24) /* as cuda.cu: prepare caps n at UINT_MAX */
+#define MAX_BLOCKS (1u << 24) /* as cuda.cu: max_lookups is UINT_MAX */
 #define SCAN_SHMEM (2 * TPB * (int)sizeof(unsigned)) /* block_scan's team memory */
 #define SUM_SHMEM (TPB / 32 * (int)sizeof(unsigned)) /* block_total's team memory */
-
-typedef struct work {
-  long long cap;
-  double *energy, *val_alt;
-  int *mat;
-  uint64_t *key, *key_alt;
-  unsigned *counts, *bsum;
-  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
-  long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
-} work;
 
 static int blocks_for(long long n) {
   const long long b = (n + TPB - 1) / TPB;
@@ -104,13 +92,13 @@ static inline unsigned block_scan(unsigned v, unsigned *sh) {
 }
 #pragma omp end declare target
 
-/* ---- lookups -------------------------------------------------------------------- */
-static void zero_sum(work *w) {
+/* ---- lookups: each adds to the device checksum slots ---------------------------- */
+static void sum_zero(xs_work *w) {
   unsigned long long *sum = w->sum;
   LAUNCH(1, is_device_ptr(sum))
   if (ompx_thread_id_x() < XS_SUM_SLOTS) sum[ompx_thread_id_x()] = 0;
 }
-static unsigned long long read_sum(work *w) {
+static unsigned long long sum_read(xs_work *w) {
   unsigned long long slot[XS_SUM_SLOTS], s = 0;
   if (omp_target_memcpy(slot, w->sum, sizeof slot, 0, 0, omp_get_initial_device(), pp_omp_device))
     pp_device_fail(PP_OMPX, "xsbench_like checksum", "omp_target_memcpy failed");
@@ -118,11 +106,9 @@ static unsigned long long read_sum(work *w) {
   return s;
 }
 
-static unsigned long long baseline(const xs_data *d, void *p, long long first, long long n) {
-  work *w = p;
+static void sample_lookup(const xs_data *d, xs_work *w, long long first, long long n) {
   XS_ARGS_UNPACK(d);
   unsigned long long *sum = w->sum;
-  zero_sum(w);
   if (n > 0) {
     LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, sum)) {
       XS_ARGS_REPACK(dd);
@@ -136,22 +122,28 @@ static unsigned long long baseline(const xs_data *d, void *p, long long first, l
       warp_add(v, sum);
     }
   }
-  return read_sum(w);
 }
 
-static void sample(work *w, long long first, long long n) {
+static void sample(xs_work *w, long long first, long long n, int keyed) {
   double *energy = w->energy;
-  int *mat = w->mat;
-  zero_sum(w);
-  if (n > 0) {
+  if (n <= 0) return;
+  if (keyed) {
+    uint64_t *key = w->key;
+    LAUNCH(blocks_for(n), is_device_ptr(key, energy))
+    THREAD_ITEM(i, 0, n) {
+      double e;
+      int mat;
+      xs_sample(first + i, &e, &mat);
+      energy[i] = e, key[i] = xs_sort_key(mat, e);
+    }
+  } else {
+    int *mat = w->mat;
     LAUNCH(blocks_for(n), is_device_ptr(energy, mat))
     THREAD_ITEM(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
   }
 }
 
-/* Lookups [lo, hi) whose material `want` selects (xs_lane_pick); with
- * mat == NULL all are of material `want` (a sorted range). */
-static void lookups(const xs_data *d, work *w, const double *energy, const int *mat, long long lo,
+static void lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat, long long lo,
                     long long hi, int want) {
   XS_ARGS_UNPACK(d);
   unsigned long long *sum = w->sum;
@@ -169,33 +161,11 @@ static void lookups(const xs_data *d, work *w, const double *energy, const int *
       unsigned v = 0;
       THREAD_ITEM(i, lo, hi) {
         const int m = mat[i];
-        if (xs_lane_pick(m, want)) v += xs_lookup(&dd, energy[i], m);
+        if (xs_picked(m, want)) v += xs_lookup(&dd, energy[i], m);
       }
       warp_add(v, sum);
     }
   }
-}
-
-static unsigned long long sampling(const xs_data *d, void *p, long long first, long long n) {
-  work *w = p;
-  sample(w, first, n);
-  lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_ALL);
-  return read_sum(w);
-}
-
-static unsigned long long material(const xs_data *d, void *p, long long first, long long n) {
-  work *w = p;
-  sample(w, first, n);
-  for (int m = 0; m < XS_MATERIALS; m++) lookups(d, w, w->energy, w->mat, 0, n, m);
-  return read_sum(w);
-}
-
-static unsigned long long fuel(const xs_data *d, void *p, long long first, long long n) {
-  work *w = p;
-  sample(w, first, n);
-  lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_FUEL);
-  lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_OTHER);
-  return read_sum(w);
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
@@ -218,9 +188,8 @@ static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned
   }
 }
 
-static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void radix_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
-  work *w = (work *)p;
   unsigned *counts = w->counts, *bsum = w->bsum;
   const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
   PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
@@ -244,83 +213,35 @@ static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *
                   ompx_thread_id_x(), llvm_omp_target_dynamic_shared_alloc());
 }
 
-/* Sorts (key, val) by key bits [lo_bit, hi_bit) with the work's second
- * buffers; returns 1 when the result ended there. */
-static int sort_core(work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
-                              XS_TILE_BITS);
+static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  return xs_radix_sort_passes(radix_pass, w, key, val, n, lo_bit, hi_bit, XS_TILE_BITS);
 }
 
-static void sort_pairs(void *p, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  work *w = p;
-  if (!sort_core(w, key, val, n, lo_bit, hi_bit)) return;
-  const uint64_t *ka = w->key_alt;
-  const double *va = w->val_alt;
-  LAUNCH(blocks_for(n), is_device_ptr(key, val, ka, va))
-  THREAD_ITEM(i, 0, n) key[i] = ka[i], val[i] = va[i];
-}
+static long long sort_counts(long long n) { return XS_TILE_COUNTS(n); }
 
-/* Sample (energy, key), sort by key bits [lo_bit, 64), find the material
- * ranges on the device, then one lookup kernel per material range. */
-static unsigned long long sorted(const xs_data *d, work *w, long long first, long long n, int lo_bit) {
-  zero_sum(w);
-  if (n <= 0) return read_sum(w);
-  uint64_t *key = w->key;
-  double *energy = w->energy;
-  LAUNCH(blocks_for(n), is_device_ptr(key, energy))
-  THREAD_ITEM(i, 0, n) {
-    double e;
-    int mat;
-    xs_sample(first + i, &e, &mat);
-    energy[i] = e, key[i] = xs_sort_key(mat, e);
-  }
-  if (sort_core(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
-  long long *dstart = w->start, start[XS_MATERIALS + 1];
+static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
+  long long *dstart = w->start;
   LAUNCH(1, is_device_ptr(key, dstart)) {
     const int m = ompx_thread_id_x();
-    if (m <= XS_MATERIALS) dstart[m] = xs_lane_mat_start(key, n, m);
+    if (m <= XS_MATERIALS) dstart[m] = xs_mat_start(key, n, m);
   }
-  if (omp_target_memcpy(start, dstart, sizeof start, 0, 0, omp_get_initial_device(), pp_omp_device))
+  if (omp_target_memcpy(start, dstart, (XS_MATERIALS + 1) * sizeof *start, 0, 0,
+                        omp_get_initial_device(), pp_omp_device))
     pp_device_fail(PP_OMPX, "xsbench_like material ranges", "omp_target_memcpy failed");
-  for (int m = 0; m < XS_MATERIALS; m++) lookups(d, w, energy, NULL, start[m], start[m + 1], m);
-  return read_sum(w);
 }
 
-static unsigned long long sorted_material(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, XS_KEY_MAT_SHIFT);
-}
-static unsigned long long sorted_energy(const xs_data *d, void *p, long long first, long long n) {
-  return sorted(d, p, first, n, XS_KEY_ENERGY_LO_BIT);
-}
-
-/* ---- scratch ------------------------------------------------------------------- */
-static void release(void *p) {
-  work *w = p;
-  if (!w) return;
-  pp_omp_free(w->energy), pp_omp_free(w->val_alt), pp_omp_free(w->mat), pp_omp_free(w->key), pp_omp_free(w->key_alt);
-  pp_omp_free(w->counts), pp_omp_free(w->bsum), pp_omp_free(w->sum), pp_omp_free(w->start);
-  free(w);
-}
-static void *prepare(const xs_data *d, long long n) {
-  (void)d;
-  work *w = calloc(1, sizeof *w);
-  if (!w || n > (long long)UINT_MAX) return free(w), NULL; /* 32-bit sort offsets */
-  const size_t m = (size_t)(n > 0 ? n : 1);
-  w->cap = n;
-  w->energy = pp_omp_alloc(m * sizeof(double)), w->val_alt = pp_omp_alloc(m * sizeof(double));
-  w->mat = pp_omp_alloc(m * sizeof(int));
-  w->key = pp_omp_alloc(m * sizeof(uint64_t)), w->key_alt = pp_omp_alloc(m * sizeof(uint64_t));
-  w->counts = pp_omp_alloc((size_t)XS_TILE_COUNTS(m) * sizeof(unsigned));
-  w->bsum = pp_omp_alloc((size_t)XS_TILE_SCAN_BLOCKS(m) * sizeof(unsigned));
-  w->sum = pp_omp_alloc(XS_SUM_SLOTS * sizeof *w->sum), w->start = pp_omp_alloc((XS_MATERIALS + 1) * sizeof(long long));
-  return w;
-}
-
-#define SORT_NOTE XS_TILE_SORT_NOTE ", as cuda"
 const xs_kernels *xs_kernels_ompx(void) {
-  static const xs_kernels k = {prepare, release,
-                               {baseline, sampling, material, fuel, sorted_material, sorted_energy},
-                               sort_pairs, NULL,
-                               {NULL, NULL, NULL, NULL, SORT_NOTE, SORT_NOTE}, NULL};
+  static const xs_kernels k = {
+      .max_lookups = UINT_MAX, /* 32-bit sort offsets */
+      .sort_counts = sort_counts,
+      .sum_zero = sum_zero,
+      .sum_read = sum_read,
+      .sample_lookup = sample_lookup,
+      .sample = sample,
+      .lookups = lookups,
+      .sort_pairs = sort_pairs,
+      .mat_ranges = mat_ranges,
+      .sort_note = XS_TILE_SORT_NOTE ", as cuda",
+  };
   return &k;
 }

@@ -1,7 +1,5 @@
 /* xsbench_like: the per-lane steps of the omp model's LSD radix sort (the
- * kernel-level models use kernels/sort_tiles.h), and what every GPU model
- * shares: the material selection of the split variants, the material ranges
- * after a sort, the scan block size.
+ * kernel-level models use kernels/sort_tiles.h).
  *
  * Sort of (uint64 key, double value) pairs by key bits [lo, hi), one pass per
  * XS_DIGIT_BITS-bit digit, least significant first. A pass: lane l takes keys
@@ -17,19 +15,10 @@
 #define XS_DIGIT_BITS 4
 #define XS_RADIX 16
 #define XS_LANE_KEYS 32
-#define XS_SCAN_BLOCK 4096 /* entries of the counts array per scan block */
 #define XS_LANES(n) (((n) + XS_LANE_KEYS - 1) / XS_LANE_KEYS)
 #define XS_LANE_COUNTS(n) (XS_RADIX * XS_LANES(n))
-#define XS_LANE_SCAN_BLOCKS(n) ((XS_LANE_COUNTS(n) + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK)
-
-/* Which lookups a split kernel takes: one material (>= 0), or these. */
-enum { XS_PICK_ALL = -1, XS_PICK_FUEL = -2, XS_PICK_OTHER = -3 };
 
 PP_BEGIN_DEVICE
-PP_HD static inline int xs_lane_pick(int mat, int want) {
-  return want == XS_PICK_ALL || mat == want || (want == XS_PICK_FUEL && xs_is_fuel(mat)) ||
-         (want == XS_PICK_OTHER && !xs_is_fuel(mat));
-}
 
 /* Byte counter g of the pair (lo: digits 0-7, hi: digits 8-15). */
 PP_HD static inline unsigned xs_lane_get(uint64_t lo, uint64_t hi, unsigned g) {
@@ -70,15 +59,5 @@ PP_HD static inline void xs_lane_scatter(const uint64_t *PP_RESTRICT k0, const d
   }
 }
 
-/* First index of material m or above in keys sorted by material. */
-PP_HD static inline long long xs_lane_mat_start(const uint64_t *PP_RESTRICT key, long long n, int m) {
-  long long lo = 0, hi = n;
-  while (lo < hi) {
-    const long long mid = lo + (hi - lo) / 2;
-    if (xs_key_mat(key[mid]) < m) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 PP_END_DEVICE
 #endif
