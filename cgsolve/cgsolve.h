@@ -1,5 +1,5 @@
 /* cgsolve: unpreconditioned conjugate gradients on the miniFE matrix. The
- * SpMV is the spmv app's (spmv/spmv.h); this header holds the two vector
+ * SpMV is the miniFE library's (minife/minife.h); this header holds the two vector
  * kernels every model adds for CG, their per-element math, and the halo
  * exchange of a slab-decomposed vector. */
 #ifndef CGSOLVE_H
@@ -9,7 +9,7 @@
 #include "pp/model.h"
 #include "pp/portable.h"
 #include "pp/reduce.h"
-#include "../spmv/spmv.h"
+#include "minife.h"
 PP_EXTERN_C_BEGIN
 
 /* Threads per block/team of the vector kernels (ompx, cuda, hip, and the

@@ -67,96 +67,79 @@ static double kernel_flops(const cg_problem *pb, int k) {
   return k == K_SPMV ? 2.0 * (double)pb->nnz_global : k == K_DOT ? 2 * n : k == K_AXPBY ? 3 * n : 0;
 }
 
-static void history_write(const cg_solver *S) {
-  const cg_config *c = S->c;
-  if (!c->history || pp_mpi_rank() != 0) return;
-  FILE *f = fopen(c->history, "a");
-  if (!f) pp_device_fail(S->m, "history", "cannot append to the --history file");
-  for (int k = 0; k <= S->iters; k++)
-    fprintf(f, "%s,%d,%d,%d,%.17g\n", pp_model_name(S->m), S->pb->N, pp_mpi_size(), k, S->hist[k]);
-  fclose(f);
-}
+/* One model's measurement: the solver, the agreement anchor, the verdict. */
+typedef struct cg_run {
+  cg_solver S;
+  cg_first *first;
+  cg_history *history;
+  cg_verdict v;
+} cg_run;
 
-static void add_rows(cg_solver *S, const double *samples, const cg_verdict *v) {
-  const int valid = v->valid;
-  const pp_session *s = S->s;
-  const cg_problem *pb = S->pb;
-  int P = pp_mpi_size();
-  double flops = 0, bytes = 2 * 16.0 * (double)pb->nglobal; /* the two copies */
+static void solve(void *ctx) { cg_solve(&((cg_run *)ctx)->S); }
+
+/* The solve's flops and bytes follow its call counts (the iterations run). */
+static void count(void *ctx, pp_measure *spec) {
+  const cg_solver *S = &((cg_run *)ctx)->S;
+  double flops = 0, bytes = 2 * 16.0 * (double)S->pb->nglobal; /* the two copies */
   for (int k = 0; k < K_COUNT; k++) {
     if (k == K_HALO) continue;
-    flops += (double)S->calls[k] * kernel_flops(pb, k);
-    bytes += (double)S->calls[k] * kernel_bytes(pb, k);
+    flops += (double)pp_part_calls(&S->pt, k) * kernel_flops(S->pb, k);
+    bytes += (double)pp_part_calls(&S->pt, k) * kernel_bytes(S->pb, k);
   }
-  pp_row row;
-  pp_row_init(&row, "cg_solve", S->m, pb->N);
-  pp_row_time(&row, samples, s->opt.samples, &s->opt.bootstrap, flops / 1e9, "GFLOP/s");
-  row.flops = flops, row.bytes = bytes, row.ranks = P;
-  double gbs = bytes / row.time.median / 1e9;
-  if (isfinite(s->copy_gbs[S->m])) row.frac_ceiling = gbs / (s->copy_gbs[S->m] * P);
-  pp_row_metric(&row, "iterations", "count", S->iters);
-  pp_row_metric(&row, "iter_time", "us", row.time.median / (S->iters ? S->iters : 1) * 1e6);
-  pp_row_metric(&row, "bandwidth", "GB/s", gbs);
-  pp_row_metric(&row, "relres", "rel", v->relres);
-  pp_row_metric(&row, "x_err", "rel", v->xerr);
-  pp_row_metric(&row, "gap", "rel", v->gap);
-  pp_row_metric(&row, "relres_bound", "rel", v->rbound);
-  pp_row_metric(&row, "x_err_bound", "rel", v->xbound);
-  row.valid = valid;
-  snprintf(row.check, sizeof row.check, "%s", v->check);
-  pp_report_add(s->report, &row);
-
-  /* Per-kernel rows from the instrumented solve: each call's time (the slowest
-   * rank's), GB/s of the median call, calls per solve and share of the solve. */
-  long long ncall[K_COUNT];
-  double total = 0;
-  for (int k = 0; k < K_COUNT; k++) {
-    ncall[k] = S->calls[k] < S->cap ? S->calls[k] : S->cap;
-    if (ncall[k]) pp_mpi_max(S->tcall[k], (int)ncall[k]); /* ranks call in lockstep */
-    for (long long i = 0; i < ncall[k]; i++) total += S->tcall[k][i];
-  }
-  for (int k = 0; k < K_COUNT; k++) {
-    long long nc = ncall[k];
-    if (nc == 0) continue;
-    double sum = 0;
-    for (long long i = 0; i < nc; i++) sum += S->tcall[k][i];
-    double kb = kernel_bytes(pb, k);
-    pp_row_init(&row, kname[k], S->m, pb->N);
-    if (k == K_HALO) pp_row_time(&row, S->tcall[k], (int)nc, &s->opt.bootstrap, 0, "us/call");
-    else pp_row_time(&row, S->tcall[k], (int)nc, &s->opt.bootstrap, kb / 1e9, "GB/s");
-    row.bytes = kb, row.flops = kernel_flops(pb, k), row.ranks = P;
-    pp_row_metric(&row, "calls", "count", (double)S->calls[k]);
-    pp_row_metric(&row, "share", "percent", 100 * sum / total); /* of all timed calls */
-    if (k == K_SPMV) pp_row_metric(&row, "rate", "GFLOP/s", row.flops / row.time.median / 1e9);
-    if (k == K_HALO) pp_row_metric(&row, "sent", "bytes", kb);
-    row.valid = valid;
-    snprintf(row.check, sizeof row.check, "part of cg_solve (%s)", valid ? "validated" : "FAILED");
-    pp_report_add(s->report, &row);
-  }
+  spec->flops = flops, spec->bytes = bytes;
 }
 
+/* cg_check on the extra (instrumented) solve's x and r; history and progress. */
+static void verify(void *ctx, pp_row *row) {
+  cg_run *r = ctx;
+  const cg_solver *S = &r->S;
+  cg_history_add(r->history, S);
+  r->v = cg_check(S, r->first);
+  pp_progress(S->s, "%s: %d iterations, relative residual %.3e (recursive %.3e, bound %.1e), "
+              "x err %.2e (bound %.1e), %s", pp_model_name(S->m), S->iters, r->v.relres,
+              S->hist[S->iters], r->v.rbound, r->v.xerr, r->v.xbound, r->v.valid ? "PASS" : "FAIL");
+  row->valid = r->v.valid;
+  snprintf(row->check, sizeof row->check, "%s", r->v.check);
+}
+
+/* cg_solve's figures; %copy is its bandwidth over the ranks' copy ceiling. */
+static void figures(void *ctx, pp_row *row) {
+  const cg_run *r = ctx;
+  const cg_solver *S = &r->S;
+  const double gbs = row->bytes / row->time.median / 1e9, copy = S->s->copy_gbs[S->m];
+  if (isfinite(copy)) row->frac_ceiling = gbs / (copy * row->ranks);
+  pp_row_metric(row, "iterations", "count", S->iters);
+  pp_row_metric(row, "iter_time", "us", row->time.median / (S->iters ? S->iters : 1) * 1e6);
+  pp_row_metric(row, "relres", "rel", r->v.relres);
+  pp_row_metric(row, "x_err", "rel", r->v.xerr);
+  pp_row_metric(row, "gap", "rel", r->v.gap);
+  pp_row_metric(row, "relres_bound", "rel", r->v.rbound);
+  pp_row_metric(row, "x_err_bound", "rel", r->v.xbound);
+}
+
+static void halo_figures(void *ctx, pp_row *row) {
+  (void)ctx;
+  pp_row_metric(row, "sent", "bytes", row->bytes);
+}
+
+/* The timed solves, then one extra solve with every part call synchronized
+ * and timed (its per-call times are the part rows; its progress, history
+ * and result are what is printed and validated). */
 static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, pp_model m,
-                      cg_first *first) {
-  cg_solver S;
-  cg_solver_init(&S, s, c, pb, m);
-  double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
+                      cg_first *first, cg_history *history) {
+  cg_run r = {.first = first, .history = history};
+  cg_solver_init(&r.S, s, c, pb, m);
+  pp_measure parts[K_COUNT];
+  for (int k = 0; k < K_COUNT; k++)
+    parts[k] = (pp_measure){kname[k], k == K_HALO ? "us/call" : "GB/s", pb->N, NULL,
+                            kernel_bytes(pb, k), kernel_flops(pb, k), 0, 0, PP_RANKS_SPLIT, NULL,
+                            k == K_HALO ? halo_figures : NULL};
+  const pp_measure whole = {"cg_solve", "GFLOP/s", pb->N, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT,
+                            count, figures};
   pp_progress(s, "%s: %d warm-up and %d timed solves, N = %d", pp_model_name(m), s->opt.warmup,
               s->opt.samples, pb->N);
-  pp_bench(s, m, cg_solve, &S, samples);
-  pp_mpi_max(samples, s->opt.samples); /* a solve lasts until its slowest rank ends */
-  /* The instrumented solve: per-kernel times, progress, history, validation. */
-  S.instrument = 1;
-  cg_solve(&S);
-  S.instrument = 0;
-  history_write(&S);
-
-  cg_verdict v = cg_check(&S, first);
-  pp_progress(s, "%s: %d iterations, relative residual %.3e (recursive %.3e, bound %.1e), "
-              "x err %.2e (bound %.1e), %s", pp_model_name(m), S.iters, v.relres,
-              S.hist[S.iters], v.rbound, v.xerr, v.xbound, v.valid ? "PASS" : "FAIL");
-  add_rows(&S, samples, &v);
-  cg_solver_free(&S);
-  free(samples);
+  pp_measure_parts(s, m, &whole, parts, &r.S.pt, PP_PARTS_EXTRA_RUN, solve, &r, verify);
+  cg_solver_free(&r.S);
 }
 
 int main(int argc, char **argv) {
@@ -168,7 +151,7 @@ int main(int argc, char **argv) {
       {"--expect-relres", "X", "validation: the final true relative residual must also be <= X",
        opt_expect},
       {"--print-every", "K", "print the residual every K iterations (rank 0, stderr)", opt_print},
-      {"--history", "FILE", "append every iteration's relative residual as CSV: "
+      {"--history", "FILE", "write every iteration's relative residual as CSV (at the end): "
                             "model,N,ranks,iteration,relres", opt_history},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
@@ -203,13 +186,8 @@ int main(int argc, char **argv) {
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
   minife_deck_apply(&cfg.deck, &s);
-  char bad[160] = ""; /* rank 0 writes the history: its verdict, for every rank */
-  if (cfg.history && pp_mpi_rank() == 0) {
-    FILE *f = fopen(cfg.history, "w");
-    if (!f) snprintf(bad, sizeof bad, "--history: cannot write '%s'", cfg.history);
-    else fprintf(f, "model,N,ranks,iteration,relres\n"), fclose(f);
-  }
-  pp_usage_check_all(app.name, bad[0] ? bad : NULL);
+  cg_history history;
+  cg_history_start(&history, &s, cfg.history);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, N^3 hexahedra, (N+1)^3 rows, Dirichlet surface");
   pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g",
                   cfg.max_iters, cfg.tol);
@@ -231,8 +209,10 @@ int main(int argc, char **argv) {
     }
     cg_problem_make(&s, N, &pb);
     for (int m = 0; m < PP_MODEL_COUNT; m++)
-      if (s.ops[m]) run_model(&s, &cfg, &pb, (pp_model)m, &first);
+      if (s.ops[m]) run_model(&s, &cfg, &pb, (pp_model)m, &first, &history);
     cg_problem_free(&pb);
   }
-  return pp_session_finish(&s);
+  const int written = cg_history_finish(&history, app.name);
+  const int rc = pp_session_finish(&s);
+  return written ? rc : 3;
 }

@@ -1,5 +1,5 @@
 /* cgsolve's problem: this rank's z-plane slab of the miniFE matrix (the
- * generator of spmv/matrix.c), b = A x* for a known x*, and the halo. */
+ * generator of minife/matrix.c), b = A x* for a known x*, and the halo. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,7 @@
 #define CGSOLVE_PROBLEM_H
 #include "cgsolve.h"
 #include "pp/bench.h"
+#include "pp/measure.h"
 
 typedef struct cg_config {
   minife_deck deck;        /* --deck (with its recorded reference, if any) */
@@ -37,6 +38,7 @@ void cg_problem_make(pp_session *s, int N, cg_problem *pb);
 void cg_problem_free(cg_problem *pb);
 
 /* ---- solve.c: one model's CG ------------------------------------------------ */
+/* The solve's parts (pp_parts indices), each timed alone in the extra run. */
 enum { K_SPMV, K_DOT, K_AXPBY, K_HALO, K_COUNT };
 enum { CG_STOP_ITERS, CG_STOP_TOL, CG_STOP_BREAKDOWN };
 
@@ -54,11 +56,9 @@ typedef struct cg_solver {
   double *b, *x, *r, *p, *Ap, *scratch;       /* device; x and p have ghosts */
   int iters, stop;
   double *hist;            /* relative recursive residual after each iteration */
-  long long calls[K_COUNT];
-  int instrument;          /* time every call (synchronized), print progress */
-  double *tcall[K_COUNT];  /* seconds of each call of the instrumented solve */
-  long long cap;           /* entries of each tcall */
-  double t0;
+  /* Call counts of every solve; per-call times (wall clock: the dot has an
+   * MPI sum, the halo is MPI) and progress printing while pt.on. */
+  pp_parts pt;
 } cg_solver;
 
 /* Uploads the slab and allocates the vectors of model m. */
@@ -67,6 +67,20 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
 void cg_solver_free(cg_solver *S);
 /* One solve from x0 = 0 (a pp_run_fn). */
 void cg_solve(void *solver);
+
+/* ---- history.c: --history FILE ------------------------------------------------ */
+typedef struct cg_history {
+  const char *path; /* NULL: not asked */
+  char *buf;        /* the CSV so far (rank 0) */
+  size_t len, cap;
+} cg_history;
+/* Exits 2 (collectively) when `path` cannot be written; starts the CSV. */
+void cg_history_start(cg_history *h, const pp_session *s, const char *path);
+/* Appends the solver's residual history: one line per iteration. */
+void cg_history_add(cg_history *h, const cg_solver *S);
+/* Writes the file at once (rank 0). Collective: 1, or 0 on every rank when
+ * it could not be written (message printed; nothing partial is left). */
+int cg_history_finish(cg_history *h, const char *app);
 
 /* ---- check.c: validation on the host ------------------------------------------ */
 typedef struct cg_verdict {

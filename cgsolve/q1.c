@@ -1,10 +1,10 @@
 /* The miniFE operator applied matrix-free, for validation only. It shares no
- * code and no tables with the CSR generator (spmv/matrix.c) or the SpMV
+ * code and no tables with the CSR generator (minife/matrix.c) or the SpMV
  * kernels: the element stiffness comes from the trilinear shape functions'
  * gradients integrated by 2x2x2-point Gauss quadrature (exact for these
  * degree-2 integrands), and A x is summed element by element.
  *
- * Convention (as the generator's, read from spmv/matrix.c): node (i,j,k) of
+ * Convention (as the generator's, read from minife/matrix.c): node (i,j,k) of
  * the N^3 cube of unit hexahedra is row i + (N+1)(j + (N+1)k); surface nodes
  * are Dirichlet: their rows are the identity and their columns are absent
  * from every other row. So (A x)_i = x_i on the surface, and inside it is the

@@ -1,5 +1,6 @@
 /* One model's CG: the slab uploaded to the model's memory, the solve loop
- * with optional per-call timing, and the planted faults of the tests. */
+ * with its parts bracketed for pp_measure_parts, and the planted faults of
+ * the tests. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,60 +36,47 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   S->scratch = o->alloc(CG_SCRATCH_LEN * sizeof(double));
   S->plan = S->sk->prepare(A->nrows, A->ncols, A->nnz, S->rowptr, S->col, S->val, NULL);
   S->hist = malloc(sizeof(double) * (size_t)(c->max_iters + 1));
-  S->cap = 3 * c->max_iters + 4;
-  for (int k = 0; k < K_COUNT; k++) S->tcall[k] = malloc(sizeof(double) * (size_t)S->cap);
+  pp_parts_init(&S->pt, o, K_COUNT, 3 * c->max_iters + 4, 1); /* axpby: 3 per iteration + 1 */
 }
 
 void cg_solver_free(cg_solver *S) {
   S->sk->release(S->plan);
   void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) S->ops->free(dev[i]);
-  for (int k = 0; k < K_COUNT; k++) free(S->tcall[k]);
+  pp_parts_free(&S->pt);
   free(S->hist);
 }
 
-static void k_begin(cg_solver *S) {
-  if (!S->instrument) return;
-  S->ops->sync();
-  S->t0 = pp_wtime();
-}
-static void k_end(cg_solver *S, int k) {
-  long long i = S->calls[k]++;
-  if (!S->instrument) return;
-  S->ops->sync();
-  if (i < S->cap) S->tcall[k][i] = pp_wtime() - S->t0;
-}
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
-  k_begin(S);
+  pp_part_begin(&S->pt);
   cg_halo_exchange(&S->pb->halo, S->ops, v);
-  k_end(S, K_HALO);
+  pp_part_end(&S->pt, K_HALO);
 }
 static void do_spmv(cg_solver *S, const double *x, double *y) {
-  k_begin(S);
+  pp_part_begin(&S->pt);
   S->sk->spmv(S->plan, S->n, S->rowptr, S->col, S->val, x, y);
   if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
-  k_end(S, K_SPMV);
+  pp_part_end(&S->pt, K_SPMV);
 }
 /* The global dot: this rank's part on the device, summed over ranks. */
 static double do_dot(cg_solver *S, const double *x, const double *y) {
-  k_begin(S);
+  pp_part_begin(&S->pt);
   double v = S->ck->dot(x, y, S->n, S->scratch);
   pp_mpi_sum(&v, 1);
-  k_end(S, K_DOT);
+  pp_part_end(&S->pt, K_DOT);
   return v;
 }
 static void do_axpby(cg_solver *S, double *w, double a, const double *x, double b, const double *y) {
-  k_begin(S);
+  pp_part_begin(&S->pt);
   S->ck->axpby(w, a, x, b, y, S->n);
-  k_end(S, K_AXPBY);
+  pp_part_end(&S->pt, K_AXPBY);
 }
 
 void cg_solve(void *ctx) {
   cg_solver *S = ctx;
   const cg_config *c = S->c;
   size_t bytes = (size_t)S->n * sizeof(double);
-  for (int k = 0; k < K_COUNT; k++) S->calls[k] = 0;
   do_axpby(S, S->x, 0.0, S->b, 0.0, S->b); /* x0 = 0 (b is finite) */
   S->ops->copy(S->r, S->b, bytes);         /* r0 = b - A x0 = b */
   S->ops->copy(S->p, S->r, bytes);
@@ -112,7 +100,7 @@ void cg_solve(void *ctx) {
     double rr_new = do_dot(S, S->r, S->r), rel = sqrt(rr_new) / norm0;
     S->iters = k;
     S->hist[k] = rel;
-    if (S->instrument && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
+    if (S->pt.on && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
       fprintf(stderr, "[cgsolve] %s N=%d iteration %d: relative residual %.6e\n",
               pp_model_name(S->m), S->pb->N, k, rel);
     if (rel <= c->tol) {

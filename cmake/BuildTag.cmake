@@ -39,7 +39,7 @@ string(REPLACE "\"" "'" PP_C_COMPILER_BANNER "${PP_C_COMPILER_BANNER}")
 # are not misread. Call at the end of the top-level CMakeLists.txt.
 function(pp_forced_flags_note out)
   set(note "")
-  foreach(app microbench spmv cgsolve xsbench_like testsnap)
+  foreach(app microbench minife spmv cgsolve xsbench_like testsnap)
     foreach(f omp ompx)
       if(EXISTS ${PROJECT_SOURCE_DIR}/${app}/kernels/${f}.c AND TARGET ${app})
         get_source_file_property(o ${PROJECT_SOURCE_DIR}/${app}/kernels/${f}.c

@@ -1,12 +1,13 @@
 /* spmv driver: for each size N, generate the miniFE matrix once on the host,
  * run y = A x on every selected model (and the vendor library next to the
- * native model), check y against a host reference and report bandwidth by
- * two byte counts and GFLOP/s. */
+ * native model) through the common measurement path (pp/measure.h), check y
+ * against a host reference and report bandwidth by two byte counts. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "problem.h"
 
@@ -75,8 +76,12 @@ static const char *parse_deck(const char *v, void *ctx) {
 /* ---- one backend ---------------------------------------------------------- */
 
 typedef struct run {
+  const spmv_problem *pb;
+  const pp_session *s;
+  pp_model m;
   const spmv_kernels *k;
   void *plan;
+  int vendor; /* the vendor library's row: its own planted fault */
   int64_t nrows;
   const int64_t *rowptr;
   const int32_t *col;
@@ -89,60 +94,66 @@ static void call(void *ctx) {
   r->k->spmv(r->plan, r->nrows, r->rowptr, r->col, r->val, r->x, r->y);
 }
 
-/* Times kernels k on model m's copies of the problem; fills `row`. */
-static void bench(pp_session *s, pp_model m, const spmv_kernels *k, const char *name,
-                  const spmv_problem *pb, const run *arrays, const spmv_params *p, pp_row *row,
-                  const char *(*describe)(const void *), char *note, size_t note_len) {
-  const pp_device_ops *o = s->ops[m];
-  const csr_matrix *A = &pb->A;
-  run r = *arrays;
-  r.k = k;
-  r.plan = k->prepare(A->nrows, A->ncols, A->nnz, r.rowptr, r.col, r.val, p);
-  size_t ybytes = (size_t)A->nrows * sizeof(double);
-  double *y = malloc(ybytes);
-  pp_poison_d(y, (size_t)A->nrows); /* a row a kernel never writes stays NaN */
-  if (m == PP_HOST) memcpy(r.y, y, ybytes);
-  else o->to_device(r.y, y, ybytes);
-
-  double *samples = malloc(sizeof(double) * (size_t)s->opt.samples);
-  pp_bench(s, m, call, &r, samples);
-  if (m == PP_HOST) memcpy(y, r.y, ybytes);
-  else o->to_host(y, r.y, ybytes);
-  /* described after the runs: a vendor plan may change its format on the first call */
-  if (describe && note) snprintf(note, note_len, "%s", describe(r.plan));
-  k->release(r.plan);
-
-  /* Planted faults (tests): one wrong element of y, 1e-6 relative (~3e-8 of
-   * ||y|| on the tiny deck), for our kernels' rows or the vendor library's. */
-  if (pp_fault(describe ? "spmv-vendor-y" : "spmv-y")) y[A->nrows / 2] *= 1 + 1e-6;
-  double err = pp_rel_err_l2(y, pb->yref, (size_t)A->nrows);
-  pp_row_init(row, name, m, pb->N);
-  pp_row_time(row, samples, s->opt.samples, &s->opt.bootstrap, pb->bytes_paper / 1e9, "GB/s");
-  row->bytes = pb->bytes_paper;
-  row->flops = pb->flops;
-  double min_gbs = pb->bytes_min / row->time.median / 1e9;
-  pp_row_metric(row, "min_traffic", "GB/s", min_gbs);
-  if (isfinite(s->copy_gbs[m]) && s->copy_gbs[m] > 0) {
-    row->frac_ceiling = min_gbs / s->copy_gbs[m];
-    pp_row_metric(row, "min_traffic_of_copy", "fraction", row->frac_ceiling);
-  }
-  pp_row_metric(row, "compute", "GFLOP/s", pb->flops / row->time.median / 1e9);
-  row->valid = pp_within(err, SPMV_TOL);
-  snprintf(row->check, sizeof row->check, "rel L2 err %.2e <= %.0e", err, SPMV_TOL);
-  free(samples);
+/* y downloaded and compared with the host reference. Planted faults (tests):
+ * one wrong element of y, 1e-6 relative (~3e-8 of ||y|| on the tiny deck),
+ * for our kernels' rows or the vendor library's. */
+static void verify(void *ctx, pp_row *row) {
+  const run *r = ctx;
+  const int64_t n = r->pb->A.nrows;
+  const size_t ybytes = (size_t)n * sizeof(double);
+  double *y = pp_host_alloc("spmv", ybytes, "y");
+  if (r->m == PP_HOST) memcpy(y, r->y, ybytes);
+  else r->s->ops[r->m]->to_host(y, r->y, ybytes);
+  if (pp_fault(r->vendor ? "spmv-vendor-y" : "spmv-y")) y[n / 2] *= 1 + 1e-6;
+  pp_check_within(row, "rel L2 err", pp_rel_err_l2(y, r->pb->yref, (size_t)n), SPMV_TOL);
   free(y);
 }
 
-/* Runs model m (and its vendor library) on the problem; appends rows. */
+/* min_traffic: every array once, at the FOM's pace (all ranks); it is the
+ * %copy column. */
+static void figures(void *ctx, pp_row *row) {
+  const run *r = ctx;
+  const double min_gbs = row->ranks * r->pb->bytes_min / row->time.median / 1e9;
+  const double copy = r->s->copy_gbs[r->m];
+  pp_row_metric(row, "min_traffic", "GB/s", min_gbs);
+  if (isfinite(copy) && copy > 0) {
+    row->frac_ceiling = min_gbs / (copy * row->ranks);
+    pp_row_metric(row, "min_traffic_of_copy", "fraction", row->frac_ceiling);
+  }
+}
+
+/* Measures kernels k on model m's copies of the problem (y poisoned first:
+ * a row a kernel never writes stays NaN); returns the stored row's index.
+ * `vendor`: k is that vendor library's, whose plan is described in `note`. */
+static int bench(pp_session *s, pp_model m, const spmv_kernels *k, const spmv_vendor *vendor,
+                 const run *arrays, const spmv_params *p, char *note, size_t note_len) {
+  const spmv_problem *pb = arrays->pb;
+  const csr_matrix *A = &pb->A;
+  run r = *arrays;
+  r.k = k, r.vendor = vendor != NULL;
+  r.plan = k->prepare(A->nrows, A->ncols, A->nnz, r.rowptr, r.col, r.val, p);
+  if (m == PP_HOST) pp_poison_d(r.y, (size_t)A->nrows);
+  else pp_device_poison_d(s->ops[m], r.y, (size_t)A->nrows);
+  const pp_measure spec = {vendor ? vendor->row : "spmv", "GB/s", pb->N, NULL, pb->bytes_paper,
+                           pb->flops, 0, 0, PP_RANKS_REPLICATED, NULL, figures};
+  pp_row *row = pp_measure_run(s, m, &spec, call, &r, verify);
+  const int index = (int)(row - pp_report_row(s->report, 0));
+  if (vendor) snprintf(note, note_len, "%s", vendor->describe(r.plan));
+  k->release(r.plan);
+  return index;
+}
+
+/* Runs model m (and its vendor library) on the problem; the stored rows'
+ * indices go to idx (returns how many: the first is the spmv row). */
 static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const config *cfg,
-                     pp_row *rows, int nrows_out, char *vendor_note, size_t note_len) {
+                     int *idx, char *vendor_note, size_t note_len) {
   const spmv_kernels *k = spmv_kernels_for(m);
   const pp_device_ops *o = s->ops[m];
   const csr_matrix *A = &pb->A;
-  run arr = {NULL, NULL, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL};
+  run arr = {pb, s, m, NULL, NULL, 0, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL};
   size_t ybytes = (size_t)A->nrows * sizeof(double);
   if (m == PP_HOST) {
-    arr.y = malloc(ybytes); /* the host runs on the generated arrays themselves */
+    arr.y = pp_host_alloc("spmv", ybytes, "y"); /* the host runs on the generated arrays themselves */
   } else {
     arr.rowptr = pp_device_upload(o, A->rowptr, (size_t)(A->nrows + 1) * sizeof(int64_t));
     arr.col = pp_device_upload(o, A->col, (size_t)A->nnz * sizeof(int32_t));
@@ -151,18 +162,9 @@ static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const co
     arr.y = o->alloc(ybytes);
   }
   int n = 0;
-  bench(s, m, k, "spmv", pb, &arr, &cfg->p, &rows[nrows_out + n++], NULL, NULL, 0);
-  (void)vendor_note, (void)note_len;
-#ifdef PP_HAVE_CUDA
-  if (m == PP_CUDA && cfg->vendor)
-    bench(s, m, spmv_kernels_cusparse(), "spmv_cusparse", pb, &arr, &cfg->p,
-          &rows[nrows_out + n++], spmv_cusparse_describe, vendor_note, note_len);
-#endif
-#ifdef PP_HAVE_HIP
-  if (m == PP_HIP && cfg->vendor)
-    bench(s, m, spmv_kernels_hipsparse(), "spmv_hipsparse", pb, &arr, &cfg->p,
-          &rows[nrows_out + n++], spmv_hipsparse_describe, vendor_note, note_len);
-#endif
+  idx[n++] = bench(s, m, k, NULL, &arr, &cfg->p, NULL, 0);
+  if (k->vendor && cfg->vendor)
+    idx[n++] = bench(s, m, k->vendor->k, k->vendor, &arr, &cfg->p, vendor_note, note_len);
   if (m == PP_HOST) {
     free(arr.y);
   } else {
@@ -202,7 +204,7 @@ int main(int argc, char **argv) {
       "--reduce, --grid); spmv_cusparse/spmv_hipsparse the vendor library on the same data.\n"
       "Figures: GB/s (FOM) counts the papers' bytes: row offsets + columns + values + one x\n"
       "read per entry + y written. min_traffic counts every array once; its fraction of the\n"
-      "measured copy bandwidth is the %copy column. GFLOP/s counts 2 flops per entry.\n"
+      "measured copy bandwidth is the %copy column. rate (GFLOP/s) counts 2 flops per entry.\n"
       "Validation: relative L2 error of y against a host reference on x_i in [0,1), <= 1e-12.\n"};
 
   pp_session s;
@@ -211,7 +213,9 @@ int main(int argc, char **argv) {
   if (cfg.p.rows_per_team * cfg.p.vector_len > SPMV_MAX_TEAM)
     pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
                    cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
-  const int vendor = cfg.vendor && (s.ops[PP_CUDA] || s.ops[PP_HIP]);
+  int vendor = 0; /* a vendor library runs beside an opened model */
+  for (int m = 0; m < PP_MODEL_COUNT; m++)
+    if (s.ops[m] && spmv_kernels_for((pp_model)m)->vendor) vendor = cfg.vendor;
 
   /* every size is checked before the first is generated */
   for (int i = 0; i < s.opt.sizes.n; i++) spmv_problem_check_fits(&s, (int)s.opt.sizes.v[i], vendor);
@@ -226,7 +230,7 @@ int main(int argc, char **argv) {
                   "(x per entry) + 8 n (y)");
   pp_report_param(s.report, "min_traffic", "8(n+1) + 12 nnz + 8 n (x once) + 8 n (y); "
                   "%%copy = min_traffic / copy ceiling");
-  pp_report_param(s.report, "GFLOP/s", "2 nnz per run");
+  pp_report_param(s.report, "rate (GFLOP/s)", "2 nnz per run");
   pp_report_param(s.report, "launch", "ompx/cuda/hip: rows_per_team=%d x vector_len=%d (%d threads), "
                   "reduce=%s, grid=%s; ompx loads %s", p.rows_per_team, p.vector_len,
                   p.rows_per_team * p.vector_len, p.shuffle ? "shuffle" : "shared",
@@ -238,24 +242,24 @@ int main(int argc, char **argv) {
   for (int si = 0; si < s.opt.sizes.n; si++) {
     spmv_problem pb;
     spmv_problem_make(&s, (int)s.opt.sizes.v[si], &pb);
-    pp_row rows[2 * PP_MODEL_COUNT];
-    int nr = 0;
+    int idx[2 * PP_MODEL_COUNT], nr = 0;
     char note[256] = "";
     for (int m = 0; m < PP_MODEL_COUNT; m++) {
       if (!s.ops[m]) continue;
       pp_progress(&s, "N=%d: %s", pb.N, pp_model_name((pp_model)m));
-      nr += run_model(&s, (pp_model)m, &pb, &cfg, rows, nr, note, sizeof note);
+      nr += run_model(&s, (pp_model)m, &pb, &cfg, idx + nr, note, sizeof note);
     }
     if (note[0]) pp_report_param(s.report, "vendor", "%s", note);
-    /* every GPU row relative to the vendor library, when it ran */
+    /* every GPU row relative to the vendor library, when it ran (rank-combined FOMs) */
     double vendor_fom = NAN;
-    for (int i = 0; i < nr; i++)
-      if (strcmp(rows[i].kernel, "spmv")) vendor_fom = rows[i].fom;
     for (int i = 0; i < nr; i++) {
-      if (isfinite(vendor_fom) && rows[i].model != PP_HOST && !strcmp(rows[i].kernel, "spmv"))
-        pp_row_metric(&rows[i], "vs_vendor", "ratio", rows[i].fom / vendor_fom);
-      pp_row_combine_ranks(&rows[i]);
-      pp_report_add(s.report, &rows[i]);
+      const pp_row *row = pp_report_row(s.report, idx[i]);
+      if (strcmp(row->kernel, "spmv")) vendor_fom = row->fom;
+    }
+    for (int i = 0; i < nr && isfinite(vendor_fom); i++) {
+      pp_row *row = pp_report_row(s.report, idx[i]);
+      if (row->model != PP_HOST && !strcmp(row->kernel, "spmv"))
+        pp_row_metric(row, "vs_vendor", "ratio", row->fom / vendor_fom);
     }
     spmv_problem_free(&pb);
   }

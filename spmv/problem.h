@@ -3,7 +3,7 @@
 #ifndef SPMV_PROBLEM_H
 #define SPMV_PROBLEM_H
 #include "pp/bench.h"
-#include "spmv.h"
+#include "minife.h"
 
 /* Relative L2 error of y allowed. Summation orders differ between models
  * (lanes, shuffle trees), so y differs in the last bits: ~1e-16 relative. */

@@ -36,6 +36,9 @@ pp_test(cgsolve_fault_x COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} 
   EXPECT 1 "cg_solve +host .*FAIL relres .*. gap" LABELS validate)
 pp_test(cgsolve_fault_xerr COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-xerr
   EXPECT 1 "cg_solve +host .*FAIL x err [0-9.e-]+<=[0-9e-]+. relres" LABELS validate)
+# No solve at all (the measurement skips them): x never computed must fail.
+pp_test(cgsolve_fault_missed COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg_solve-missed
+  EXPECT 1 "cg_solve +host .*FAIL" LABELS validate)
 # Agreement between models: the wrong dot in the omp model only.
 if(PP_TEST_MODELS MATCHES "omp")
   pp_test(cgsolve_fault_dot_omp COMMAND ${CG} --backend host,omp ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot-omp
@@ -87,16 +90,26 @@ pp_test(cgsolve_deck_and_size COMMAND ${CG} ${CG_TINY} --size 8 --backend host -
 pp_test(cgsolve_size_huge COMMAND ${CG} --size 5000 EXPECT 2 "--size: 5000 is outside" LABELS input)
 # N = 1200: 1.7e9 rows fit the index type but not this machine's memory.
 pp_test(cgsolve_too_big COMMAND ${CG} --backend host --size 1200 --quiet
-  EXPECT 2 "N = 1200 .* needs [0-9.]+ GiB of host memory" LABELS input)
+  EXPECT 2 "N = 1200 .* needs [0-9.]+ GiB of host memory" LABELS input ENV ${PP_TEST_MEMORY})
 # Every size is checked before the first runs: N = 30 is never generated.
 add_test(NAME cgsolve_sizes_checked_first COMMAND sh -c
   "out=$(\"$@\" 2>&1); rc=$?; printf '%s\\n' \"$out\"; [ $rc -eq 2 ] && printf '%s' \"$out\" | grep -q 'N = 1200 .* needs' && ! printf '%s' \"$out\" | grep -q 'generating'"
   sh ${CG} --backend host --size 30,1200)
-set_tests_properties(cgsolve_sizes_checked_first PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}")
+set_tests_properties(cgsolve_sizes_checked_first PROPERTIES LABELS input
+  ENVIRONMENT "${PP_TEST_ENV};${PP_TEST_MEMORY}")
 pp_test(cgsolve_bad_tol COMMAND ${CG} --tol -1 EXPECT 2 "--tol: '-1' is not a number" LABELS input)
 pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling: use strong or weak" LABELS input)
 pp_test(cgsolve_bad_history COMMAND ${CG} --backend host --size 4 --history /nonexistent/h.csv --quiet
   EXPECT 2 "--history: cannot write" LABELS input)
+# --history is written once at the end (pp/outfile.h): a symlink at the path
+# is replaced, not written through; a missing directory is refused before any
+# solve; a full device fails with exit 3.
+foreach(case symlink missing devfull)
+  add_test(NAME cgsolve_history_${case} COMMAND ${PROJECT_SOURCE_DIR}/cgsolve/tests/history.sh ${case}
+    ${CG} --backend host --size 4 --max-iters 5 ${PP_TEST_FAST})
+  set_tests_properties(cgsolve_history_${case} PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}"
+    SKIP_RETURN_CODE 77)
+endforeach()
 
 # MPI: z-plane slabs with halo exchange; the residual history on 2 and 3
 # ranks must equal the 1-rank history to rounding (only the dots' summation
@@ -132,7 +145,8 @@ if(PP_HAVE_MPI)
     EXPECT 1 "FAIL relres .*. gap" LABELS mpi validate)
   # A usage error every rank sees: printed once, exit 2 (no MPI_Abort).
   pp_test(cgsolve_mpi2_too_big COMMAND ${_mpi2} ${CG} --backend host --size 1200 --quiet
-    EXPECT 2 "^cgsolve: (rank 0 of 2: )?N = 1200 \\([0-9]+ rows, [0-9]+ entries on rank 0\\) needs" LABELS mpi input)
+    EXPECT 2 "^cgsolve: (rank 0 of 2: )?N = 1200 \\([0-9]+ rows, [0-9]+ entries on rank 0\\) needs" LABELS mpi input
+    ENV ${PP_TEST_MEMORY})
   pp_test(cgsolve_mpi3_too_few_planes COMMAND ${_mpi3} ${CG} --backend host --size 1 --quiet
     EXPECT 2 "N = 1 has 2 z-planes of nodes, fewer than the 3 ranks" LABELS mpi input)
 endif()

@@ -49,7 +49,8 @@ pp_test(microbench_bad_backend COMMAND ${MB} --backend foo EXPECT 2 "unknown mod
 pp_test(microbench_bad_size COMMAND ${MB} --size -5 EXPECT 2 "--size: '-5' is not" LABELS unit input)
 pp_test(microbench_zero_size COMMAND ${MB} --size 0 EXPECT 2 "--size: 0 is outside" LABELS unit input)
 pp_test(microbench_absurd_size COMMAND ${MB} --size 2^40 EXPECT 2 "--size: .* is outside" LABELS unit input)
-pp_test(microbench_too_big COMMAND ${MB} --backend host --size 2^30 --quiet EXPECT 2 "needs .* GiB of host memory" LABELS unit input)
+pp_test(microbench_too_big COMMAND ${MB} --backend host --size 2^30 --quiet EXPECT 2 "needs .* GiB of host memory" LABELS unit input
+  ENV ${PP_TEST_MEMORY})
 pp_test(microbench_bad_tpb COMMAND ${MB} --tpb 100 EXPECT 2 "multiples of 32" LABELS unit input)
 pp_test(microbench_bad_samples COMMAND ${MB} --samples 0 EXPECT 2 "--samples: 0 is outside" LABELS unit input)
 pp_test(microbench_bad_gpu_wait COMMAND ${MB} --gpu-wait fast EXPECT 2 "--gpu-wait: 'fast' is not" LABELS unit input)

@@ -5,19 +5,25 @@ set(MB $<TARGET_FILE:microbench>)
 
 # An oversized problem is refused (exit 2) before the ceiling's 2 x 256 MiB+ copy.
 pp_test(session_refuse_before_ceiling COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 2^30
-  EXPECT 2 "needs [0-9.]+ GiB of (device|host) memory" LABELS unit input)
+  EXPECT 2 "needs [0-9.]+ GiB of (device|host) memory" LABELS unit input ENV ${PP_TEST_MEMORY})
 set_tests_properties(session_refuse_before_ceiling PROPERTIES FAIL_REGULAR_EXPRESSION "measuring the copy ceiling")
-# Host memory: compared with what is available, and the message names both figures.
+# Host memory: compared with what is available, and the message names both
+# figures (the machine's own, read now: the one fit test without PP_TEST_MEMORY_GIB).
 pp_test(session_host_fit COMMAND ${MB} --backend host --size 2^29 --quiet
   EXPECT 2 "needs [0-9.]+ GiB of host memory; this node has [0-9.]+ GiB available \\(MemAvailable\\) of [0-9.]+ GiB physical"
   LABELS unit input)
 if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
   # omp alone knows its device's memory (the host's, for the host as a device): exit 2, not 3.
   pp_test(session_omp_device_fit COMMAND ${MB} --backend omp --size 2^30 --quiet
-    EXPECT 2 "needs [0-9.]+ GiB of device memory; omp device 0 has [0-9.]+ GiB free" LABELS unit input)
+    EXPECT 2 "needs [0-9.]+ GiB of device memory; omp device 0 has [0-9.]+ GiB free" LABELS unit input
+    ENV ${PP_TEST_MEMORY})
   pp_test(session_bad_device COMMAND ${MB} --backend omp --device 99 --size 64 --quiet
     EXPECT 2 "omp: --device 99: this node has [0-9]+ OpenMP offload devices? \\(0 to [0-9]+\\)" LABELS unit input)
 endif()
+
+# The memory a fit check assumes for tests must be two positive figures.
+pp_test(session_test_memory_malformed COMMAND ${MB} --backend host --size 64 --quiet
+  EXPECT 2 "PP_TEST_MEMORY_GIB: expected 'HOST_GIB,DEVICE_GIB'" LABELS unit input ENV PP_TEST_MEMORY_GIB=16)
 
 # The host ceiling streams from memory; CPU-offload omp is measured against it.
 # Rows whose working set fits in the cache show no %copy; the others stay

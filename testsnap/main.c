@@ -334,34 +334,17 @@ static errs compare(const problem *pb, const double *e, const double *f) {
   return x;
 }
 
-/* One row: this rank's samples, then (under MPI) the slowest rank's; the
- * grind time and GFLOP/s of the whole problem. */
-static void add_row(pp_session *s, pp_model m, const problem *pb, const ts_config *c, const char *kernel,
-                    const double *t, double flops, double flops_all, int valid, const char *check) {
-  pp_row row;
-  pp_row_init(&row, kernel, m, pb->dec.ne);
-  if (c->variant_set && m != PP_HOST) {
-    const snap_variant *v = &c->variant;
-    char lv[8] = "dflt", ts[8] = "dflt";
-    if (v->levels) snprintf(lv, sizeof lv, "%d", v->levels);
-    if (v->team_size) snprintf(ts, sizeof ts, "%d", v->team_size);
-    snprintf(row.variant, sizeof row.variant, "scratch=%s levels=%s yi=%s team=%s",
-             v->scratch < 0 ? "dflt" : v->scratch == SNAP_SCRATCH_TEAM ? "team" : "global", lv,
-             v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts);
-  }
-  pp_row_time(&row, t, (int)c->steps, &s->opt.bootstrap, 0, "ms/atom-step");
-  row.higher_is_better = 0;
-  row.valid = valid;
-  row.flops = flops;
-  pp_row_combine_ranks(&row);
-  /* ranks do different work (their blocks): the whole problem's count, not ranks x this one's */
-  row.flops = flops_all;
-  row.fom = 1000.0 * row.time.median / pb->dec.ne; /* grind time */
-  const double gflops = row.flops / row.time.median / 1e9;
-  pp_row_metric(&row, "per_100_steps", "s", 100.0 * row.time.mean);
-  pp_row_metric(&row, "rate", "GFLOP/s", gflops);
-  snprintf(row.check, sizeof row.check, "%.4g GFLOP/s; %s", gflops, check);
-  pp_report_add(s->report, &row);
+/* The variant column of model m's rows ("" for the host: it has one form). */
+static void variant_name(const ts_config *c, pp_model m, char *out, size_t len) {
+  out[0] = '\0';
+  if (!c->variant_set || m == PP_HOST) return;
+  const snap_variant *v = &c->variant;
+  char lv[8] = "dflt", ts[8] = "dflt";
+  if (v->levels) snprintf(lv, sizeof lv, "%d", v->levels);
+  if (v->team_size) snprintf(ts, sizeof ts, "%d", v->team_size);
+  snprintf(out, len, "scratch=%s levels=%s yi=%s team=%s",
+           v->scratch < 0 ? "dflt" : v->scratch == SNAP_SCRATCH_TEAM ? "team" : "global", lv,
+           v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts);
 }
 
 /* --dump's file for model m: FILE, or FILE.<model> when several models run
@@ -394,65 +377,53 @@ static void not_run(pp_session *s, pp_model m, const char *why) {
   pp_report_param(s->report, pp_model_name(m), "NOT RUN: %s", why);
 }
 
-static void run_model(pp_session *s, pp_model m, const ts_config *c, const problem *pb) {
-  const snap_kernels *k = PP_MODEL_DISPATCH(m, snap_kernels_); /* an opened model is built */
-  const pp_device_ops *o = s->ops[m];
-  const snap_neigh *nl = &pb->nl;
-  double *e = malloc(sizeof(double) * (size_t)nl->natoms), *f = malloc(sizeof(double) * 3 * (size_t)nl->nall);
-  if (!e || !f) pp_device_fail(m, "testsnap", "out of host memory");
-  pp_poison_d(e, (size_t)nl->natoms), pp_poison_d(f, 3 * (size_t)nl->nall);
-  snap_data hd, dd;
-  ts_data_fill(&hd, pb->pot, &pb->tab, nl, e, f);
-  char why[256] = "";
-  if (k->check(&hd, &c->variant, why, sizeof why) != 0) {
-    not_run(s, m, why);
-    free(e), free(f);
-    return;
-  }
-  upload(m, o, &hd, &dd);
-  void *w = k->prepare(&dd, &c->variant, why, sizeof why);
-  if (!w) {
-    if (!why[0]) pp_device_fail(m, "testsnap scratch", "allocation failed");
-    not_run(s, m, why);
-    release_data(m, o, &dd), free(e), free(f);
-    return;
-  }
-  if (k->notes) {
-    char key[32];
-    snprintf(key, sizeof key, "%s mapping", pp_model_name(m));
-    pp_report_param(s->report, key, "%s", k->notes);
-  }
-  void (*fn[SNAP_NKERNELS])(const snap_data *, void *) = {k->compute_ui, k->compute_yi, k->compute_deidrj,
-                                                           k->compute_forces, k->compute_energies};
-  const int steps = (int)c->steps;
-  /* [kernel][step], [SNAP_NKERNELS] = whole step */
-  double *t = calloc((size_t)steps * (SNAP_NKERNELS + 1), sizeof(double));
-  if (!t) pp_device_fail(m, "testsnap", "out of host memory");
-  pp_progress(s, "%s: %d warm-up + %d timed steps", pp_model_name(m), s->opt.warmup, steps);
-  for (int st = -s->opt.warmup; st < steps; st++)
-    for (int q = 0; q < SNAP_NKERNELS; q++) {
-      o->timer_start();
-      fn[q](&dd, w);
-      const double dt = o->timer_stop();
-      if (st >= 0) t[q * steps + st] = dt, t[SNAP_NKERNELS * steps + st] += dt;
-    }
-  if (m != PP_HOST) {
-    o->to_host(e, dd.energy, sizeof(double) * (size_t)nl->natoms);
-    o->to_host(f, dd.force, sizeof(double) * 3 * (size_t)nl->nall);
-  }
-  k->release(w);
-  release_data(m, o, &dd);
+/* One model's runs: the step is its kernels, each a part timed alone
+ * (device-synchronized); verify_step checks what the last step left. */
+typedef struct model_run {
+  pp_session *s;
+  pp_model m;
+  const ts_config *c;
+  const problem *pb;
+  const snap_kernels *k;
+  snap_data dd;          /* in the model's memory */
+  void *w;               /* the model's scratch */
+  double *e, *f;         /* this rank's energies [natoms] and forces [nall*3], on the host */
+  pp_parts pt;
+} model_run;
 
-  /* the ranks' energies and partial forces into the whole problem's */
+static void step(void *arg) {
+  model_run *r = arg;
+  const snap_kernels *k = r->k;
+  void (*const fn[SNAP_NKERNELS])(const snap_data *, void *) = {k->compute_ui, k->compute_yi, k->compute_deidrj,
+                                                                k->compute_forces, k->compute_energies};
+  for (int q = 0; q < SNAP_NKERNELS; q++) {
+    pp_part_begin(&r->pt);
+    fn[q](&r->dd, r->w);
+    pp_part_end(&r->pt, q);
+  }
+}
+
+/* After the runs, on every rank: the ranks' energies and partial forces
+ * combined into the whole problem's, checked against the reference (and
+ * finite differences), dumped. */
+static void verify_step(void *arg, pp_row *row) {
+  model_run *r = arg;
+  const problem *pb = r->pb;
+  const ts_config *c = r->c;
+  const snap_neigh *nl = &pb->nl;
   const ts_decomp *dc = &pb->dec;
+  const pp_device_ops *o = r->s->ops[r->m];
+  if (r->m != PP_HOST) {
+    o->to_host(r->e, r->dd.energy, sizeof(double) * (size_t)nl->natoms);
+    o->to_host(r->f, r->dd.force, sizeof(double) * 3 * (size_t)nl->nall);
+  }
   double *eg = malloc(sizeof(double) * (size_t)dc->ne), *fg = malloc(sizeof(double) * 3 * (size_t)dc->nf);
-  if (!eg || !fg) pp_device_fail(m, "testsnap", "out of host memory");
+  if (!eg || !fg) pp_device_fail(r->m, "testsnap", "out of host memory");
   pp_mpi_barrier(); /* the combine's own time, not the wait for the slowest rank */
   const double tc = pp_wtime();
-  ts_combine(dc, nl->natoms, e, f, eg, fg, pp_fault("snap-mpi-combine"));
+  ts_combine(dc, nl->natoms, r->e, r->f, eg, fg, pp_fault("snap-mpi-combine"));
   double t_comb = pp_wtime() - tc;
   pp_mpi_max(&t_comb, 1);
-  free(e), free(f);
 
   if (pp_fault("snap-force")) fg[0] += FAULT_SIZE;
   if (pp_fault("snap-energy")) eg[0] += FAULT_SIZE;
@@ -460,7 +431,7 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
   char check[96];
   snprintf(check, sizeof check, "E %.2g<=%.0e eV; F rms %.2g<=%.0e max %.2g<=%.0e eV/A", x.e_max, TOL_E, x.f_rms,
            TOL_F_RMS, x.f_max, TOL_F_MAX);
-  const char *mn = pp_model_name(m);
+  const char *mn = pp_model_name(r->m);
   const int root = pp_mpi_rank() == 0;
   if (root) {
     printf("%s: energies vs %s: max |E_i - E_ref| = %.3g eV (tolerance %.0e)\n", mn, pb->e_what, x.e_max, TOL_E);
@@ -484,19 +455,71 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
     snprintf(check + strlen(check), sizeof check - strlen(check), "; fd %.2g", fd_err);
   }
   if (root) printf("%s: %s\n", mn, valid ? "PASS" : "FAIL");
-  if (c->dump && root) write_dump(s, c, m, pb, eg, fg);
+  if (c->dump && root) write_dump(r->s, c, r->m, pb, eg, fg);
   if (dc->size > 1) {
     char key[32];
     snprintf(key, sizeof key, "%s combine", mn);
-    pp_report_param(s->report, key, "%.3f ms (slowest rank): energies gathered, forces summed over %d ranks, "
+    pp_report_param(r->s->report, key, "%.3f ms (slowest rank): energies gathered, forces summed over %d ranks, "
                     "once after the run (not in the step times)", 1e3 * t_comb, dc->size);
   }
-  for (int q = 0; q < SNAP_NKERNELS; q++)
-    add_row(s, m, pb, c, kname[q], t + q * steps, pb->flops[q], pb->flops_all[q], valid, "part of the step below");
-  double fl = 0.0, fl_all = 0.0;
-  for (int q = 0; q < SNAP_NKERNELS; q++) fl += pb->flops[q], fl_all += pb->flops_all[q];
-  add_row(s, m, pb, c, "step", t + SNAP_NKERNELS * steps, fl, fl_all, valid, check);
-  free(t), free(eg), free(fg);
+  row->valid = valid;
+  snprintf(row->check, sizeof row->check, "%.4g GFLOP/s; %s", row->flops / row->time.median / 1e9, check);
+  free(eg), free(fg);
+}
+
+/* The seconds of 100 steps (the papers' figure), on every row. */
+static void per_100_steps(void *arg, pp_row *row) {
+  (void)arg;
+  pp_row_metric(row, "per_100_steps", "s", 100.0 * row->time.mean);
+}
+
+static void run_model(pp_session *s, pp_model m, const ts_config *c, const problem *pb) {
+  model_run r = {.s = s, .m = m, .c = c, .pb = pb, .k = PP_MODEL_DISPATCH(m, snap_kernels_)}; /* opened: built */
+  const pp_device_ops *o = s->ops[m];
+  const snap_neigh *nl = &pb->nl;
+  r.e = malloc(sizeof(double) * (size_t)nl->natoms), r.f = malloc(sizeof(double) * 3 * (size_t)nl->nall);
+  if (!r.e || !r.f) pp_device_fail(m, "testsnap", "out of host memory");
+  pp_poison_d(r.e, (size_t)nl->natoms), pp_poison_d(r.f, 3 * (size_t)nl->nall);
+  snap_data hd;
+  ts_data_fill(&hd, pb->pot, &pb->tab, nl, r.e, r.f);
+  char why[256] = "";
+  if (r.k->check(&hd, &c->variant, why, sizeof why) != 0) {
+    not_run(s, m, why);
+    free(r.e), free(r.f);
+    return;
+  }
+  upload(m, o, &hd, &r.dd);
+  r.w = r.k->prepare(&r.dd, &c->variant, why, sizeof why);
+  if (!r.w) {
+    if (!why[0]) pp_device_fail(m, "testsnap scratch", "allocation failed");
+    not_run(s, m, why);
+    release_data(m, o, &r.dd), free(r.e), free(r.f);
+    return;
+  }
+  if (r.k->notes) {
+    char key[32];
+    snprintf(key, sizeof key, "%s mapping", pp_model_name(m));
+    pp_report_param(s->report, key, "%s", r.k->notes);
+  }
+  /* rows of the whole problem: grind time per atom-step, its FLOP count */
+  char variant[64];
+  variant_name(c, m, variant, sizeof variant);
+  const long long ne = pb->dec.ne;
+  pp_measure parts[SNAP_NKERNELS], whole = {"step", "ms/atom-step", ne, variant, 0, 0, (double)ne, 0,
+                                             PP_RANKS_SPLIT, NULL, per_100_steps};
+  for (int q = 0; q < SNAP_NKERNELS; q++) {
+    parts[q] = whole;
+    parts[q].name = kname[q];
+    parts[q].flops = pb->flops_all[q];
+    whole.flops += pb->flops_all[q];
+  }
+  pp_parts_init(&r.pt, o, SNAP_NKERNELS, 1, 0);
+  pp_progress(s, "%s: %d warm-up + %d timed steps", pp_model_name(m), s->opt.warmup, s->opt.samples);
+  pp_measure_parts(s, m, &whole, parts, &r.pt, PP_PARTS_EVERY_RUN, step, &r, verify_step);
+  pp_parts_free(&r.pt);
+  r.k->release(r.w);
+  release_data(m, o, &r.dd);
+  free(r.e), free(r.f);
 }
 
 static void describe(pp_session *s, const ts_config *c, const problem *pb) {
@@ -566,6 +589,7 @@ int main(int argc, char **argv) {
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
   pp_usage_check_all("testsnap", unused);
+  s.opt.samples = (int)cfg.steps; /* each timed step is a sample */
   if (cfg.fd_checks && (cfg.testsnap_ref || (cfg.case_name && !strcmp(cfg.case_name, "W_2"))))
     pp_usage_error("testsnap", "--fd-check needs a periodic configuration (--data, --lattice or a LAMMPS case)");
 

@@ -1,11 +1,12 @@
 /* xsbench_like driver: options -> XSBench's data -> each model's event
- * variants (or the history method) -> checksum check -> report. */
+ * variants (variants.c; or the history method) -> checksum check -> report. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "xs_options.h"
-#include "xs_variants.h"
 #include "xsbench_like.h"
 
 #define GIB 1073741824.0
@@ -16,6 +17,7 @@ typedef struct plan {
   long long total;     /* event: lookups; history: particles */
   long long per;       /* history: lookups per particle; event: 1 */
   long long first, n;  /* this rank's share of `total` */
+  long long n_most;    /* the largest rank's share: what every rank checks a model's limits by */
   unsigned long long expect;
   const char *expect_why;
 } plan;
@@ -35,7 +37,7 @@ typedef struct call_ctx {
 static void call(void *arg) {
   call_ctx *x = arg;
   unsigned long long s = x->variant < 0
-      ? x->k->history(x->d, x->p->first, x->p->n, x->p->per)
+      ? x->k->history(x->d, x->work, x->p->first, x->p->n, x->p->per)
       : xs_event(x->k, x->d, x->work, x->variant, x->p->first, x->p->n);
   if (x->runs++ && s != x->sum) x->changed = 1;
   x->sum = s;
@@ -74,6 +76,61 @@ static void release_data(pp_model m, const pp_device_ops *o, xs_data *dd) {
     if (p[i]) o->free((void *)p[i]);
 }
 
+/* Keys and values of the first n lookups, the keys twice. */
+static void sort_input(uint64_t *key, uint64_t *ref, double *val, long long n) {
+  for (long long i = 0; i < n; i++) {
+    int mat;
+    xs_sample(i, &val[i], &mat);
+    key[i] = ref[i] = xs_sort_key(mat, val[i]);
+  }
+}
+
+/* The model's sort alone, on keys of the first lookups, over the bits the
+ * sorted-energy variant sorts (8-bit and narrower passes): sorted by those
+ * bits, a permutation of the input, every value still with its key. The
+ * pairs are read back from where the sort left them. */
+static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, xs_work *work,
+                      long long n, int all, char *why, size_t len) {
+  if (n > 100003 && !all) n = 100003;
+  uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's keys");
+  uint64_t *ref = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's keys");
+  double *val = pp_host_alloc("xsbench_like", (size_t)n * 8, "the sort check's values");
+  sort_input(key, ref, val, n);
+  uint64_t *dk = key;
+  double *dv = val;
+  if (m != PP_HOST) dk = pp_device_upload(o, key, (size_t)n * 8), dv = pp_device_upload(o, val, (size_t)n * 8);
+  double secs = 0;
+  if (all) { /* --sort-check: an untimed run, the input again, a timed run */
+    k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
+    if (m != PP_HOST) o->to_device(dk, ref, (size_t)n * 8), o->to_device(dv, val, (size_t)n * 8);
+    else sort_input(key, ref, val, n);
+    o->sync();
+    secs = pp_wtime();
+  }
+  const int moved = k->sort_pairs(work, dk, dv, n, XS_KEY_ENERGY_LO_BIT, 64);
+  if (all) o->sync(), secs = pp_wtime() - secs;
+  const uint64_t *sk = moved ? work->key_alt : dk;
+  const double *sv = moved ? work->val_alt : dv;
+  if (sk != key) o->to_host(key, sk, (size_t)n * 8), o->to_host(val, sv, (size_t)n * 8);
+  if (m != PP_HOST) o->free(dk), o->free(dv);
+  if (pp_fault("xs-sort") && n > 1) { double t = val[0]; val[0] = val[n - 1]; val[n - 1] = t; }
+  /* order, each value still with its key, and the same keys (by their sum) */
+  int ok = 1;
+  unsigned long long in_sum = 0, out_sum = 0;
+  for (long long i = 0; i < n; i++) {
+    in_sum += ref[i], out_sum += key[i];
+    if (i && key[i] >> XS_KEY_ENERGY_LO_BIT < key[i - 1] >> XS_KEY_ENERGY_LO_BIT) ok = 0;
+    if (xs_sort_key(xs_key_mat(key[i]), val[i]) != key[i]) ok = 0;
+  }
+  if (in_sum != out_sum) ok = 0;
+  snprintf(why, len, "sort of %lld keys %s", n, ok ? "ok" : "WRONG");
+  if (all && pp_mpi_rank() == 0)
+    printf("%s sort alone: %lld keys, bits [%d, 64), %.3f ms (host wall clock), %s\n",
+           pp_model_name(m), n, XS_KEY_ENERGY_LO_BIT, secs * 1e3, ok ? "ok" : "WRONG");
+  free(key), free(ref), free(val);
+  return ok;
+}
+
 /* One row's verdict: the global checksum, the same in every run, and for the
  * sorted variants the model's sort checked alone. */
 typedef struct row_ctx {
@@ -109,18 +166,20 @@ static void row_figures(void *arg, pp_row *row) {
 }
 
 /* Why model k cannot run variant v (-1: history) of this plan, or NULL;
- * `buf` holds a formatted reason. */
+ * `buf` holds a formatted reason. The same verdict on every rank. */
 static const char *cannot_run(const xs_kernels *k, const plan *p, int v, char *buf, size_t len) {
   if (v < 0) return k->history ? NULL : "the history method runs on the host model only";
-  if (p->n > k->max_lookups) {
+  const char *absent = xs_event_absent(k, v);
+  if (absent) return absent;
+  if (k->max_lookups && p->n_most > k->max_lookups) {
     snprintf(buf, len, "%lld lookups per rank, more than its %lld (32-bit sort offsets; use more "
-             "MPI ranks)", p->n, k->max_lookups);
+             "MPI ranks)", p->n_most, k->max_lookups);
     return buf;
   }
-  if (p->c.sort_vendor && ((1u << v) & XS_SORTED_VARIANTS) && p->n > k->vendor_sort_max) {
+  if (p->c.sort_vendor && (XS_SORTED_VARIANTS & (1u << v)) && p->n_most > k->vendor_sort_max) {
     if (!k->vendor_sort_max) return "--sort vendor: no vendor sort in this model (cuda has CUB)";
     snprintf(buf, len, "--sort vendor: %lld keys per rank, more than its vendor sort's %lld",
-             p->n, k->vendor_sort_max);
+             p->n_most, k->vendor_sort_max);
     return buf;
   }
   return NULL;
@@ -130,7 +189,6 @@ static const char *cannot_run(const xs_kernels *k, const plan *p, int v, char *b
 static int asked(const plan *p, int v) {
   return p->c.history ? v < 0 : v >= 0 && (p->c.variants & (1u << v));
 }
-#define ROW_BIT(v) (1u << ((v) + 1))
 
 /* A request that no opened model can honour is bad usage, said before
  * anything large is allocated: a row that no model runs (where some model
@@ -139,26 +197,28 @@ static const char *row_nowhere(const pp_session *s, const plan *p) {
   static char why[320];
   for (int v = -1; v < XS_VARIANT_COUNT; v++) {
     if (!asked(p, v)) continue;
-    int runs = 0, first = -1;
+    int runs = 0, said = 0;
     char buf[160];
     for (int m = 0; m < PP_MODEL_COUNT && !runs; m++) {
       if (!s->ops[m]) continue;
       const char *no = cannot_run(PP_MODEL_DISPATCH(m, xs_kernels_), p, v, buf, sizeof buf);
       if (!no) runs = 1;
-      else if (first < 0)
-        first = m, snprintf(why, sizeof why, "no asked model can run %s: %s: %s",
-                            v < 0 ? "history" : xs_variant_name(v), pp_model_name((pp_model)m), no);
+      else if (!said++)
+        snprintf(why, sizeof why, "no asked model can run %s: %s: %s", v < 0 ? "history" : xs_variant_name(v),
+                 pp_model_name((pp_model)m), no);
     }
     if (!runs) return why;
   }
   return NULL;
 }
 
+#define ROW_BIT(v) (1u << ((v) + 1)) /* row v (-1: history) in a set of rows */
+
 static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h) {
   const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
   const pp_device_ops *o = s->ops[m];
-  /* the rows this model cannot run are notes; nothing is uploaded for none */
-  unsigned runs = 0; /* ROW_BIT(v): row v runs */
+  /* the rows this model cannot run are notes; with none to run, nothing is uploaded */
+  unsigned runs = 0;
   for (int v = -1; v < XS_VARIANT_COUNT; v++) {
     if (!asked(p, v)) continue;
     char key[64], buf[160];
@@ -171,18 +231,19 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   xs_data dd;
   double t_h2d = upload(m, o, h, &dd);
   pp_mpi_max(&t_h2d, 1);
-  xs_work work;
-  xs_work_alloc(&work, o, k, p->n);
+  xs_work *work = k->prepare(&dd, p->n);
+  if (!work) pp_device_fail(m, "xsbench_like scratch", "allocation failed");
   const int sorts = (runs & (ROW_BIT(XS_SORTED_MATERIAL) | ROW_BIT(XS_SORTED_ENERGY))) != 0;
-  const char *sort_note = sorts && p->c.sort_vendor ? k->vendor_sort(&work, p->n) : k->sort_note;
+  /* --sort vendor: cannot_run let the sorted rows run only where it fits */
+  const char *sort_note = sorts && p->c.sort_vendor ? k->vendor_sort(work) : k->sort_note;
   char sort_check[64] = "";
-  const int sort_ok = !sorts || pp_mpi_all(xs_check_sort(m, o, k, &work, p->n, p->c.sort_check,
-                                                         sort_check, sizeof sort_check));
+  const int sort_ok = !sorts || pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check,
+                                                      sort_check, sizeof sort_check));
   for (int v = -1; v < XS_VARIANT_COUNT; v++) {
     if (!(runs & ROW_BIT(v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
-    const int is_sorted = v >= 0 && ((1u << v) & XS_SORTED_VARIANTS);
-    if (is_sorted) {
+    const int is_sorted = v >= 0 && (XS_SORTED_VARIANTS & (1u << v));
+    if (is_sorted && sort_note) {
       char key[64];
       snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
       pp_report_param(s->report, key, "%s", sort_note);
@@ -192,12 +253,12 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
     if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
     else snprintf(variant, sizeof variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
     const double lookups = (double)p->total * (double)p->per;
-    row_ctx r = {{k, &dd, &work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_check, t_h2d, lookups};
+    row_ctx r = {{k, &dd, work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_check, t_h2d, lookups};
     const pp_measure spec = {v < 0 ? "history" : "event", "lookups/s", p->total * p->per, variant, 0, 0,
                              lookups, 0, PP_RANKS_SPLIT, NULL, row_figures};
     pp_measure_run(s, m, &spec, call, &r, verify_row);
   }
-  xs_work_free(&work, o);
+  k->release(work);
   release_data(m, o, &dd);
 }
 
@@ -215,9 +276,10 @@ static void choose_expected(plan *p, const xs_data *h) {
     p->expect_why = "XSBench's published value";
   } else {
     const xs_kernels *k = xs_kernels_host();
-    xs_work w = {0};
-    unsigned long long sum = c->history ? k->history(h, p->first, p->n, p->per)
-                                        : xs_event(k, h, &w, XS_BASELINE, p->first, p->n);
+    xs_work *w = k->prepare(h, 0);
+    unsigned long long sum = c->history ? k->history(h, w, p->first, p->n, p->per)
+                                        : xs_event(k, h, w, XS_BASELINE, p->first, p->n);
+    k->release(w);
     p->expect = global_checksum(sum);
     p->expect_why = "host reference";
   }
@@ -244,7 +306,6 @@ static void explain(const plan *p) {
 
 /* This rank's plan from the options; the first problem with them, or NULL. */
 static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
-  static char why[160];
   memset(p, 0, sizeof *p);
   p->c = *c;
   xs_sizes_for(c->problem, (long)c->gridpoints, &p->z);
@@ -254,12 +315,14 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   const int P = pp_mpi_size(), r = pp_mpi_rank();
   p->first = p->total * r / P;
   p->n = p->total * (r + 1) / P - p->first;
+  p->n_most = (p->total + P - 1) / P;
   const int sorted = !c->history && (c->variants & XS_SORTED_VARIANTS);
   if (s->opt.size_given) return "--size is not used; give --problem SIZE and --lookups N";
   if (c->history && c->variants_set) return "variants (--variant, -k) are event-method kernels";
   if (!c->history && c->particles_set) return "--particles is for the history method (--method history)";
   if ((double)p->total * (double)p->per > 1099511627776.0)
     return "particles x lookups per particle is beyond 2^40";
+  /* options that would be ignored */
   if (c->hash_bins_set && c->grid != XS_HASH)
     return "--hash-bins (XSBench's -h N) is for the hash grid: add --grid hash (-G hash)";
   if (c->sort_check && !sorted)
@@ -267,11 +330,6 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   if (c->sort_vendor && !sorted)
     return "--sort vendor is the sorted variants' sort: add --variant sorted-material or "
            "sorted-energy (-k 4, -k 6)";
-  if (p->total < P) { /* a rank without work would time nothing */
-    snprintf(why, sizeof why, "%d MPI ranks share %lld %s: every rank needs one (run at most %lld)",
-             P, p->total, c->history ? "particles" : "lookups", p->total);
-    return why;
-  }
   return row_nowhere(s, p);
 }
 

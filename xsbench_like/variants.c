@@ -1,126 +1,62 @@
-/* xsbench_like's event variants (XSBench CUDA's -k), composed once here from
- * a model's primitives, so every model runs the same steps in the same
- * order: on a GPU each step is the kernel launch(es) the model file maps it
- * to, and only the checksum and the sorted variants' material ranges come
- * back to the host within a simulation. */
-#include <stdio.h>
-#include <stdlib.h>
-#include "pp/fault.h"
-#include "pp/kernel.h"
-#include "pp/mpi.h"
-#include "pp/timer.h"
-#include "xs_variants.h"
+/* xsbench_like: the event variants (XSBench CUDA's -k), composed once from
+ * each model's primitives (xsbench_like.h). One call is one simulation, timed
+ * as XSBench times it: sampling, any sort, the lookups and the checksum. */
+#include "xsbench_like.h"
 
-#define SORT_CHECK_KEYS 100003
+/* The split variants: one sampling, then `calls` lookups calls over all the
+ * sampled lookups, call c taking those want[c] selects (want NULL: material
+ * c). */
+static const int pick_all[] = {XS_PICK_ALL};
+static const int pick_fuel[] = {XS_PICK_FUEL, XS_PICK_OTHER};
 
-void xs_work_alloc(xs_work *w, const pp_device_ops *o, const xs_kernels *k, long long n) {
-  const size_t m = (size_t)(n > 0 ? n : 1);
-  *w = (xs_work){0};
-  w->energy = o->alloc(m * sizeof *w->energy), w->energy_alt = o->alloc(m * sizeof *w->energy_alt);
-  w->mat = o->alloc(m * sizeof *w->mat);
-  w->key = o->alloc(m * sizeof *w->key), w->key_alt = o->alloc(m * sizeof *w->key_alt);
-  if (k->sort_counts) {
-    const size_t counts = (size_t)k->sort_counts((long long)m);
-    w->counts = o->alloc(counts * sizeof *w->counts);
-    w->bsum = o->alloc((counts + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK * sizeof *w->bsum);
-  }
-  w->sum = o->alloc(XS_SUM_SLOTS * sizeof *w->sum);
-  w->start = o->alloc((XS_MATERIALS + 1) * sizeof *w->start);
+static unsigned long long split(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
+                                long long n, const int *want, int calls) {
+  unsigned long long sum = 0;
+  k->sample(w, first, n, 0);
+  for (int c = 0; c < calls; c++)
+    sum += k->lookups(d, w, w->energy, w->mat, 0, n, want ? want[c] : c);
+  return sum;
 }
 
-void xs_work_free(xs_work *w, const pp_device_ops *o) {
-  void *all[] = {w->energy, w->energy_alt, w->mat, w->key, w->key_alt, w->counts,
-                 w->bsum,   w->sum,        w->start, w->vendor};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-    if (all[i]) o->free(all[i]);
-  *w = (xs_work){0};
-}
-
-/* -k 1, 2, 3: lookups of the sampled (energy, material) pairs in one pass,
- * a pass per material, or a fuel and a non-fuel pass. */
-static void split_lookups(const xs_kernels *k, const xs_data *d, xs_work *w, int v, long long n) {
-  if (v == XS_SAMPLING) {
-    k->lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_ALL);
-  } else if (v == XS_MATERIAL) {
-    for (int m = 0; m < XS_MATERIALS; m++) k->lookups(d, w, w->energy, w->mat, 0, n, m);
-  } else {
-    k->lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_FUEL);
-    k->lookups(d, w, w->energy, w->mat, 0, n, XS_PICK_OTHER);
-  }
-}
-
-/* -k 4, 6: sample with keys, sort by key bits [lo_bit, 64), then a pass per
- * material range of the sorted pairs. */
-static void sorted_lookups(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
-                           long long n, int lo_bit) {
-  k->sample(w, first, n, 1);
-  const int alt = k->sort_pairs(w, w->key, w->energy, n, lo_bit, 64);
-  const uint64_t *key = alt ? w->key_alt : w->key;
-  const double *energy = alt ? w->energy_alt : w->energy;
+/* Sampling with keys, the sort by key bits [lo_bit, 64), the material ranges
+ * (the one host round trip before the lookups), a lookups call per non-empty
+ * range of the pairs where the sort left them. */
+static unsigned long long sorted(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
+                                 long long n, int lo_bit) {
+  uint64_t *key = w->key;
+  double *energy = w->energy;
   long long start[XS_MATERIALS + 1];
-  k->mat_ranges(w, key, n, start);
-  for (int m = 0; m < XS_MATERIALS; m++) k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
+  unsigned long long sum = 0;
+  k->sample(w, first, n, 1);
+  if (k->sort_pairs(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
+  k->mat_starts(w, key, n, start);
+  for (int m = 0; m < XS_MATERIALS; m++)
+    if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
+  return sum;
 }
 
-unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, int v, long long first,
-                            long long n) {
-  if (k->sum_zero) k->sum_zero(w);
-  else w->host_sum = 0;
-  if (v == XS_BASELINE) {
-    k->sample_lookup(d, w, first, n);
-  } else if ((1u << v) & XS_SORTED_VARIANTS) {
-    sorted_lookups(k, d, w, first, n, v == XS_SORTED_MATERIAL ? XS_KEY_MAT_SHIFT : XS_KEY_ENERGY_LO_BIT);
-  } else {
-    k->sample(w, first, n, 0);
-    split_lookups(k, d, w, v, n);
-  }
-  return k->sum_read ? k->sum_read(w) : w->host_sum;
+const char *xs_event_absent(const xs_kernels *k, int v) {
+  const int sorts = (XS_SORTED_VARIANTS >> v) & 1;
+  const int has = v == XS_BASELINE
+                      ? k->fused != NULL
+                      : k->sample && k->lookups && (!sorts || (k->sort_pairs && k->mat_starts));
+  return has ? NULL : k->absent_note ? k->absent_note : "not implemented by this model";
 }
 
-/* Keys and values of the first n lookups into the work, from the host. */
-static void sort_input(const pp_device_ops *o, xs_work *w, uint64_t *key, double *val, long long n) {
-  for (long long i = 0; i < n; i++) {
-    int mat;
-    xs_sample(i, &val[i], &mat);
-    key[i] = xs_sort_key(mat, val[i]);
+unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
+                            long long first, long long n) {
+  unsigned long long sum = 0;
+  if (k->sum_clear) k->sum_clear(w);
+  if (n > 0) {
+    switch ((xs_variant)v) {
+    case XS_BASELINE: sum = k->fused(d, w, first, n); break;
+    case XS_SAMPLING: sum = split(k, d, w, first, n, pick_all, 1); break;
+    case XS_MATERIAL: sum = split(k, d, w, first, n, NULL, XS_MATERIALS); break;
+    case XS_FUEL: sum = split(k, d, w, first, n, pick_fuel, 2); break;
+    case XS_SORTED_MATERIAL: sum = sorted(k, d, w, first, n, XS_KEY_MAT_SHIFT); break;
+    case XS_SORTED_ENERGY: sum = sorted(k, d, w, first, n, XS_KEY_ENERGY_LO_BIT); break;
+    case XS_VARIANT_COUNT: break;
+    }
   }
-  o->to_device(w->key, key, (size_t)n * sizeof *key);
-  o->to_device(w->energy, val, (size_t)n * sizeof *val);
-}
-
-int xs_check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, xs_work *w, long long n,
-                  int all, char *why, size_t len) {
-  if (n > SORT_CHECK_KEYS && !all) n = SORT_CHECK_KEYS;
-  const size_t bytes = (size_t)n * 8;
-  uint64_t *key = pp_host_alloc("xsbench_like", bytes, "the sort check's keys");
-  uint64_t *ref = pp_host_alloc("xsbench_like", bytes, "the sort check's keys");
-  double *val = pp_host_alloc("xsbench_like", bytes, "the sort check's values");
-  sort_input(o, w, ref, val, n);
-  double secs = 0;
-  if (all) { /* --sort-check: an untimed run, the input again, a timed run */
-    k->sort_pairs(w, w->key, w->energy, n, XS_KEY_ENERGY_LO_BIT, 64);
-    sort_input(o, w, ref, val, n);
-    o->sync();
-    secs = pp_wtime();
-  }
-  const int alt = k->sort_pairs(w, w->key, w->energy, n, XS_KEY_ENERGY_LO_BIT, 64);
-  if (all) o->sync(), secs = pp_wtime() - secs;
-  o->to_host(key, alt ? w->key_alt : w->key, bytes);
-  o->to_host(val, alt ? w->energy_alt : w->energy, bytes);
-  if (pp_fault("xs-sort") && n > 1) { double t = val[0]; val[0] = val[n - 1]; val[n - 1] = t; }
-  /* order, each value still with its key, and the same keys (by their sum) */
-  int ok = 1;
-  unsigned long long in_sum = 0, out_sum = 0;
-  for (long long i = 0; i < n; i++) {
-    in_sum += ref[i], out_sum += key[i];
-    if (i && key[i] >> XS_KEY_ENERGY_LO_BIT < key[i - 1] >> XS_KEY_ENERGY_LO_BIT) ok = 0;
-    if (xs_sort_key(xs_key_mat(key[i]), val[i]) != key[i]) ok = 0;
-  }
-  if (in_sum != out_sum) ok = 0;
-  snprintf(why, len, "sort of %lld keys %s", n, ok ? "ok" : "WRONG");
-  if (all && pp_mpi_rank() == 0)
-    printf("%s sort alone: %lld keys, bits [%d, 64), %.3f ms (host wall clock), %s\n",
-           pp_model_name(m), n, XS_KEY_ENERGY_LO_BIT, secs * 1e3, ok ? "ok" : "WRONG");
-  free(key), free(ref), free(val);
-  return ok;
+  return sum + (k->sum_read ? k->sum_read(w) : 0);
 }

@@ -2,27 +2,48 @@
  * version 20), with XSBench's data, random streams and verification
  * checksum reproduced exactly, on every model.
  *
- * ---- For the authors of kernels/{omp,ompx}.c, cuda.cu, hip.hip ------------
+ * ---- For the authors of kernels/{host,omp,ompx}.c, cuda.cu, hip.hip -------
  * A model file defines   const xs_kernels *xs_kernels_<model>(void);
- * (PP_MODEL_DISPATCH(m, xs_kernels_) finds it) and holds only the mapping of
- * the primitives below; the driver (variants.c) composes every event variant
- * (xs_variant, XSBench CUDA's -k) from them, once:
- *   baseline         sum_zero, sample_lookup, sum_read
- *   sampling         sum_zero, sample, lookups (all), sum_read
- *   material         sum_zero, sample, lookups per material, sum_read
- *   fuel             sum_zero, sample, lookups (fuel), lookups (other), sum_read
- *   sorted-material, sum_zero, sample (keyed), sort_pairs, mat_ranges,
- *   sorted-energy    lookups per material range, sum_read
- * A simulation is timed whole, as XSBench times it, so the primitives run on
- * the device and leave their results there (in the xs_work), and only
- * sum_read and mat_ranges bring values to the host. Data `d` and the work
- * are in the model's memory (device pointers; for host, host pointers).
- * The sorted variants build keys with xs_sort_key() and sort bits
- * [XS_KEY_MAT_SHIFT, 64) (material, -k 4) or [XS_KEY_ENERGY_LO_BIT, 64)
- * (material then energy, -k 6); the sort runs on the device in every model
- * (CUB/hipCUB allowed; the OpenMP models need their own, e.g. an LSD radix
- * sort through xs_radix_sort_passes) and its time counts. The driver also
- * runs it alone to check it.
+ * (PP_MODEL_DISPATCH(m, xs_kernels_) finds it) and holds only the mapping:
+ * the primitives of xs_kernels below, each one step's work on the device
+ * (its kernels or target regions, and copies). variants.c composes the
+ * event variants (xs_variant, XSBench CUDA's -k) from them once, for every
+ * model; a primitive a model leaves NULL makes the variants that need it
+ * NOT RUN (absent_note says why). Data `d` and the work arrays are in the model's
+ * memory (device pointers; for host, host pointers).
+ *   - prepare/release: the model's scratch for up to n lookups (at most
+ *     max_lookups where that is set: the driver checks it first), an xs_work
+ *     first (C's first-member rule: the xs_work * is the model's struct), at
+ *     most XS_WORK_BYTES_PER_LOOKUP * n + XS_WORK_BYTES_FIXED bytes of device
+ *     memory (the driver's fit check counts that much);
+ *   - the checksum of one simulation is the sum of what fused and lookups
+ *     return, plus sum_read's: models that add into device slots (return 0
+ *     there) clear them in sum_clear and bring them back in sum_read; models
+ *     whose kernels return their sums leave both NULL;
+ *   - fused: baseline's sample + lookup of [first, first+n), one kernel;
+ *   - sample: lookup first+i's energy into energy[i] and its material into
+ *     mat[i], or with `keys` its xs_sort_key() into key[i] instead;
+ *   - sort_pairs: ascending key/value sort of n (uint64 key, double value)
+ *     pairs looking only at key bits [lo_bit, hi_bit) (any order among equal
+ *     keys), with the work's key_alt/val_alt as its second buffers; returns 1
+ *     when the sorted pairs ended there (no copy back: the caller reads them
+ *     where they are). The sorted variants sort bits [XS_KEY_MAT_SHIFT, 64)
+ *     (material, -k 4) or [XS_KEY_ENERGY_LO_BIT, 64) (material then energy,
+ *     -k 6). It runs on the device in every model (CUB/hipCUB allowed; the
+ *     OpenMP models need their own, e.g. an LSD radix sort with
+ *     xs_radix_digit and xs_radix_sort_passes) and its time counts. The
+ *     driver also calls it alone to check it;
+ *   - mat_starts: start[m] = xs_mat_start(key, n, m) for m in
+ *     [0, XS_MATERIALS], computed on the device, brought to the host;
+ *   - lookups: lookups [lo, hi) of (energy, mat) whose material xs_picked()
+ *     selects with `want`, or with mat NULL all of material `want` (a sorted
+ *     range); called only with lo < hi;
+ *   - history: XSBench's history method, particles [first, first+n), its sum;
+ *     NULL except on host (optional elsewhere);
+ *   - vendor_sort (optional, NULL elsewhere): switches the work's sort_pairs
+ *     to the vendor's library sort (--sort vendor) and returns a note saying
+ *     which; the driver calls it only for at most vendor_sort_max lookups,
+ *     which it checks before anything is allocated.
  * Everything a lookup computes is below, once; do not re-derive it per model.
  * Bit-exact results need the multiply-then-add order kept as written: this
  * header turns FP contraction off for clang (C, C++, HIP) and uses
@@ -65,6 +86,8 @@ typedef enum xs_variant {
   XS_SORTED_ENERGY,       /* -k 6: sampling, sort by material then energy, as -k 4 */
   XS_VARIANT_COUNT
 } xs_variant;
+/* The variants that sort (and so run sort_pairs), as bits 1 << v. */
+#define XS_SORTED_VARIANTS ((1u << XS_SORTED_MATERIAL) | (1u << XS_SORTED_ENERGY))
 
 /* One nuclide grid point, XSBench's layout (array of structures). */
 typedef struct xs_point {
@@ -91,64 +114,35 @@ typedef struct xs_data {
  * warp into slot (warp id % XS_SUM_SLOTS), the slots summed at the end. */
 #define XS_SUM_SLOTS 64
 
-/* The scratch the variants run in, for up to n lookups, in the model's
- * memory: allocated by the driver (xs_work_alloc) through the model's device
- * ops, so every model has the same one. */
-typedef struct xs_work {
-  double *energy, *energy_alt;  /* [n] sampled energies; the sort's second value buffer */
-  int *mat;                     /* [n] sampled materials */
-  uint64_t *key, *key_alt;      /* [n] sort keys; the sort's second key buffer */
-  unsigned *counts, *bsum;      /* the device sort's digit counts (sort_counts(n) of them)
-                                   and their sums per XS_SCAN_BLOCK */
-  unsigned long long *sum;      /* [XS_SUM_SLOTS] the device checksum, in slots */
-  long long *start;             /* [XS_MATERIALS + 1] material ranges found on the device */
-  unsigned long long host_sum;  /* the checksum where the model reduces to the host */
-  void *vendor;                 /* the vendor sort's scratch (--sort vendor), or NULL */
-  size_t vendor_bytes;
-} xs_work;
-
-/* Bytes the fit check counts for the scratch: xs_work per lookup (36), the
- * digit counts, and room for the slots and the vendor sort's scratch. */
+/* Device scratch a model may use per lookup and in total (fit check). */
 #define XS_WORK_BYTES_PER_LOOKUP 48.0
 #define XS_WORK_BYTES_FIXED (64.0 * 1048576.0)
 
-/* Which sampled lookups a split pass takes: one material (>= 0), or these. */
-enum { XS_PICK_ALL = -1, XS_PICK_FUEL = -2, XS_PICK_OTHER = -3 };
+/* The arrays every model's scratch starts with (see prepare above). */
+typedef struct xs_work {
+  double *energy, *val_alt; /* [n] sampled energies; the sort's second values */
+  int *mat;                 /* [n] sampled materials (unsorted variants) */
+  uint64_t *key, *key_alt;  /* [n] sort keys; the sort's second keys */
+} xs_work;
 
 typedef struct xs_kernels {
-  long long max_lookups;                 /* most lookups one call takes */
-  long long (*sort_counts)(long long n); /* entries of work.counts for n pairs; NULL: none */
-  /* The checksum: zeroed before a simulation, added to by every lookup
-   * primitive (the verification values of its lookups), read back on the
-   * host after. NULL, NULL: the model adds to work.host_sum itself. */
-  void (*sum_zero)(xs_work *w);
+  xs_work *(*prepare)(const xs_data *d, long long n);
+  void (*release)(xs_work *w);
+  void (*sum_clear)(xs_work *w);
   unsigned long long (*sum_read)(xs_work *w);
-  /* Samples and looks up lookups [first, first+n) in one pass (baseline). */
-  void (*sample_lookup)(const xs_data *d, xs_work *w, long long first, long long n);
-  /* Samples lookups [first, first+n) (xs_sample) into energy[0, n) and mat,
-   * or with `keyed` into energy and key (xs_sort_key; mat untouched). */
-  void (*sample)(xs_work *w, long long first, long long n, int keyed);
-  /* Looks up entries [lo, hi) of (energy, mat) whose material `want` picks
-   * (xs_picked); mat == NULL: all are of material `want` (a sorted range). */
-  void (*lookups)(const xs_data *d, xs_work *w, const double *energy, const int *mat, long long lo,
-                  long long hi, int want);
-  /* Sorts n (key, val) pairs ascending by key bits [lo_bit, hi_bit) (any
-   * order among equal ones) through key_alt and energy_alt; returns 1 when
-   * the sorted pairs ended there. The vendor's sort once vendor_sort ran. */
+  unsigned long long (*fused)(const xs_data *d, xs_work *w, long long first, long long n);
+  void (*sample)(xs_work *w, long long first, long long n, int keys);
   int (*sort_pairs)(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit);
-  /* start[m] (on the host): the first of n keys sorted by material whose
-   * material is m or above (xs_mat_start), m = 0..XS_MATERIALS. */
-  void (*mat_ranges)(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]);
-  /* XSBench's history method, particles [first, first+n): their checksum.
-   * NULL except on host. */
-  unsigned long long (*history)(const xs_data *d, long long first, long long n,
+  void (*mat_starts)(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]);
+  unsigned long long (*lookups)(const xs_data *d, xs_work *w, const double *energy, const int *mat,
+                                long long lo, long long hi, int want);
+  unsigned long long (*history)(const xs_data *d, xs_work *w, long long first, long long n,
                                 long long lookups_per_particle);
-  const char *sort_note; /* the sorted variants' sort, for the report */
-  /* --sort vendor: the vendor library's sort, for at most vendor_sort_max
-   * pairs (0: none). vendor_sort readies it in w for n pairs (its scratch in
-   * w->vendor, freed by the driver) and returns the note naming it. */
-  long long vendor_sort_max;
-  const char *(*vendor_sort)(xs_work *w, long long n);
+  const char *(*vendor_sort)(xs_work *w);
+  long long vendor_sort_max; /* most lookups vendor_sort takes (0: it has none) */
+  long long max_lookups;     /* most lookups prepare takes (0: no limit) */
+  const char *sort_note;   /* what sort_pairs is, reported with the sorted variants */
+  const char *absent_note; /* why a primitive is NULL, reported with the variants NOT RUN */
 } xs_kernels;
 
 PP_DECLARE_MODEL_GETTERS(xs_kernels, xs_kernels_)
@@ -336,21 +330,13 @@ PP_HD static inline uint64_t xs_sort_key(int mat, double e) {
  * may keep any order, which does not change the lookups' access pattern. */
 #define XS_KEY_ENERGY_LO_BIT (XS_KEY_MAT_SHIFT - 32)
 PP_HD static inline int xs_key_mat(uint64_t key) { return (int)(key >> XS_KEY_MAT_SHIFT); }
-/* Entries of a device sort's digit counts per scan block (omp's lane sort,
- * the tile sort of cuda, hip and ompx). */
-#define XS_SCAN_BLOCK 4096
 /* Digit of an LSD radix sort: `bits` bits of the key starting at `shift`. */
 PP_HD static inline unsigned xs_radix_digit(uint64_t key, int shift, int bits) {
   return (unsigned)((key >> shift) & ((1ull << bits) - 1));
 }
-/* Material ranges of the fuel split (-k 3): material 0 is fuel. */
-PP_HD static inline int xs_is_fuel(int mat) { return mat == 0; }
-/* Whether a split pass for `want` (a material or XS_PICK_*) takes material mat. */
-PP_HD static inline int xs_picked(int mat, int want) {
-  return want == XS_PICK_ALL || mat == want || (want == XS_PICK_FUEL && xs_is_fuel(mat)) ||
-         (want == XS_PICK_OTHER && !xs_is_fuel(mat));
-}
-/* First index of material m or above in n keys sorted by material. */
+/* Entries of a device radix sort's digit-count array per scan block. */
+#define XS_SCAN_BLOCK 4096
+/* First index of material m or above in keys sorted by material. */
 PP_HD static inline long long xs_mat_start(const uint64_t *PP_RESTRICT key, long long n, int m) {
   long long lo = 0, hi = n;
   while (lo < hi) {
@@ -359,6 +345,16 @@ PP_HD static inline long long xs_mat_start(const uint64_t *PP_RESTRICT key, long
     else hi = mid;
   }
   return lo;
+}
+
+/* ---- the split variants' selections --------------------------------------- */
+/* Material 0 is fuel (-k 3). */
+PP_HD static inline int xs_is_fuel(int mat) { return mat == 0; }
+/* Which lookups a lookups call takes: one material (>= 0), or these. */
+enum { XS_PICK_ALL = -1, XS_PICK_FUEL = -2, XS_PICK_OTHER = -3 };
+PP_HD static inline int xs_picked(int mat, int want) {
+  return want == XS_PICK_ALL || mat == want || (want == XS_PICK_FUEL && xs_is_fuel(mat)) ||
+         (want == XS_PICK_OTHER && !xs_is_fuel(mat));
 }
 
 PP_END_DEVICE
@@ -391,21 +387,30 @@ const char *xs_grid_name(int grid);
 const char *xs_variant_name(int v);
 int xs_variant_kernel_id(int v); /* XSBench CUDA -k id */
 
-/* The host side of an LSD radix sort, the same in every model's sort_pairs:
- * one pass(w, from, to, n, shift, bits) per digit of key bits [lo_bit,
- * hi_bit), ping-ponging between the caller's arrays and w's key_alt and
- * energy_alt; returns 1 when the sorted pairs ended in those. */
-typedef void (*xs_radix_pass)(xs_work *w, const uint64_t *k0, const double *v0, uint64_t *k1,
+/* ---- variants (variants.c) ------------------------------------------------ */
+/* One simulation of event variant v over lookups [first, first+n) composed
+ * from k's primitives: its checksum sum (before the mod). */
+unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
+                            long long first, long long n);
+/* Why k cannot run variant v (a primitive it needs is NULL), or NULL. */
+const char *xs_event_absent(const xs_kernels *k, int v);
+
+/* The host side of an LSD radix sort, the same in every model: one
+ * pass(ctx, from, to, n, shift, bits) per digit of key bits [lo_bit, hi_bit),
+ * ping-ponging between the caller's arrays and the alternates; returns 1 when
+ * the sorted pairs ended in the alternates. */
+typedef void (*xs_radix_pass)(void *ctx, const uint64_t *k0, const double *v0, uint64_t *k1,
                               double *v1, long long n, int shift, int bits);
-static inline int xs_radix_sort_passes(xs_radix_pass pass, xs_work *w, uint64_t *key, double *val,
-                                       long long n, int lo_bit, int hi_bit, int digit_bits) {
-  uint64_t *k0 = key, *k1 = w->key_alt;
-  double *v0 = val, *v1 = w->energy_alt;
+static inline int xs_radix_sort_passes(xs_radix_pass pass, void *ctx, uint64_t *key, double *val,
+                                       uint64_t *key_alt, double *val_alt, long long n,
+                                       int lo_bit, int hi_bit, int digit_bits) {
+  uint64_t *k0 = key, *k1 = key_alt;
+  double *v0 = val, *v1 = val_alt;
   int flipped = 0;
   if (n < 2) return 0;
   for (int shift = lo_bit; shift < hi_bit; shift += digit_bits) {
     const int bits = hi_bit - shift < digit_bits ? hi_bit - shift : digit_bits;
-    pass(w, k0, v0, k1, v1, n, shift, bits);
+    pass(ctx, k0, v0, k1, v1, n, shift, bits);
     uint64_t *tk = k0; k0 = k1; k1 = tk;
     double *tv = v0; v0 = v1; v1 = tv;
     flipped = !flipped;

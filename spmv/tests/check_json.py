@@ -35,7 +35,7 @@ for r in rows:
     need(math.isclose(r["fom"], paper / med / 1e9, rel_tol=1e-9), f"{tag}: FOM is not papers' bytes / median")
     m = r["metrics"]
     need(math.isclose(m.get("min_traffic_GBps", -1), minimum / med / 1e9, rel_tol=1e-9), f"{tag}: min_traffic")
-    need(math.isclose(m.get("compute_GFLOPps", -1), 2 * nnz / med / 1e9, rel_tol=1e-9), f"{tag}: GFLOP/s")
+    need(math.isclose(m.get("rate_GFLOPps", -1), 2 * nnz / med / 1e9, rel_tol=1e-9), f"{tag}: GFLOP/s")
     if "min_traffic_of_copy_fraction" in m:
         need(math.isclose(r["fraction_of_copy_ceiling"], m["min_traffic_of_copy_fraction"]), f"{tag}: %copy")
     need(r["check"].startswith("rel L2 err") and "<= 1e-12" in r["check"], f"{tag}: check text")

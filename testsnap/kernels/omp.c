@@ -14,9 +14,8 @@
  * - compute_deidrj: one thread per pair, the dU recursion in its own memory.
  * - forces gathered through the reverse index; energies through Y.
  * Variants: the thread-per-pair forms are the 2-level, global-scratch point
- * of the experiments of Gayatri et al. (HiPC 2024) and Sala et al. (LLVM
- * OpenMP offload on GH200 and MI300A); team scratch and 3 levels need
- * kernel mode (ompx) and are reported as not run here. */
+ * of Gayatri et al.'s TestSNAP experiments (HiPC 2024); team scratch and
+ * 3 levels need kernel mode (ompx) and are reported as not run here. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>

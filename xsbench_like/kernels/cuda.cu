@@ -5,14 +5,16 @@
  * thread's verification values summed in a register, then per warp by
  * shuffles and one 64-bit atomic add per warp into one of XS_SUM_SLOTS
  * device slots (no block barrier: warps retire independently, as in
- * XSBench's one-lookup-per-thread kernels). The primitives of XSBench
- * CUDA's -k 0-4 and 6, which variants.c composes. Sort of the sorted
- * variants, on the device: the tile LSD radix sort of kernels/sort_tiles.h,
- * the one ompx runs (default, --sort own), or CUB's DeviceRadixSort (CUDA
- * only, --sort vendor; as XSBench's thrust sorts). */
+ * XSBench's one-lookup-per-thread kernels). The primitives of xs_kernels,
+ * which variants.c composes into XSBench CUDA's -k 0-4 and 6. sort_pairs,
+ * on the device: the tile LSD radix sort of kernels/sort_tiles.h, the one
+ * ompx runs (default, --sort own), or CUB's DeviceRadixSort (CUDA only,
+ * --sort vendor; as XSBench's thrust sorts). */
 #include <limits.h>
+#include <stdlib.h>
 #include "pp/gpu_native.h"
 #include "xsbench_like.h"
+#include "dev_work.h"
 
 #ifdef PP_NATIVE_HIP
 #define XS_TABLE_GETTER xs_kernels_hip
@@ -36,9 +38,16 @@
 #include "sort_tiles.h"
 
 #define TPB 256
-/* HIP caps a grid at 2^32 threads; max_lookups is UINT_MAX, so a grid
- * always covers them, one item per thread. */
+/* HIP caps a grid at 2^32 threads; max_lookups is UINT_MAX (the sort's
+ * 32-bit offsets), so a grid always covers them, one item per thread. */
 #define MAX_BLOCKS (1u << 24)
+
+typedef struct work {
+  xs_dev_work g; /* first: the xs_work * the kernel table passes */
+  void *cub_tmp;
+  size_t cub_bytes;
+  int vendor; /* --sort vendor: CUB */
+} work;
 
 static unsigned blocks_for(long long n) {
   const long long b = (n + TPB - 1) / TPB;
@@ -122,7 +131,7 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
   }
 }
 
-/* Lookups [lo, hi) whose material `want` picks (xs_picked); FIXED: all
+/* Lookups [lo, hi) whose material `want` selects (xs_picked); FIXED: all
  * of material `want` (a sorted range), the material array is not read. */
 template <bool FIXED>
 __global__ void __launch_bounds__(TPB) k_lookups(xs_data d, const double *__restrict__ energy,
@@ -185,87 +194,135 @@ __global__ void __launch_bounds__(TPB) k_scan_blocks(unsigned *__restrict__ a, l
     a[i] = run, run += x;
   }
 }
-
-static void own_sort_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                           long long n, int shift, int bits) {
+  xs_dev_work *g = (xs_dev_work *)p;
   const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
-  k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, w->counts, tiles);
-  k_block_sums<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
-  k_scan_blocks<<<1, TPB>>>(w->bsum, nb, nb, NULL);
-  k_scan_blocks<<<(unsigned)nb, TPB>>>(w->counts, m, XS_SCAN_BLOCK, w->bsum);
-  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, w->counts, tiles);
+  k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, g->counts, tiles);
+  k_block_sums<<<(unsigned)nb, TPB>>>(g->counts, m, XS_SCAN_BLOCK, g->bsum);
+  k_scan_blocks<<<1, TPB>>>(g->bsum, nb, nb, NULL);
+  k_scan_blocks<<<(unsigned)nb, TPB>>>(g->counts, m, XS_SCAN_BLOCK, g->bsum);
+  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, g->counts, tiles);
   PP_GPU_CHECK_LAUNCH("radix sort pass");
 }
 
-/* The tile sort, or CUB's once vendor_sort readied it (w->vendor). */
-static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+/* The own tile sort, or CUB's after --sort vendor. */
+static int sort_pairs(xs_work *xw, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  if (n < 2) return 0;
 #ifdef XS_USE_CUB
-  if (w->vendor && n >= 2) {
-    cub::DoubleBuffer<uint64_t> kb(key, w->key_alt);
-    cub::DoubleBuffer<double> vb(val, w->energy_alt);
-    size_t bytes = w->vendor_bytes;
-    PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(w->vendor, bytes, kb, vb, (int)n, lo_bit, hi_bit));
+  work *w = (work *)xw;
+  if (w->vendor && n <= INT_MAX) {
+    cub::DoubleBuffer<uint64_t> kb(key, xw->key_alt);
+    cub::DoubleBuffer<double> vb(val, xw->val_alt);
+    size_t bytes = w->cub_bytes;
+    PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(w->cub_tmp, bytes, kb, vb, (int)n, lo_bit, hi_bit));
     return kb.Current() != key;
   }
 #endif
-  return xs_radix_sort_passes(own_sort_pass, w, key, val, n, lo_bit, hi_bit, XS_TILE_BITS);
+  return xs_radix_sort_passes(own_sort_pass, xw, key, val, xw->key_alt, xw->val_alt, n, lo_bit, hi_bit,
+                              XS_TILE_BITS);
 }
 
-static long long sort_counts(long long n) { return XS_TILE_COUNTS(n); }
-
-static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
-  k_mat_start<<<1, 32>>>(key, n, w->start);
-  PP_GPU_CHECK_LAUNCH("material ranges");
-  PP_GPU_CHECK(gpuMemcpy(start, w->start, (XS_MATERIALS + 1) * sizeof *start, gpuMemcpyDeviceToHost));
+/* ---- the checksum, sampling, material ranges, lookups ---------------------- */
+static void sum_clear(xs_work *w) {
+  PP_GPU_CHECK(gpuMemset(((xs_dev_work *)w)->sum, 0, XS_SUM_SLOTS * sizeof(unsigned long long)));
 }
-
-/* ---- lookups: each adds to the device checksum slots ---------------------------- */
-static void sum_zero(xs_work *w) { PP_GPU_CHECK(gpuMemset(w->sum, 0, XS_SUM_SLOTS * sizeof *w->sum)); }
 static unsigned long long sum_read(xs_work *w) {
   unsigned long long slot[XS_SUM_SLOTS], s = 0;
   PP_GPU_CHECK_LAUNCH("lookups");
-  PP_GPU_CHECK(gpuMemcpy(slot, w->sum, sizeof slot, gpuMemcpyDeviceToHost));
+  PP_GPU_CHECK(gpuMemcpy(slot, ((xs_dev_work *)w)->sum, sizeof slot, gpuMemcpyDeviceToHost));
   for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
   return s;
 }
 
-static void sample_lookup(const xs_data *d, xs_work *w, long long first, long long n) {
-  if (n > 0) k_baseline<<<blocks_for(n), TPB>>>(*d, first, n, w->sum);
+/* Adds to the device checksum: returns 0. */
+static unsigned long long fused(const xs_data *d, xs_work *w, long long first, long long n) {
+  k_baseline<<<blocks_for(n), TPB>>>(*d, first, n, ((xs_dev_work *)w)->sum);
+  return 0;
 }
 
-static void sample(xs_work *w, long long first, long long n, int keyed) {
-  if (n <= 0) return;
-  if (keyed) k_sample_keys<<<blocks_for(n), TPB>>>(first, n, w->energy, w->key);
+static void sample(xs_work *w, long long first, long long n, int keys) {
+  if (keys) k_sample_keys<<<blocks_for(n), TPB>>>(first, n, w->energy, w->key);
   else k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
 }
 
-static void lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat, long long lo,
-                    long long hi, int want) {
-  if (hi <= lo) return;
-  if (mat) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, energy, mat, lo, hi, want, w->sum);
-  else k_lookups<true><<<blocks_for(hi - lo), TPB>>>(*d, energy, NULL, lo, hi, want, w->sum);
+static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
+  long long *dstart = ((xs_dev_work *)w)->start;
+  k_mat_start<<<1, 32>>>(key, n, dstart);
+  PP_GPU_CHECK_LAUNCH("material ranges");
+  PP_GPU_CHECK(gpuMemcpy(start, dstart, (XS_MATERIALS + 1) * sizeof *start, gpuMemcpyDeviceToHost));
+}
+
+/* Adds to the device checksum: returns 0. */
+static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
+                                  long long lo, long long hi, int want) {
+  unsigned long long *sum = ((xs_dev_work *)w)->sum;
+  if (mat) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, energy, mat, lo, hi, want, sum);
+  else k_lookups<true><<<blocks_for(hi - lo), TPB>>>(*d, energy, NULL, lo, hi, want, sum);
+  return 0;
+}
+
+/* ---- scratch ------------------------------------------------------------------- */
+template <typename T> static int dalloc(T **p, size_t count) {
+  return gpuMalloc((void **)p, (count ? count : 1) * sizeof(T)) == gpuSuccess;
+}
+static void release(xs_work *xw) {
+  work *w = (work *)xw;
+  if (!w) return;
+  const xs_dev_work *g = &w->g;
+  void *all[] = {xw->energy, xw->val_alt, xw->mat, xw->key, xw->key_alt, g->counts,
+                 g->bsum,    g->sum,      g->start, w->cub_tmp};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+    if (all[i]) gpuFree(all[i]);
+  free(w);
+}
+
+static xs_work *prepare(const xs_data *d, long long n) {
+  (void)d;
+  work *w = (work *)calloc(1, sizeof *w);
+  if (!w) return (xs_work *)NULL;
+  xs_dev_work *g = &w->g;
+  const size_t m = (size_t)(n > 0 ? n : 1);
+  int ok = dalloc(&g->a.energy, m) && dalloc(&g->a.val_alt, m) && dalloc(&g->a.mat, m) &&
+           dalloc(&g->a.key, m) && dalloc(&g->a.key_alt, m) && dalloc(&g->counts, XS_TILE_COUNTS(m)) &&
+           dalloc(&g->bsum, XS_TILE_SCAN_BLOCKS(m)) && dalloc(&g->sum, XS_SUM_SLOTS) &&
+           dalloc(&g->start, XS_MATERIALS + 1);
+#ifdef XS_USE_CUB
+  if (ok && m <= INT_MAX) {
+    cub::DoubleBuffer<uint64_t> kb(g->a.key, g->a.key_alt);
+    cub::DoubleBuffer<double> vb(g->a.energy, g->a.val_alt);
+    ok = cub::DeviceRadixSort::SortPairs(NULL, w->cub_bytes, kb, vb, (int)m, 0, 64) == gpuSuccess &&
+         gpuMalloc(&w->cub_tmp, w->cub_bytes ? w->cub_bytes : 1) == gpuSuccess;
+  }
+#endif
+  if (!ok) {
+    (void)gpuGetLastError(); /* clear the failed allocation */
+    release(&g->a);
+    return NULL;
+  }
+  return &g->a;
 }
 
 #ifdef XS_USE_CUB
-/* --sort vendor: CUB's scratch for n pairs; sort_pairs uses CUB from now on. */
-static const char *vendor_sort(xs_work *w, long long n) {
-  cub::DoubleBuffer<uint64_t> kb(w->key, w->key_alt);
-  cub::DoubleBuffer<double> vb(w->energy, w->energy_alt);
-  PP_GPU_CHECK(cub::DeviceRadixSort::SortPairs(NULL, w->vendor_bytes, kb, vb, (int)n, 0, 64));
-  PP_GPU_CHECK(gpuMalloc(&w->vendor, w->vendor_bytes ? w->vendor_bytes : 1));
+/* --sort vendor: CUB's sort from now on (prepare sized its scratch). */
+static const char *vendor_sort(xs_work *xw) {
+  ((work *)xw)->vendor = 1;
   return "device sort: CUB DeviceRadixSort::SortPairs (--sort vendor)";
 }
-#define VENDOR_SORT_MAX INT_MAX /* CUB's int count */
 #define VENDOR_SORT vendor_sort
+#define VENDOR_SORT_MAX INT_MAX /* CUB counts in int */
 #else /* HIP: Debian's ROCm 5.2 has no hipCUB */
-#define VENDOR_SORT_MAX 0
 #define VENDOR_SORT NULL
+#define VENDOR_SORT_MAX 0
 #endif
 
+#define SORT_NOTE XS_TILE_SORT_NOTE ", as ompx"
 extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
-  static const xs_kernels k = {UINT_MAX, /* max_lookups: 32-bit sort offsets */
-                               sort_counts, sum_zero, sum_read, sample_lookup, sample, lookups,
-                               sort_pairs, mat_ranges, NULL, XS_TILE_SORT_NOTE ", as ompx",
-                               VENDOR_SORT_MAX, VENDOR_SORT};
+  /* prepare, release, sum_clear, sum_read, fused, sample, sort_pairs, mat_starts,
+   * lookups, history, vendor_sort, vendor_sort_max, max_lookups (the sort's
+   * 32-bit offsets), sort_note, absent_note */
+  static const xs_kernels k = {prepare,     release,         sum_clear,  sum_read,  fused,
+                               sample,      sort_pairs,      mat_starts, lookups,   NULL,
+                               VENDOR_SORT, VENDOR_SORT_MAX, UINT_MAX,   SORT_NOTE, NULL};
   return &k;
 }

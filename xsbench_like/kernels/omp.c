@@ -2,21 +2,30 @@
  * `target teams distribute parallel for` with `reduction`, and for the radix
  * sort's scan SPMD-style teams with `omp barrier`). Every primitive is
  * expressible: lookups are one loop iteration each (thread_limit 256, the
- * team count left to the runtime), the checksum is a `reduction(+)` on the
- * device, and the sorted variants sort on the device with the LSD radix sort
- * below (kernels/sort_lanes.h: 4-bit digits, a lane of the loop per chunk of
- * keys, digit counts per lane, an exclusive scan, a stable scatter). */
+ * team count left to the runtime), each lookups region returns its sum by a
+ * `reduction(+)` on the device, and sort_pairs sorts on the device with the
+ * LSD radix sort below (kernels/sort_lanes.h: 4-bit digits, a lane of the
+ * loop per chunk of keys, digit counts per lane, an exclusive scan, a stable
+ * scatter). */
 #include <limits.h>
 #include <omp.h>
 #include "pp/omp_device.h"
 #include "xsbench_like.h"
 #include "omp_args.h"
+#include "omp_work.h"
 #include "sort_lanes.h"
 
 #define TPB 256
 
-/* ---- lookups: each pass reduces its checksum to work.host_sum ---------------- */
-static void sample_lookup(const xs_data *d, xs_work *w, long long first, long long n) {
+static xs_work *prepare(const xs_data *d, long long n) {
+  (void)d;
+  const long long m = n > 0 ? n : 1;
+  return xs_omp_work_new(n, XS_LANE_COUNTS(m), XS_LANE_SCAN_BLOCKS(m), 0);
+}
+
+/* ---- lookups ---------------------------------------------------------------- */
+static unsigned long long fused(const xs_data *d, xs_work *w, long long first, long long n) {
+  (void)w;
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
 #pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
@@ -28,33 +37,35 @@ static void sample_lookup(const xs_data *d, xs_work *w, long long first, long lo
     xs_sample(first + i, &e, &mat);
     sum += xs_lookup(&dd, e, mat);
   }
-  w->host_sum += sum;
+  return sum;
 }
 
-static void sample(xs_work *w, long long first, long long n, int keyed) {
+static void sample(xs_work *w, long long first, long long n, int keys) {
   double *energy = w->energy;
-  if (keyed) {
-    uint64_t *key = w->key;
+  int *mat = w->mat;
+  uint64_t *key = w->key;
+  if (keys) {
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
     is_device_ptr(key, energy)
     for (long long i = 0; i < n; i++) {
-      int mat;
-      xs_sample(first + i, &energy[i], &mat);
-      key[i] = xs_sort_key(mat, energy[i]);
+      int m;
+      xs_sample(first + i, &energy[i], &m);
+      key[i] = xs_sort_key(m, energy[i]);
     }
   } else {
-    int *mat = w->mat;
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
     is_device_ptr(energy, mat)
     for (long long i = 0; i < n; i++) xs_sample(first + i, &energy[i], &mat[i]);
   }
 }
 
-static void lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat, long long lo,
-                    long long hi, int want) {
+/* Lookups [lo, hi) of (energy, mat) whose material `want` selects
+ * (xs_picked); with mat == NULL every lookup is of material `want`. */
+static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
+                                  long long lo, long long hi, int want) {
+  (void)w;
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
-  if (hi <= lo) return;
   if (!mat) {
 #pragma omp target teams distribute parallel for thread_limit(TPB) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy)
@@ -71,7 +82,7 @@ static void lookups(const xs_data *d, xs_work *w, const double *energy, const in
       if (xs_picked(m, want)) sum += xs_lookup(&dd, energy[i], m);
     }
   }
-  w->host_sum += sum;
+  return sum;
 }
 
 /* ---- LSD radix sort ------------------------------------------------------- */
@@ -119,10 +130,11 @@ static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned
 /* One pass: digit counts per lane, their exclusive scan (digit-major, so a
  * lane's count of digit g becomes where its first key of digit g goes), and
  * the stable scatter from (k0, v0) to (k1, v1). */
-static void radix_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
-  unsigned *counts = w->counts, *bsum = w->bsum;
-  const long long nl = XS_LANES(n), m = XS_RADIX * nl, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
+  xs_dev_work *g = p;
+  unsigned *counts = g->counts, *bsum = g->bsum;
+  const long long nl = XS_LANES(n), m = XS_RADIX * nl, nb = XS_LANE_SCAN_BLOCKS(n);
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
     is_device_ptr(k0, counts)
   for (long long l = 0; l < nl; l++) xs_lane_count(k0, n, l, nl, shift, bits, counts);
@@ -143,12 +155,12 @@ static void radix_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_
 }
 
 static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  return xs_radix_sort_passes(radix_pass, w, key, val, n, lo_bit, hi_bit, XS_DIGIT_BITS);
+  return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
+                              XS_DIGIT_BITS);
 }
 
-static long long sort_counts(long long n) { return XS_LANE_COUNTS(n); }
-
-static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
+/* The ranges come back with the region (map from): no slots on the device. */
+static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
   (void)w;
 #pragma omp target teams distribute parallel for device(pp_omp_device) is_device_ptr(key) \
     map(from : start[0 : XS_MATERIALS + 1])
@@ -158,15 +170,9 @@ static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long s
 #define SORT_NOTE "device LSD radix sort in standard OpenMP (4-bit digits, counts per lane of " \
   PP_STR(XS_LANE_KEYS) " keys, team scan)"
 const xs_kernels *xs_kernels_omp(void) {
-  static const xs_kernels k = {
-      .max_lookups = UINT_MAX, /* 32-bit sort offsets */
-      .sort_counts = sort_counts,
-      .sample_lookup = sample_lookup,
-      .sample = sample,
-      .lookups = lookups,
-      .sort_pairs = sort_pairs,
-      .mat_ranges = mat_ranges,
-      .sort_note = SORT_NOTE,
-  };
+  static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .fused = fused,
+                               .sample = sample, .sort_pairs = sort_pairs, .mat_starts = mat_starts,
+                               .lookups = lookups, .sort_note = SORT_NOTE,
+                               .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }

@@ -3,17 +3,18 @@
  * lookup per thread (exactly ceil(n/256) teams, no grid-stride loop), each
  * thread's verification values summed in a register, then per warp by
  * shuffles (ompx_shfl_down_sync_i) and one 64-bit atomic add per warp into
- * one of XS_SUM_SLOTS device slots (no team barrier). The sorted variants
- * sort on the device with the tile LSD radix sort of kernels/sort_tiles.h
- * (ballots: ompx_ballot_sync), the one cuda runs by default; block scans as
- * in cuda.cu. */
-#include <limits.h>
+ * one of XS_SUM_SLOTS device slots (no team barrier); the primitives of
+ * xs_kernels, composed by variants.c. sort_pairs sorts on the device with
+ * the tile LSD radix sort of kernels/sort_tiles.h (ballots:
+ * ompx_ballot_sync), the one cuda runs by default; block scans as in
+ * cuda.cu. */
 #include <omp.h>
 #include <ompx.h>
 #include "pp/device.h"
 #include "pp/ompx_util.h"
 #include "xsbench_like.h"
 #include "omp_args.h"
+#include "omp_work.h"
 
 #pragma omp begin declare target
 #define XS_TILE_FN static inline
@@ -92,62 +93,64 @@ static inline unsigned block_scan(unsigned v, unsigned *sh) {
 }
 #pragma omp end declare target
 
-/* ---- lookups: each adds to the device checksum slots ---------------------------- */
-static void sum_zero(xs_work *w) {
-  unsigned long long *sum = w->sum;
+/* ---- the checksum and the lookups -------------------------------------------- */
+static void sum_clear(xs_work *w) {
+  unsigned long long *sum = ((xs_dev_work *)w)->sum;
   LAUNCH(1, is_device_ptr(sum))
   if (ompx_thread_id_x() < XS_SUM_SLOTS) sum[ompx_thread_id_x()] = 0;
 }
 static unsigned long long sum_read(xs_work *w) {
   unsigned long long slot[XS_SUM_SLOTS], s = 0;
-  if (omp_target_memcpy(slot, w->sum, sizeof slot, 0, 0, omp_get_initial_device(), pp_omp_device))
+  if (omp_target_memcpy(slot, ((xs_dev_work *)w)->sum, sizeof slot, 0, 0, omp_get_initial_device(),
+                        pp_omp_device))
     pp_device_fail(PP_OMPX, "xsbench_like checksum", "omp_target_memcpy failed");
   for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
   return s;
 }
 
-static void sample_lookup(const xs_data *d, xs_work *w, long long first, long long n) {
+/* Adds to the device checksum: returns 0. */
+static unsigned long long fused(const xs_data *d, xs_work *w, long long first, long long n) {
   XS_ARGS_UNPACK(d);
-  unsigned long long *sum = w->sum;
-  if (n > 0) {
-    LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, sum)) {
-      XS_ARGS_REPACK(dd);
-      unsigned v = 0;
-      THREAD_ITEM(i, 0, n) {
-        double e;
-        int mat;
-        xs_sample(first + i, &e, &mat);
-        v += xs_lookup(&dd, e, mat);
-      }
-      warp_add(v, sum);
-    }
-  }
-}
-
-static void sample(xs_work *w, long long first, long long n, int keyed) {
-  double *energy = w->energy;
-  if (n <= 0) return;
-  if (keyed) {
-    uint64_t *key = w->key;
-    LAUNCH(blocks_for(n), is_device_ptr(key, energy))
+  unsigned long long *sum = ((xs_dev_work *)w)->sum;
+  LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, sum)) {
+    XS_ARGS_REPACK(dd);
+    unsigned v = 0;
     THREAD_ITEM(i, 0, n) {
       double e;
       int mat;
       xs_sample(first + i, &e, &mat);
-      energy[i] = e, key[i] = xs_sort_key(mat, e);
+      v += xs_lookup(&dd, e, mat);
+    }
+    warp_add(v, sum);
+  }
+  return 0;
+}
+
+static void sample(xs_work *w, long long first, long long n, int keys) {
+  double *energy = w->energy;
+  int *mat = w->mat;
+  uint64_t *key = w->key;
+  if (keys) {
+    LAUNCH(blocks_for(n), is_device_ptr(key, energy))
+    THREAD_ITEM(i, 0, n) {
+      double e;
+      int m;
+      xs_sample(first + i, &e, &m);
+      energy[i] = e, key[i] = xs_sort_key(m, e);
     }
   } else {
-    int *mat = w->mat;
     LAUNCH(blocks_for(n), is_device_ptr(energy, mat))
     THREAD_ITEM(i, 0, n) xs_sample(first + i, &energy[i], &mat[i]);
   }
 }
 
-static void lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat, long long lo,
-                    long long hi, int want) {
+/* Lookups [lo, hi) whose material `want` selects (xs_picked); with
+ * mat == NULL all are of material `want` (a sorted range). Adds to the
+ * device checksum: returns 0. */
+static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
+                                  long long lo, long long hi, int want) {
   XS_ARGS_UNPACK(d);
-  unsigned long long *sum = w->sum;
-  if (hi <= lo) return;
+  unsigned long long *sum = ((xs_dev_work *)w)->sum;
   if (!mat) {
     LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
       XS_ARGS_REPACK(dd);
@@ -166,6 +169,7 @@ static void lookups(const xs_data *d, xs_work *w, const double *energy, const in
       warp_add(v, sum);
     }
   }
+  return 0;
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
@@ -188,9 +192,10 @@ static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned
   }
 }
 
-static void radix_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
-  unsigned *counts = w->counts, *bsum = w->bsum;
+  xs_dev_work *g = p;
+  unsigned *counts = g->counts, *bsum = g->bsum;
   const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
   PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
             device(pp_omp_device) is_device_ptr(k0, counts) ompx_dyn_cgroup_mem(XS_TILE_HIST_SHMEM))
@@ -214,13 +219,13 @@ static void radix_pass(xs_work *w, const uint64_t *k0, const double *v0, uint64_
 }
 
 static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
-  return xs_radix_sort_passes(radix_pass, w, key, val, n, lo_bit, hi_bit, XS_TILE_BITS);
+  return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
+                              XS_TILE_BITS);
 }
 
-static long long sort_counts(long long n) { return XS_TILE_COUNTS(n); }
-
-static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
-  long long *dstart = w->start;
+/* One team finds the ranges, one copy brings them back. */
+static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
+  long long *dstart = ((xs_dev_work *)w)->start;
   LAUNCH(1, is_device_ptr(key, dstart)) {
     const int m = ompx_thread_id_x();
     if (m <= XS_MATERIALS) dstart[m] = xs_mat_start(key, n, m);
@@ -230,18 +235,17 @@ static void mat_ranges(xs_work *w, const uint64_t *key, long long n, long long s
     pp_device_fail(PP_OMPX, "xsbench_like material ranges", "omp_target_memcpy failed");
 }
 
+static xs_work *prepare(const xs_data *d, long long n) {
+  (void)d;
+  const long long m = n > 0 ? n : 1;
+  return xs_omp_work_new(n, (size_t)XS_TILE_COUNTS(m), (size_t)XS_TILE_SCAN_BLOCKS(m), 1);
+}
+
+#define SORT_NOTE XS_TILE_SORT_NOTE ", as cuda"
 const xs_kernels *xs_kernels_ompx(void) {
-  static const xs_kernels k = {
-      .max_lookups = UINT_MAX, /* 32-bit sort offsets */
-      .sort_counts = sort_counts,
-      .sum_zero = sum_zero,
-      .sum_read = sum_read,
-      .sample_lookup = sample_lookup,
-      .sample = sample,
-      .lookups = lookups,
-      .sort_pairs = sort_pairs,
-      .mat_ranges = mat_ranges,
-      .sort_note = XS_TILE_SORT_NOTE ", as cuda",
-  };
+  static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .sum_clear = sum_clear,
+                               .sum_read = sum_read, .fused = fused, .sample = sample,
+                               .sort_pairs = sort_pairs, .mat_starts = mat_starts, .lookups = lookups,
+                               .sort_note = SORT_NOTE, .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }

@@ -17,9 +17,9 @@
 #define XS_LANE_KEYS 32
 #define XS_LANES(n) (((n) + XS_LANE_KEYS - 1) / XS_LANE_KEYS)
 #define XS_LANE_COUNTS(n) (XS_RADIX * XS_LANES(n))
+#define XS_LANE_SCAN_BLOCKS(n) ((XS_LANE_COUNTS(n) + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK)
 
 PP_BEGIN_DEVICE
-
 /* Byte counter g of the pair (lo: digits 0-7, hi: digits 8-15). */
 PP_HD static inline unsigned xs_lane_get(uint64_t lo, uint64_t hi, unsigned g) {
   return (unsigned)(((g < 8 ? lo : hi) >> (8 * (g & 7))) & 0xff);

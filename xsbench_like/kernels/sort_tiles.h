@@ -40,6 +40,7 @@
 #define XS_TILE_BITS 8
 #define XS_TILES(n) (((n) + XS_TILE_KEYS - 1) / XS_TILE_KEYS)
 #define XS_TILE_COUNTS(n) ((long long)XS_TILE_TPB * XS_TILES(n))
+#define XS_TILE_SCAN_BLOCKS(n) ((XS_TILE_COUNTS(n) + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK)
 #define XS_TILE_SORT_NOTE "device LSD radix sort of kernels/sort_tiles.h (8-bit digits, " \
   PP_STR(XS_TILE_KEYS) "-key tiles ranked in shared memory by ballots, coalesced writes)"
 /* Shared bytes of xs_tile_scatter: the key/value staging area (also the

@@ -32,7 +32,10 @@ void pp_session_ready(pp_session *s);
 /* Exits 2 with the bytes needed and available when `device_bytes` cannot fit
  * in the free memory of an opened device, or `host_bytes` in host memory.
  * Collective under MPI (every rank calls it, with its own figures): the
- * message of the lowest rank that does not fit is printed once (pp_usage_check_all). */
+ * message of the lowest rank that does not fit is printed once (pp_usage_check_all).
+ * For tests: PP_TEST_MEMORY_GIB="HOST,DEVICE" (GiB) is the available host
+ * memory and every opened device's free memory to assume instead of the
+ * machine's, so the verdict does not depend on the load when the test runs. */
 void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
                            double host_bytes);
 /* Before anything runs, for every file an app writes (`opt` names its

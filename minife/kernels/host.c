@@ -1,7 +1,7 @@
 /* spmv, host model: one row per iteration of a parallel loop over rows.
  * Launch parameters do not apply. */
 #include <stddef.h>
-#include "spmv.h"
+#include "minife.h"
 
 static void *prepare(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *rowptr,
                      const int32_t *col, const double *val, const spmv_params *p) {
@@ -19,5 +19,5 @@ static void spmv(void *plan, int64_t nrows, const int64_t *PP_RESTRICT rowptr,
 
 static void release(void *plan) { (void)plan; }
 
-static const spmv_kernels table = {prepare, spmv, release};
+static const spmv_kernels table = {prepare, spmv, release, NULL};
 const spmv_kernels *spmv_kernels_host(void) { return &table; }

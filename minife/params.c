@@ -3,7 +3,7 @@
  * back into. No kernel table and no deck here (registry.c, deck.c). */
 #include <limits.h>
 #include <stdlib.h>
-#include "spmv.h"
+#include "minife.h"
 
 /* The omp form used when none is asked (kernels/omp.c explains the forms):
  * `teams` was the fastest standard-OpenMP form in the H200 sweep (3.57 TB/s by

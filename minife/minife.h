@@ -1,7 +1,8 @@
-/* The miniFE-style sparse matrix (shared by spmv and cgsolve) and the SpMV
- * kernel interface every model implements. */
-#ifndef SPMV_H
-#define SPMV_H
+/* The miniFE library that spmv and cgsolve share: the miniFE-style sparse
+ * matrix, the input deck, and the SpMV kernel interface every model
+ * implements (with the vendor library's SpMV beside cuda and hip). */
+#ifndef MINIFE_H
+#define MINIFE_H
 #include <stddef.h>
 #include <stdint.h>
 #include "pp/portable.h"
@@ -122,24 +123,34 @@ void spmv_plan_free(void *plan);
 /* A model's SpMV: y = A x with device arrays (model memory). `plan` comes from
  * prepare (may be NULL): a vendor library handle, chosen launch shapes, ...
  * prepare's `p` may be NULL (defaults); prepare copies what it needs from it. */
+struct spmv_vendor;
 typedef struct spmv_kernels {
   void *(*prepare)(int64_t nrows, int64_t ncols, int64_t nnz, const int64_t *rowptr,
                    const int32_t *col, const double *val, const spmv_params *p);
   void (*spmv)(void *plan, int64_t nrows, const int64_t *rowptr, const int32_t *col,
                const double *val, const double *x, double *y);
   void (*release)(void *plan);
+  /* The vendor library's SpMV on this model's arrays (cuSPARSE beside cuda,
+   * hipSPARSE beside hip); NULL: none. */
+  const struct spmv_vendor *vendor;
 } spmv_kernels;
+
+typedef struct spmv_vendor {
+  const char *row;          /* its report row: "spmv_cusparse" */
+  const spmv_kernels *k;    /* its SpMV (k->vendor is NULL) */
+  /* What a plan did to the matrix (index conversions, algorithm), for the
+   * report: static text valid while the plan lives. Asked after the runs: a
+   * plan may change its format on the first call. */
+  const char *(*describe)(const void *plan);
+} spmv_vendor;
 
 /* Built models' SpMV (only the built ones exist). */
 PP_DECLARE_MODEL_GETTERS(spmv_kernels, spmv_kernels_)
-const spmv_kernels *spmv_kernels_cusparse(void); /* with CUDA */
-const spmv_kernels *spmv_kernels_hipsparse(void); /* with HIP */
 /* The table of model m, or NULL when not built. */
 const spmv_kernels *spmv_kernels_for(pp_model m);
-/* What a vendor plan did to the matrix (index conversions, algorithm), for
- * the report: static text valid while the plan lives. */
-const char *spmv_cusparse_describe(const void *plan);
-const char *spmv_hipsparse_describe(const void *plan);
+/* The vendor libraries' (kernels/cusparse.cu), beside their model's table. */
+extern const spmv_vendor spmv_vendor_cusparse; /* with CUDA */
+extern const spmv_vendor spmv_vendor_hipsparse; /* with HIP */
 
 PP_BEGIN_DEVICE
 /* The loop of one row's dot product over entries [b, e), lane `first` of

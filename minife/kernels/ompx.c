@@ -15,7 +15,7 @@
 #include <ompx.h>
 #include <stdlib.h>
 #include "pp/omp_device.h"
-#include "spmv.h"
+#include "minife.h"
 
 /* Widest row a shuffle reduction spans. The launch is chosen on the host,
  * which cannot tell an NVIDIA warp (32) from an AMD wavefront (64), so rows of
@@ -115,5 +115,5 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 }
 
 
-static const spmv_kernels table = {prepare, spmv, spmv_plan_free};
+static const spmv_kernels table = {prepare, spmv, spmv_plan_free, NULL};
 const spmv_kernels *spmv_kernels_ompx(void) { return &table; }

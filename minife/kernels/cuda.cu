@@ -8,13 +8,15 @@
 #include <limits.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"
-#include "spmv.h"
+#include "minife.h"
 
 #ifdef PP_NATIVE_HIP
 #define SPMV_TABLE_GETTER spmv_kernels_hip
+#define SPMV_VENDOR spmv_vendor_hipsparse
 #define SHFL_DOWN(mask, v, off, w) __shfl_down((v), (off), (w))
 #else
 #define SPMV_TABLE_GETTER spmv_kernels_cuda
+#define SPMV_VENDOR spmv_vendor_cusparse
 #define SHFL_DOWN(mask, v, off, w) __shfl_down_sync((mask), (v), (off), (w))
 #endif
 
@@ -80,6 +82,5 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
   PP_GPU_CHECK_LAUNCH("spmv");
 }
 
-
-static const spmv_kernels table = {prepare, spmv, spmv_plan_free};
+static const spmv_kernels table = {prepare, spmv, spmv_plan_free, &SPMV_VENDOR};
 extern "C" const spmv_kernels *SPMV_TABLE_GETTER(void) { return &table; }

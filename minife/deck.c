@@ -1,7 +1,7 @@
 /* The miniFE apps' --deck: N, and optionally cgsolve's recorded reference
  * (written by inputs/minife/reference/cg_reference.py). */
 #include <stddef.h>
-#include "spmv.h"
+#include "minife.h"
 #include "pp/bench.h"
 #include "pp/deck.h"
 

@@ -24,7 +24,7 @@
  * per-direction counts 2 or 3), so rows are filled in parallel with no scan. */
 #define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
-#include "spmv.h"
+#include "minife.h"
 #ifdef __linux__
 #include <sys/mman.h>
 #endif

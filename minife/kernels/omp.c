@@ -25,7 +25,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include "pp/omp_device.h"
-#include "spmv.h"
+#include "minife.h"
 
 typedef struct plan {
   spmv_params p;
@@ -126,5 +126,5 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 
 static void release(void *plan) { free(plan); }
 
-static const spmv_kernels table = {prepare, spmv, release};
+static const spmv_kernels table = {prepare, spmv, release, NULL};
 const spmv_kernels *spmv_kernels_omp(void) { return &table; }

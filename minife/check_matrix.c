@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "spmv.h"
+#include "minife.h"
 
 static int verbose = 1;
 #define FAIL(...) (verbose ? (printf("FAIL "), printf(__VA_ARGS__), printf("\n")) : 0, ++fails)

@@ -15,13 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"
-#include "spmv.h"
+#include "minife.h"
 
 #ifdef PP_NATIVE_HIP
 #include <hipsparse/hipsparse.h>
 #define LIB "hipSPARSE"
-#define VENDOR_GETTER spmv_kernels_hipsparse
-#define VENDOR_DESCRIBE spmv_hipsparse_describe
+#define VENDOR spmv_vendor_hipsparse
+#define VENDOR_ROW "spmv_hipsparse"
 #define sp(name) hipsparse##name
 #define SP(name) HIPSPARSE_##name
 #define SP_R_64F HIP_R_64F
@@ -40,8 +40,8 @@ static const char *hip_status_text(hipsparseStatus_t s) {
 #else
 #include <cusparse.h>
 #define LIB "cuSPARSE"
-#define VENDOR_GETTER spmv_kernels_cusparse
-#define VENDOR_DESCRIBE spmv_cusparse_describe
+#define VENDOR spmv_vendor_cusparse
+#define VENDOR_ROW "spmv_cusparse"
 #define sp(name) cusparse##name
 #define SP(name) CUSPARSE_##name
 #define SP_R_64F CUDA_R_64F
@@ -212,8 +212,9 @@ static void release(void *vplan) {
   free(p);
 }
 
-static const spmv_kernels table = {prepare, spmv, release};
-extern "C" const spmv_kernels *VENDOR_GETTER(void) { return &table; }
-extern "C" const char *VENDOR_DESCRIBE(const void *vplan) {
+static const char *describe(const void *vplan) {
   return vplan ? ((const plan *)vplan)->note : LIB;
 }
+
+static const spmv_kernels table = {prepare, spmv, release, NULL};
+extern "C" const spmv_vendor VENDOR = {VENDOR_ROW, &table, describe};

@@ -1,0 +1,15 @@
+/* xsbench_like: the scratch of the device models (omp, ompx, cuda, hip), in
+ * device memory: the work arrays variants.c composes over, the radix sort's
+ * digit counts and scan-block sums, and where the kernel-level models keep
+ * the checksum and the material ranges (omp reduces and maps instead: NULL). */
+#ifndef XS_DEV_WORK_H
+#define XS_DEV_WORK_H
+#include "xsbench_like.h"
+
+typedef struct xs_dev_work {
+  xs_work a;               /* first: the xs_work * the kernel table passes */
+  unsigned *counts, *bsum; /* the sort's digit counts, their scan blocks' sums */
+  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
+  long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
+} xs_dev_work;
+#endif
