@@ -102,13 +102,14 @@ pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling
 pp_test(cgsolve_bad_history COMMAND ${CG} --backend host --size 4 --history /nonexistent/h.csv --quiet
   EXPECT 2 "--history: cannot write" LABELS input)
 # --history is written once at the end (pp/outfile.h): a symlink at the path
-# is replaced, not written through; a missing directory is refused before any
-# solve; a full device fails with exit 3.
-foreach(case symlink missing devfull)
+# is replaced, not written through; an existing file is replaced whole, not
+# rewritten in place; a missing directory is refused before any solve; a
+# full device fails with exit 3.
+foreach(case symlink replace missing devfull)
   add_test(NAME cgsolve_history_${case} COMMAND ${PROJECT_SOURCE_DIR}/cgsolve/tests/history.sh ${case}
     ${CG} --backend host --size 4 --max-iters 5 ${PP_TEST_FAST})
   set_tests_properties(cgsolve_history_${case} PROPERTIES LABELS input ENVIRONMENT "${PP_TEST_ENV}"
-    SKIP_RETURN_CODE 77)
+    TIMEOUT 120 SKIP_RETURN_CODE 77)
 endforeach()
 
 # MPI: z-plane slabs with halo exchange; the residual history on 2 and 3

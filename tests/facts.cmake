@@ -18,4 +18,7 @@ if(PP_OFFLOAD STREQUAL "nvidia")
 elseif(PP_OFFLOAD STREQUAL "cpu")
   pp_test(facts_cpu_build COMMAND python3 ${CF} ${CMAKE_BINARY_DIR} --apps microbench
     EXPECT 0 "not available: OpenMP offload to the host CPU" LABELS unit)
+  # The miniFE library's kernel files are spmv's (the app whose link holds them).
+  pp_test(facts_minife_is_spmv COMMAND python3 ${CF} ${CMAKE_BINARY_DIR} --apps spmv
+    EXPECT 0 "^minife/kernels/omp.c \\(omp\\): not available" LABELS unit)
 endif()

@@ -6,9 +6,8 @@
 set -u
 ti=$1
 shift
-w=$(mktemp -d "${TMPDIR:-/tmp}/pp-json.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-fail() { echo "json_utf8.sh: $*"; exit 1; }
+T=json_utf8.sh
+. "$(dirname "$0")/harness.sh"
 load='import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8", errors="strict")); c=d["command"]'
 
 # 1. The app, with a CSV file name that is not UTF-8 (\377) and holds \001.

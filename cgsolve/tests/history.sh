@@ -1,15 +1,14 @@
 #!/bin/sh
 # history.sh CASE CGSOLVE ARGS...: cgsolve's --history FILE is written once at
 # the end through pp/outfile.h. symlink: a symlink at the path is replaced by
-# the file, its target untouched; missing: a missing directory exits 2 before
-# anything runs; devfull: a full device fails with exit 3 and one message.
+# the file, its target untouched; replace: an existing file is replaced whole
+# (renamed over), never rewritten in place; missing: a missing directory exits
+# 2 before anything runs; devfull: a full device fails with exit 3 and one message.
 set -u
 case_=$1
 shift
-w=$(mktemp -d "${TMPDIR:-/tmp}/pp-history.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-fail() { echo "history.sh $case_: $*"; exit 1; }
-run() { out=$("$@" 2>&1); rc=$?; printf '%s\n' "$out" | tail -3; }
+T="history.sh $case_"
+. "$(dirname "$0")/../../tests/harness.sh"
 
 case $case_ in
 symlink)
@@ -22,6 +21,14 @@ symlink)
   [ "$(head -n1 "$w/h.csv")" = model,N,ranks,iteration,relres ] || fail "no CSV header"
   grep -q '^host,' "$w/h.csv" || fail "no host line"
   [ -z "$(find "$w" -name '*.tmp*')" ] || fail "a temporary file was left"
+  ;;
+replace)
+  echo old > "$w/h.csv"
+  ln "$w/h.csv" "$w/link" # a hard link keeps the old file's content if it is replaced
+  run "$@" --history "$w/h.csv"
+  [ "$rc" = 0 ] || fail "exit $rc"
+  [ "$(cat "$w/link")" = old ] || fail "h.csv was rewritten in place"
+  [ "$(head -n1 "$w/h.csv")" = model,N,ranks,iteration,relres ] || fail "no CSV header"
   ;;
 missing)
   run "$@" --history "$w/no/such/dir/h.csv"

@@ -7,10 +7,8 @@
 set -u
 case_=$1
 shift
-w=$(mktemp -d "${TMPDIR:-/tmp}/ts-dump.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-fail() { echo "dump.sh $case_: $*"; exit 1; }
-run() { out=$("$@" 2>&1); rc=$?; printf '%s\n' "$out" | tail -3; }
+T="dump.sh $case_"
+. "$(dirname "$0")/../../tests/harness.sh"
 ran() { printf '%s\n' "$out" | grep -q "PASS"; }
 no_temp() { [ -z "$(find "$w" -name '*.tmp-*')" ] || fail "a temporary file was left"; }
 
