@@ -74,9 +74,14 @@ if(PP_HAVE_MPI)
     --backend ${XS_MODELS} --variant all ${XS_FAST} EXPECT 0 "2 ranks split the lookups" LABELS mpi)
 endif()
 
-# Bad input: one line, exit 2, before the data is generated.
+# Bad input: one line, exit 2, before the data is generated (xs_bad_on: on
+# the given models; xs_bad: on host).
+function(xs_bad_on name models re)
+  pp_test(xsbench_like_bad_${name} COMMAND ${XS} ${ARGN} --backend ${models} --quiet EXPECT 2 "${re}" LABELS input)
+  set_tests_properties(xsbench_like_bad_${name} PROPERTIES TIMEOUT 60)
+endfunction()
 function(xs_bad name re)
-  pp_test(xsbench_like_bad_${name} COMMAND ${XS} ${ARGN} --backend host --quiet EXPECT 2 "${re}" LABELS input)
+  xs_bad_on(${name} host "${re}" ${ARGN})
 endfunction()
 xs_bad(size "-s: unknown problem size \\(small, large, XL, XXL\\)" -s medium)
 xs_bad(sort "--sort: unknown sort \\(own, vendor\\)" --sort cub)
@@ -98,6 +103,22 @@ xs_bad(scratch_too_big "the scratch of 1099511627776 lookups \\([0-9.e+]+ GiB\\)
 xs_bad(hash_bins_negative "--hash-bins: '-5' is not a non-negative integer" -G hash -h -5)
 # a request no asked model can honour is bad usage, before the data is generated
 xs_bad(sort_vendor_nowhere "no asked model can run sorted-energy: host: --sort vendor: no vendor sort" -s small --sort vendor -k 6)
+# ... also when other rows run: --sort vendor only sorts, and no asked model has one
+xs_bad(sort_vendor_row "no asked model can run sorted-energy: host: --sort vendor: no vendor sort"
+  -s small -l 1000 --variant baseline,sorted-energy --sort vendor)
+# options that would be ignored are refused: -h N without the hash grid, --sort vendor without a sort
+xs_bad(hash_bins_grid "--hash-bins \\(XSBench's -h N\\) is for the hash grid" -s small -l 1000 -h 50)
+xs_bad(sort_vendor_unsorted "--sort vendor is the sorted variants' sort" -s small -l 1000 --sort vendor)
+# '-h' followed by any value is hash bins, checked as one (never --help)
+xs_bad(hash_bins_word "--hash-bins: 'foo' is not a non-negative integer" -G hash -h foo)
+xs_bad(variant_empty "--variant: empty element in the list" -s small -l 1000 --variant baseline,,fuel)
+if(XS_MODELS MATCHES "omp")
+  # a model's own limits: history on host only; the sort's 32-bit offsets (2^33 lookups)
+  xs_bad_on(history_omp omp "no asked model can run history: omp: the history method runs on the host model only"
+    -s small -m history -p 10 -l 5)
+  xs_bad_on(lookups_omp omp "omp: 8589934592 lookups per rank, more than its 4294967295"
+    -s small -l 2^33)
+endif()
 set_property(TEST xsbench_like_bad_too_big xsbench_like_bad_scratch_too_big APPEND PROPERTY ENVIRONMENT ${PP_TEST_MEMORY})
 
 # The GPU models' tile radix sort, emulated on the CPU (one thread per GPU
@@ -110,7 +131,3 @@ if(TARGET xs_sort_tiles_emu)
   pp_test(xsbench_like_tile_sort_stable COMMAND ${XS_EMU} 4200 60 32 ties EXPECT 0 "stability: ok" LABELS validate)
   pp_test(xsbench_like_tile_sort_fault COMMAND ${XS_EMU} 2100 60 32 fault EXPECT 1 "2100 keys.*WRONG" LABELS validate)
 endif()
-# --sort vendor: refused per model where there is no vendor sort, never silently replaced.
-pp_test(xsbench_like_sort_vendor_absent COMMAND ${XS} -s small -l 1000 --backend host --variant baseline,sorted-energy --sort vendor
-  --warmup 0 --samples 1 --bootstrap 0 --ceiling-mib 8
-  EXPECT 0 "host sorted-energy +NOT RUN: --sort vendor: no vendor sort in this model" LABELS validate)

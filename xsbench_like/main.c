@@ -17,6 +17,7 @@ typedef struct plan {
   long long total;     /* event: lookups; history: particles */
   long long per;       /* history: lookups per particle; event: 1 */
   long long first, n;  /* this rank's share of `total` */
+  long long n_most;    /* the largest rank's share: what every rank checks a model's limits by */
   unsigned long long expect;
   const char *expect_why;
 } plan;
@@ -137,7 +138,7 @@ typedef struct row_ctx {
   pp_model m;
   const char *vname;
   int is_sorted, sort_ok;
-  const char *sort_note;
+  const char *sort_check; /* the sort checked alone: "sort of N keys ok" */
   double t_h2d, lookups; /* all ranks' */
 } row_ctx;
 
@@ -152,7 +153,7 @@ static void verify_row(void *arg, pp_row *row) {
   row->valid = cs == p->expect && stable && (!r->is_sorted || r->sort_ok);
   snprintf(row->check, sizeof row->check, "checksum %llu %s %llu (%s)%s%s%s", cs,
            cs == p->expect ? "==" : "!=", p->expect, p->expect_why, stable ? "" : "; runs differ",
-           r->is_sorted ? "; " : "", r->is_sorted ? r->sort_note : "");
+           r->is_sorted ? "; " : "", r->is_sorted ? r->sort_check : "");
   if (pp_mpi_rank() == 0)
     printf("checksum %llu\n%s %s: %s %s\n", cs, pp_model_name(r->m), r->vname,
            row->valid ? "PASS" : "FAIL", row->check);
@@ -164,73 +165,95 @@ static void row_figures(void *arg, pp_row *row) {
   pp_row_metric(row, "h2d", "s", r->t_h2d);
 }
 
-/* Why model k cannot run variant v (-1: history) as asked, or NULL. */
-static const char *cannot_run(const xs_kernels *k, const xs_config *c, int v) {
-  if (v < 0) return k->history ? NULL : "not implemented by this model";
+/* Why model k cannot run variant v (-1: history) of this plan, or NULL;
+ * `buf` holds a formatted reason. The same verdict on every rank. */
+static const char *cannot_run(const xs_kernels *k, const plan *p, int v, char *buf, size_t len) {
+  if (v < 0) return k->history ? NULL : "the history method runs on the host model only";
   const char *absent = xs_event_absent(k, v);
   if (absent) return absent;
-  if (c->sort_vendor && (XS_SORTED_VARIANTS & (1u << v)) && !k->vendor_sort)
-    return "--sort vendor: no vendor sort in this model (cuda has CUB)";
+  if (k->max_lookups && p->n_most > k->max_lookups) {
+    snprintf(buf, len, "%lld lookups per rank, more than its %lld (32-bit sort offsets; use more "
+             "MPI ranks)", p->n_most, k->max_lookups);
+    return buf;
+  }
+  if (p->c.sort_vendor && (XS_SORTED_VARIANTS & (1u << v)) && p->n_most > k->vendor_sort_max) {
+    if (!k->vendor_sort_max) return "--sort vendor: no vendor sort in this model (cuda has CUB)";
+    snprintf(buf, len, "--sort vendor: %lld keys per rank, more than its vendor sort's %lld",
+             p->n_most, k->vendor_sort_max);
+    return buf;
+  }
   return NULL;
 }
 
+/* The rows of this plan: -1 (history), or the asked variants. */
+static int asked(const plan *p, int v) {
+  return p->c.history ? v < 0 : v >= 0 && (p->c.variants & (1u << v));
+}
+
 /* A request that no opened model can honour is bad usage, said before
- * anything large is allocated. */
-static const char *nothing_runs(const pp_session *s, const xs_config *c) {
-  static char why[256];
-  const char *first = NULL;
-  for (int m = 0; m < PP_MODEL_COUNT; m++) {
-    if (!s->ops[m]) continue;
-    const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
-    for (int v = c->history ? -1 : 0; v < (c->history ? 0 : XS_VARIANT_COUNT); v++) {
-      if (v >= 0 && !(c->variants & (1u << v))) continue;
-      const char *no = cannot_run(k, c, v);
-      if (!no) return NULL;
-      if (!first) {
+ * anything large is allocated: a row that no model runs (where some model
+ * runs it, the others' NOT RUN notes stay). NULL when every row runs. */
+static const char *row_nowhere(const pp_session *s, const plan *p) {
+  static char why[320];
+  for (int v = -1; v < XS_VARIANT_COUNT; v++) {
+    if (!asked(p, v)) continue;
+    int runs = 0, said = 0;
+    char buf[160];
+    for (int m = 0; m < PP_MODEL_COUNT && !runs; m++) {
+      if (!s->ops[m]) continue;
+      const char *no = cannot_run(PP_MODEL_DISPATCH(m, xs_kernels_), p, v, buf, sizeof buf);
+      if (!no) runs = 1;
+      else if (!said++)
         snprintf(why, sizeof why, "no asked model can run %s: %s: %s", v < 0 ? "history" : xs_variant_name(v),
                  pp_model_name((pp_model)m), no);
-        first = why;
-      }
     }
+    if (!runs) return why;
   }
-  return first;
+  return NULL;
 }
+
+#define ROW_BIT(v) (1u << ((v) + 1)) /* row v (-1: history) in a set of rows */
 
 static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h) {
   const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
   const pp_device_ops *o = s->ops[m];
+  /* the rows this model cannot run are notes; with none to run, nothing is uploaded */
+  unsigned runs = 0;
+  for (int v = -1; v < XS_VARIANT_COUNT; v++) {
+    if (!asked(p, v)) continue;
+    char key[64], buf[160];
+    const char *no = cannot_run(k, p, v, buf, sizeof buf);
+    snprintf(key, sizeof key, "%s %s", pp_model_name(m), v < 0 ? "history" : xs_variant_name(v));
+    if (no) pp_report_param(s->report, key, "NOT RUN: %s", no);
+    else runs |= ROW_BIT(v);
+  }
+  if (!runs) return;
   xs_data dd;
   double t_h2d = upload(m, o, h, &dd);
   pp_mpi_max(&t_h2d, 1);
   xs_work *work = k->prepare(&dd, p->n);
   if (!work) pp_device_fail(m, "xsbench_like scratch", "allocation failed");
-  char sort_note[64] = "";
-  int sort_ok = 1;
-  /* --sort vendor: the model's library sort, which may still be missing at run time */
-  const char *vendor = p->c.sort_vendor && k->vendor_sort ? k->vendor_sort(work) : NULL;
-  const int no_vendor = p->c.sort_vendor && !vendor;
-  if (!p->c.history && (p->c.variants & XS_SORTED_VARIANTS) && k->sort_pairs && !no_vendor)
-    sort_ok = pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check, sort_note, sizeof sort_note));
-  for (int v = p->c.history ? -1 : 0; v < (p->c.history ? 0 : XS_VARIANT_COUNT); v++) {
-    if (v >= 0 && !(p->c.variants & (1u << v))) continue;
+  const int sorts = (runs & (ROW_BIT(XS_SORTED_MATERIAL) | ROW_BIT(XS_SORTED_ENERGY))) != 0;
+  /* --sort vendor: cannot_run let the sorted rows run only where it fits */
+  const char *sort_note = sorts && p->c.sort_vendor ? k->vendor_sort(work) : k->sort_note;
+  char sort_check[64] = "";
+  const int sort_ok = !sorts || pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check,
+                                                      sort_check, sizeof sort_check));
+  for (int v = -1; v < XS_VARIANT_COUNT; v++) {
+    if (!(runs & ROW_BIT(v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
     const int is_sorted = v >= 0 && (XS_SORTED_VARIANTS & (1u << v));
-    char key[64];
-    snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
-    const char *no = cannot_run(k, &p->c, v);
-    if (!no && is_sorted && no_vendor) no = "--sort vendor: no vendor sort for this model and size (CUB: < 2^31 keys)";
-    if (no) {
-      pp_report_param(s->report, key, "NOT RUN: %s", no);
-      continue;
+    if (is_sorted && sort_note) {
+      char key[64];
+      snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
+      pp_report_param(s->report, key, "%s", sort_note);
     }
-    if (is_sorted && vendor) pp_report_param(s->report, key, "%s", vendor);
-    else if (is_sorted && k->sort_note) pp_report_param(s->report, key, "%s", k->sort_note);
     pp_progress(s, "%s %s: %lld %s", pp_model_name(m), vname, p->n, v < 0 ? "particles" : "lookups");
     char variant[64];
     if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
     else snprintf(variant, sizeof variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
     const double lookups = (double)p->total * (double)p->per;
-    row_ctx r = {{k, &dd, work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_note, t_h2d, lookups};
+    row_ctx r = {{k, &dd, work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_check, t_h2d, lookups};
     const pp_measure spec = {v < 0 ? "history" : "event", "lookups/s", p->total * p->per, variant, 0, 0,
                              lookups, 0, PP_RANKS_SPLIT, NULL, row_figures};
     pp_measure_run(s, m, &spec, call, &r, verify_row);
@@ -281,6 +304,35 @@ static void explain(const plan *p) {
            "method): the same lookups in another order, so a different memory-access workload.\n");
 }
 
+/* This rank's plan from the options; the first problem with them, or NULL. */
+static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
+  memset(p, 0, sizeof *p);
+  p->c = *c;
+  xs_sizes_for(c->problem, (long)c->gridpoints, &p->z);
+  p->total = c->history ? (c->particles_set ? c->particles : XS_DEFAULT_PARTICLES)
+                        : (c->lookups_set ? c->lookups : XS_DEFAULT_EVENT_LOOKUPS);
+  p->per = !c->history ? 1 : c->lookups_set ? c->lookups : XS_DEFAULT_HISTORY_LOOKUPS;
+  const int P = pp_mpi_size(), r = pp_mpi_rank();
+  p->first = p->total * r / P;
+  p->n = p->total * (r + 1) / P - p->first;
+  p->n_most = (p->total + P - 1) / P;
+  const int sorted = !c->history && (c->variants & XS_SORTED_VARIANTS);
+  if (s->opt.size_given) return "--size is not used; give --problem SIZE and --lookups N";
+  if (c->history && c->variants_set) return "variants (--variant, -k) are event-method kernels";
+  if (!c->history && c->particles_set) return "--particles is for the history method (--method history)";
+  if ((double)p->total * (double)p->per > 1099511627776.0)
+    return "particles x lookups per particle is beyond 2^40";
+  /* options that would be ignored */
+  if (c->hash_bins_set && c->grid != XS_HASH)
+    return "--hash-bins (XSBench's -h N) is for the hash grid: add --grid hash (-G hash)";
+  if (c->sort_check && !sorted)
+    return "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
+  if (c->sort_vendor && !sorted)
+    return "--sort vendor is the sorted variants' sort: add --variant sorted-material or "
+           "sorted-energy (-k 4, -k 6)";
+  return row_nowhere(s, p);
+}
+
 int main(int argc, char **argv) {
   static xs_config cfg;
   xs_config_default(&cfg);
@@ -299,29 +351,8 @@ int main(int argc, char **argv) {
   pp_session_start(&s, argc, argv, &app);
 
   plan p;
-  memset(&p, 0, sizeof p);
-  p.c = cfg;
-  const char *bad = NULL;
-  if (s.opt.size_given) bad = "--size is not used; give --problem SIZE and --lookups N";
-  else if (cfg.history && cfg.variants_set) bad = "variants (--variant, -k) are event-method kernels";
-  else if (cfg.sort_check && (cfg.history || !(cfg.variants & XS_SORTED_VARIANTS)))
-    bad = "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
-  xs_sizes_for(cfg.problem, (long)cfg.gridpoints, &p.z);
-  if (cfg.history) {
-    p.total = cfg.particles_set ? cfg.particles : XS_DEFAULT_PARTICLES;
-    p.per = cfg.lookups_set ? cfg.lookups : XS_DEFAULT_HISTORY_LOOKUPS;
-    if (!bad && (double)p.total * (double)p.per > 1099511627776.0)
-      bad = "particles x lookups per particle is beyond 2^40";
-  } else {
-    p.total = cfg.lookups_set ? cfg.lookups : XS_DEFAULT_EVENT_LOOKUPS;
-    p.per = 1;
-    if (!bad && cfg.particles_set) bad = "--particles is for the history method (--method history)";
-  }
-  if (!bad) bad = nothing_runs(&s, &cfg);
-  pp_usage_check_all("xsbench_like", bad);
+  pp_usage_check_all("xsbench_like", make_plan(&s, &cfg, &p));
   const int P = pp_mpi_size(), r = pp_mpi_rank();
-  p.first = p.total * r / P;
-  p.n = p.total * (r + 1) / P - p.first;
 
   /* memory, shown and checked before anything large is allocated */
   const double data = xs_data_bytes(&p.z, cfg.grid, (int)cfg.hash_bins);

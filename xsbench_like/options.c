@@ -40,7 +40,9 @@ static const char *p_grid(const char *v, void *ctx) {
   return "unknown grid type (unionized, nuclide, hash)";
 }
 static const char *p_hash_bins(const char *v, void *ctx) {
-  return pp_parse_int(v, 1, 1ll << 30, &((xs_config *)ctx)->hash_bins);
+  xs_config *c = ctx;
+  c->hash_bins_set = 1;
+  return pp_parse_int(v, 1, 1ll << 30, &c->hash_bins);
 }
 static const char *p_method(const char *v, void *ctx) {
   xs_config *c = ctx;
@@ -51,19 +53,20 @@ static const char *p_method(const char *v, void *ctx) {
 }
 static const char *p_variant(const char *v, void *ctx) {
   xs_config *c = ctx;
-  char buf[256];
-  if (strlen(v) >= sizeof buf) return "list too long";
-  strcpy(buf, v);
   c->variants = 0;
-  for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+  for (const char *t = v;; t++) { /* one variant per comma-separated field */
+    const size_t len = strcspn(t, ",");
+    if (!len) return "empty element in the list (two commas, or a comma at either end)";
     int k = 0;
-    if (!strcmp(t, "all")) { c->variants = (1u << XS_VARIANT_COUNT) - 1; continue; }
-    while (k < XS_VARIANT_COUNT && strcmp(t, xs_variant_name(k))) k++;
-    if (k == XS_VARIANT_COUNT)
-      return "unknown variant (baseline, sampling, material, fuel, sorted-material, sorted-energy, all)";
-    c->variants |= 1u << k;
+    while (k < XS_VARIANT_COUNT &&
+           (strlen(xs_variant_name(k)) != len || strncmp(t, xs_variant_name(k), len)))
+      k++;
+    if (k < XS_VARIANT_COUNT) c->variants |= 1u << k;
+    else if (len == 3 && !strncmp(t, "all", 3)) c->variants = (1u << XS_VARIANT_COUNT) - 1;
+    else return "unknown variant (baseline, sampling, material, fuel, sorted-material, sorted-energy, all)";
+    t += len;
+    if (!*t) break;
   }
-  if (!c->variants) return "empty list";
   c->variants_set = 1;
   return NULL;
 }
@@ -124,8 +127,9 @@ static const pp_app_option options[] = {
     {"-p", "N", "= --particles", p_particles},
     {"--grid", "TYPE", "unionized (default), nuclide or hash (XSBench -G)", p_grid},
     {"-G", "TYPE", "= --grid", p_grid},
-    {"--hash-bins", "N", "hash grid bins (default 10,000); XSBench's '-h N' is accepted too\n"
-                         "                     ('-h' followed by a number; '-h' alone is --help)", p_hash_bins},
+    {"--hash-bins", "N", "hash grid bins (--grid hash; default 10,000); XSBench's '-h N' is\n"
+                         "                     accepted too ('-h' followed by a value; '-h' alone or\n"
+                         "                     before an option is --help)", p_hash_bins},
     {"--gridpoints", "N", "points per nuclide, overrides the size's (XSBench -g)", p_gridpoints},
     {"-g", "N", "= --gridpoints", p_gridpoints},
     {"--variant", "LIST", "event kernels: baseline, sampling, material, fuel, sorted-material,\n"
@@ -134,7 +138,7 @@ static const pp_app_option options[] = {
                  "                     4 sorted-material, 6 sorted-energy", p_kernel},
     {"--sort", "S", "sorted variants' device sort: own (default; the suite's radix sort, the\n"
                     "                     same in cuda and ompx) or vendor (cuda: CUB; other models\n"
-                    "                     report the sorted variants NOT RUN)", p_sort},
+                    "                     report the sorted variants NOT RUN, refused if none has one)", p_sort},
     {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
                            "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},
@@ -154,15 +158,15 @@ void xs_config_default(xs_config *c) {
   c->variants = 1u << XS_BASELINE;
 }
 
-/* XSBench's "-h N" is hash bins; the suite's "-h" is help: a number (signed
- * too) after "-h" decides. Rewrites argv in place. */
+/* XSBench's "-h N" is hash bins; the suite's "-h" is help: what follows
+ * "-h" decides. A value (anything but an option; "-5" is a value, so its
+ * range is checked) makes it --hash-bins. Rewrites argv in place. */
 void xs_rewrite_argv(int argc, char **argv) {
   static char hash_opt[] = "--hash-bins";
   for (int i = 1; i + 1 < argc; i++) {
     if (strcmp(argv[i], "-h")) continue;
     const char *v = argv[i + 1];
-    /* a signed number too ("-h -5"), so its range is checked, not taken for --help */
-    if (v[0] == '-' || v[0] == '+') v++;
-    if (v[0] >= '0' && v[0] <= '9') argv[i] = hash_opt;
+    const int option = v[0] == '-' && v[1] && !(v[1] >= '0' && v[1] <= '9');
+    if (!option) argv[i] = hash_opt;
   }
 }

@@ -93,13 +93,16 @@ static void make_materials(xs_problem *pb, long n_isotopes) {
 
 /* Unionized index grid: for each unionized energy and nuclide, the nuclide's
  * lower point, advanced at most one point per unionized energy and never past
- * the second-to-last (XSBench's rule). Nuclides are independent columns. */
-static void make_index_grid(const xs_data *d, int *index) {
+ * the second-to-last (XSBench's rule). Nuclides are independent columns, a
+ * contiguous range of them per thread, its state thread-local. Returns 0, or
+ * -1 out of memory. */
+static int make_index_grid(const xs_data *d, int *index) {
   const long niso = d->n_isotopes, ngp = d->n_gridpoints;
   const long nu = (long)d->len_egrid;
   const double *egrid = d->egrid;
   const xs_point *g = d->nuclide_grid;
-#pragma omp parallel
+  int failed = 0;
+#pragma omp parallel reduction(|| : failed)
   {
     int nt = 1, t = 0;
 #ifdef _OPENMP
@@ -109,21 +112,25 @@ static void make_index_grid(const xs_data *d, int *index) {
     long nloc = i1 - i0;
     long *low = calloc((size_t)(nloc > 0 ? nloc : 1), sizeof(long));
     double *high = malloc(sizeof(double) * (size_t)(nloc > 0 ? nloc : 1));
-    for (long i = i0; i < i1; i++) high[i - i0] = g[i * ngp + 1].energy;
-    for (long e = 0; e < nu; e++) {
-      const double ue = egrid[e];
-      for (long i = i0; i < i1; i++) {
-        long *lo = &low[i - i0];
-        if (!(ue < high[i - i0]) && *lo != ngp - 2) {
-          (*lo)++;
-          high[i - i0] = g[i * ngp + *lo + 1].energy;
+    failed = !low || !high;
+    if (!failed) {
+      for (long i = i0; i < i1; i++) high[i - i0] = g[i * ngp + 1].energy;
+      for (long e = 0; e < nu; e++) {
+        const double ue = egrid[e];
+        for (long i = i0; i < i1; i++) {
+          long *lo = &low[i - i0];
+          if (!(ue < high[i - i0]) && *lo != ngp - 2) {
+            (*lo)++;
+            high[i - i0] = g[i * ngp + *lo + 1].energy;
+          }
+          index[e * niso + i] = (int)*lo;
         }
-        index[e * niso + i] = (int)*lo;
       }
     }
     free(low);
     free(high);
   }
+  return failed ? -1 : 0;
 }
 
 int xs_problem_make(const xs_sizes *z, int grid, int hash_bins, xs_problem *pb) {
@@ -164,7 +171,7 @@ int xs_problem_make(const xs_sizes *z, int grid, int hash_bins, xs_problem *pb) 
     qsort(pb->egrid_mem, npts, sizeof(double), by_value);
     d->egrid = pb->egrid_mem, d->len_egrid = npts;
     d->len_index = npts * (size_t)niso;
-    make_index_grid(d, pb->index_mem);
+    if (make_index_grid(d, pb->index_mem) != 0) goto oom;
     d->index_grid = pb->index_mem;
   } else if (grid == XS_HASH) {
     d->len_index = (size_t)hash_bins * (size_t)niso;

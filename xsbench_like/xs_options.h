@@ -9,6 +9,7 @@ typedef struct xs_config {
   long long gridpoints;              /* 0: the size's */
   int grid;                          /* xs_grid */
   long long hash_bins;
+  int hash_bins_set;
   int history;                       /* 1: history method */
   long long lookups, particles;      /* as given (0: default) */
   int lookups_set, particles_set;

@@ -11,7 +11,8 @@
  * model; a primitive a model leaves NULL makes the variants that need it
  * NOT RUN (absent_note says why). Data `d` and the work arrays are in the model's
  * memory (device pointers; for host, host pointers).
- *   - prepare/release: the model's scratch for up to n lookups, an xs_work
+ *   - prepare/release: the model's scratch for up to n lookups (at most
+ *     max_lookups where that is set: the driver checks it first), an xs_work
  *     first (C's first-member rule: the xs_work * is the model's struct), at
  *     most XS_WORK_BYTES_PER_LOOKUP * n + XS_WORK_BYTES_FIXED bytes of device
  *     memory (the driver's fit check counts that much);
@@ -41,7 +42,8 @@
  *     NULL except on host (optional elsewhere);
  *   - vendor_sort (optional, NULL elsewhere): switches the work's sort_pairs
  *     to the vendor's library sort (--sort vendor) and returns a note saying
- *     which, or NULL where the model has none for this work.
+ *     which; the driver calls it only for at most vendor_sort_max lookups,
+ *     which it checks before anything is allocated.
  * Everything a lookup computes is below, once; do not re-derive it per model.
  * Bit-exact results need the multiply-then-add order kept as written: this
  * header turns FP contraction off for clang (C, C++, HIP) and uses
@@ -137,6 +139,8 @@ typedef struct xs_kernels {
   unsigned long long (*history)(const xs_data *d, xs_work *w, long long first, long long n,
                                 long long lookups_per_particle);
   const char *(*vendor_sort)(xs_work *w);
+  long long vendor_sort_max; /* most lookups vendor_sort takes (0: it has none) */
+  long long max_lookups;     /* most lookups prepare takes (0: no limit) */
   const char *sort_note;   /* what sort_pairs is, reported with the sorted variants */
   const char *absent_note; /* why a primitive is NULL, reported with the variants NOT RUN */
 } xs_kernels;

@@ -38,13 +38,12 @@
 #include "sort_tiles.h"
 
 #define TPB 256
-/* HIP caps a grid at 2^32 threads; prepare refuses more than UINT_MAX
- * lookups, so a grid always covers them, one item per thread. */
+/* HIP caps a grid at 2^32 threads; max_lookups is UINT_MAX (the sort's
+ * 32-bit offsets), so a grid always covers them, one item per thread. */
 #define MAX_BLOCKS (1u << 24)
 
 typedef struct work {
   xs_dev_work g; /* first: the xs_work * the kernel table passes */
-  long long cap; /* lookups prepared for (CUB counts in int) */
   void *cub_tmp;
   size_t cub_bytes;
   int vendor; /* --sort vendor: CUB */
@@ -281,10 +280,9 @@ static void release(xs_work *xw) {
 static xs_work *prepare(const xs_data *d, long long n) {
   (void)d;
   work *w = (work *)calloc(1, sizeof *w);
-  if (!w || n > (long long)UINT_MAX) return free(w), (xs_work *)NULL; /* 32-bit sort offsets */
+  if (!w) return (xs_work *)NULL;
   xs_dev_work *g = &w->g;
   const size_t m = (size_t)(n > 0 ? n : 1);
-  w->cap = n;
   int ok = dalloc(&g->a.energy, m) && dalloc(&g->a.val_alt, m) && dalloc(&g->a.mat, m) &&
            dalloc(&g->a.key, m) && dalloc(&g->a.key_alt, m) && dalloc(&g->counts, XS_TILE_COUNTS(m)) &&
            dalloc(&g->bsum, XS_TILE_SCAN_BLOCKS(m)) && dalloc(&g->sum, XS_SUM_SLOTS) &&
@@ -305,26 +303,26 @@ static xs_work *prepare(const xs_data *d, long long n) {
   return &g->a;
 }
 
-/* --sort vendor: CUB's sort from now on, or NULL where there is none (HIP:
- * Debian's ROCm 5.2 has no hipCUB) or n does not fit its int count. */
-static const char *vendor_sort(xs_work *xw) {
 #ifdef XS_USE_CUB
-  work *w = (work *)xw;
-  if (w->cap > INT_MAX) return NULL;
-  w->vendor = 1;
+/* --sort vendor: CUB's sort from now on (prepare sized its scratch). */
+static const char *vendor_sort(xs_work *xw) {
+  ((work *)xw)->vendor = 1;
   return "device sort: CUB DeviceRadixSort::SortPairs (--sort vendor)";
-#else
-  (void)xw;
-  return NULL;
-#endif
 }
+#define VENDOR_SORT vendor_sort
+#define VENDOR_SORT_MAX INT_MAX /* CUB counts in int */
+#else /* HIP: Debian's ROCm 5.2 has no hipCUB */
+#define VENDOR_SORT NULL
+#define VENDOR_SORT_MAX 0
+#endif
 
 #define SORT_NOTE XS_TILE_SORT_NOTE ", as ompx"
 extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
-  /* prepare, release, sum_clear, sum_read, fused, sample, sort_pairs,
-   * mat_starts, lookups, history, vendor_sort, sort_note, absent_note */
-  static const xs_kernels k = {prepare,    release,    sum_clear, sum_read, fused,
-                               sample,     sort_pairs, mat_starts, lookups, NULL,
-                               vendor_sort, SORT_NOTE, NULL};
+  /* prepare, release, sum_clear, sum_read, fused, sample, sort_pairs, mat_starts,
+   * lookups, history, vendor_sort, vendor_sort_max, max_lookups (the sort's
+   * 32-bit offsets), sort_note, absent_note */
+  static const xs_kernels k = {prepare,     release,         sum_clear,  sum_read,  fused,
+                               sample,      sort_pairs,      mat_starts, lookups,   NULL,
+                               VENDOR_SORT, VENDOR_SORT_MAX, UINT_MAX,   SORT_NOTE, NULL};
   return &k;
 }

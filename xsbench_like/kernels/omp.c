@@ -172,6 +172,7 @@ static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long s
 const xs_kernels *xs_kernels_omp(void) {
   static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .fused = fused,
                                .sample = sample, .sort_pairs = sort_pairs, .mat_starts = mat_starts,
-                               .lookups = lookups, .sort_note = SORT_NOTE};
+                               .lookups = lookups, .sort_note = SORT_NOTE,
+                               .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }

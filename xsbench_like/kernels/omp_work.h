@@ -16,10 +16,12 @@ static inline void xs_omp_work_free(xs_work *w) {
   free(g);
 }
 
-/* Scratch for up to n lookups; NULL beyond the sorts' 32-bit offsets. */
+/* Scratch for up to n <= XS_OMP_MAX_LOOKUPS lookups (pp_omp_alloc exits 3
+ * when the device has no room). */
+#define XS_OMP_MAX_LOOKUPS UINT_MAX /* the sorts' 32-bit offsets */
 static inline xs_work *xs_omp_work_new(long long n, size_t counts, size_t bsums, int slots) {
   xs_dev_work *g = calloc(1, sizeof *g);
-  if (!g || n > (long long)UINT_MAX) return free(g), NULL;
+  if (!g) return NULL;
   const size_t m = (size_t)(n > 0 ? n : 1);
   g->a.energy = pp_omp_alloc(m * sizeof(double)), g->a.val_alt = pp_omp_alloc(m * sizeof(double));
   g->a.mat = pp_omp_alloc(m * sizeof(int));

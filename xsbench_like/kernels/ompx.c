@@ -27,7 +27,7 @@
 #pragma omp end declare target
 
 #define TPB 256
-#define MAX_BLOCKS (1u << 24) /* as cuda.cu: prepare caps n at UINT_MAX */
+#define MAX_BLOCKS (1u << 24) /* as cuda.cu: max_lookups is UINT_MAX */
 #define SCAN_SHMEM (2 * TPB * (int)sizeof(unsigned)) /* block_scan's team memory */
 #define SUM_SHMEM (TPB / 32 * (int)sizeof(unsigned)) /* block_total's team memory */
 
@@ -246,6 +246,6 @@ const xs_kernels *xs_kernels_ompx(void) {
   static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .sum_clear = sum_clear,
                                .sum_read = sum_read, .fused = fused, .sample = sample,
                                .sort_pairs = sort_pairs, .mat_starts = mat_starts, .lookups = lookups,
-                               .sort_note = SORT_NOTE};
+                               .sort_note = SORT_NOTE, .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }
