@@ -131,8 +131,10 @@ typedef struct spmv_kernels {
                const double *val, const double *x, double *y);
   void (*release)(void *plan);
   /* The vendor library's SpMV on this model's arrays (cuSPARSE beside cuda,
-   * hipSPARSE beside hip); NULL: none. */
-  const struct spmv_vendor *vendor;
+   * hipSPARSE beside hip), through a getter; NULL: none. (A getter, not an
+   * object: clang's HIP device compile emits an external const object with
+   * its host function pointers into the device image, which cannot link.) */
+  const struct spmv_vendor *(*vendor)(void);
 } spmv_kernels;
 
 typedef struct spmv_vendor {
@@ -149,8 +151,8 @@ PP_DECLARE_MODEL_GETTERS(spmv_kernels, spmv_kernels_)
 /* The table of model m, or NULL when not built. */
 const spmv_kernels *spmv_kernels_for(pp_model m);
 /* The vendor libraries' (kernels/cusparse.cu), beside their model's table. */
-extern const spmv_vendor spmv_vendor_cusparse; /* with CUDA */
-extern const spmv_vendor spmv_vendor_hipsparse; /* with HIP */
+const spmv_vendor *spmv_vendor_cusparse(void); /* with CUDA */
+const spmv_vendor *spmv_vendor_hipsparse(void); /* with HIP */
 
 PP_BEGIN_DEVICE
 /* The loop of one row's dot product over entries [b, e), lane `first` of

@@ -163,8 +163,8 @@ static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const co
   }
   int n = 0;
   idx[n++] = bench(s, m, k, NULL, &arr, &cfg->p, NULL, 0);
-  if (k->vendor && cfg->vendor)
-    idx[n++] = bench(s, m, k->vendor->k, k->vendor, &arr, &cfg->p, vendor_note, note_len);
+  const spmv_vendor *v = k->vendor && cfg->vendor ? k->vendor() : NULL;
+  if (v) idx[n++] = bench(s, m, v->k, v, &arr, &cfg->p, vendor_note, note_len);
   if (m == PP_HOST) {
     free(arr.y);
   } else {

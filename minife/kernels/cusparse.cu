@@ -216,5 +216,8 @@ static const char *describe(const void *vplan) {
   return vplan ? ((const plan *)vplan)->note : LIB;
 }
 
-static const spmv_kernels table = {prepare, spmv, release, NULL};
-extern "C" const spmv_vendor VENDOR = {VENDOR_ROW, &table, describe};
+extern "C" const spmv_vendor *VENDOR(void) {
+  static const spmv_kernels table = {prepare, spmv, release, NULL};
+  static const spmv_vendor v = {VENDOR_ROW, &table, describe};
+  return &v;
+}
