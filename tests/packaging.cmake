@@ -6,3 +6,6 @@ set(SPT ${CMAKE_CURRENT_SOURCE_DIR}/spack_package.py)
 pp_test(spack_package COMMAND python3 ${SPT} ${SPK} LABELS unit)
 pp_test(spack_package_wrong_arch LABELS unit EXPECT 1 "FAIL.*PP_NVIDIA_ARCH=sm_90.*missing"
   COMMAND sh -c "sed 's/\"sm_\" + archs/archs/' '${SPK}' > '${CMAKE_CURRENT_BINARY_DIR}/package_wrong_arch.py' && python3 '${SPT}' '${CMAKE_CURRENT_BINARY_DIR}/package_wrong_arch.py'")
+# `cmake --install`, the prefix moved, every app's default case from it (tests/install.sh).
+add_test(NAME install_relocated COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(install_relocated PROPERTIES LABELS validate ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 600)

@@ -7,14 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/datadir.h"
 #include "pp/pp.h"
 #include "pp/escape.h"
 #include "problem.h"
 #include "ts_options.h"
 
-#ifndef TS_INPUTS
-#define TS_INPUTS "inputs/testsnap"
-#endif
 #define DEFAULT_CASE "W_2J14_2000_disp"
 #define GIB 1073741824.0
 
@@ -56,8 +54,11 @@ static void resolve_case(ts_config *c, char *buf, size_t len) {
   if (n_src > 1) pp_usage_error("testsnap", "give one of --case, --data, --lattice, --testsnap-ref");
   if (n_src == 0) c->case_name = DEFAULT_CASE;
   if (!c->case_name) return;
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s/%s", TS_INPUTS, c->case_name);
+  char root[1024], dir[1200];
+  if (!pp_inputs_dir(c->inputs, root, sizeof root))
+    pp_usage_error("testsnap", "--case %s: no inputs folder (%s is not a folder); give --inputs DIR or set "
+                   "PP_INPUTS to the suite's inputs/", c->case_name, root);
+  snprintf(dir, sizeof dir, "%s/testsnap/%s", root, c->case_name);
   if (!strcmp(c->case_name, "W_2")) {
     static char ts_dir[1024];
     snprintf(ts_dir, sizeof ts_dir, "%s", dir);

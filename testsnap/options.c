@@ -5,6 +5,7 @@
 #include "ts_options.h"
 
 static const char *p_case(const char *v, void *c) { return ((ts_config *)c)->case_name = v, NULL; }
+static const char *p_inputs(const char *v, void *c) { return ((ts_config *)c)->inputs = v, NULL; }
 static const char *p_data(const char *v, void *c) { return ((ts_config *)c)->data = v, NULL; }
 static const char *p_coeff(const char *v, void *c) { return ((ts_config *)c)->coeff = v, NULL; }
 static const char *p_param(const char *v, void *c) { return ((ts_config *)c)->param = v, NULL; }
@@ -68,6 +69,8 @@ static const char *p_team(const char *v, void *ctx) {
 static const pp_app_option options[] = {
     {"--case", "NAME", "a reference case of inputs/testsnap: W_2J8_2000, W_2J8_2000_disp,\n"
                        "                     W_2J14_2000_disp (default), or W_2 (TestSNAP's own)", p_case},
+    {"--inputs", "DIR", "the suite's inputs folder holding testsnap/<case> (default: $PP_INPUTS, else\n"
+                        "                     the executable's ../share/proxyport/inputs)", p_inputs},
     {"--data", "FILE", "LAMMPS data file (atom_style atomic, one type, orthogonal box,\n"
                        "                     periodic in x, y, z)", p_data},
     {"--coeff", "FILE", "LAMMPS .snapcoeff (one element)", p_coeff},

@@ -6,6 +6,7 @@
 
 typedef struct ts_config {
   const char *case_name;                  /* --case: a folder of inputs/testsnap */
+  const char *inputs;                     /* --inputs: the suite's inputs folder, NULL: found */
   const char *data, *coeff, *param;       /* LAMMPS inputs */
   const char *reference;                  /* per-atom dump to validate against */
   const char *testsnap_ref;               /* TestSNAP's reference folder (W_2) */

@@ -6,6 +6,8 @@
 # inputs/ decks, and the runtimes: .gpu-rt (LLVM 19, ../shared/gpu/omp-runtime.sh)
 # and .gpu-rt-extra/{gcc-12,clang-16} (scripts/compilers setup).
 set -uo pipefail
+# Run from the source tree: its inputs/, whichever binaries (carried without their share/).
+export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
 
 usage() {
   cat <<'EOF'

@@ -4,6 +4,8 @@
 # line per command and the failures; exits non-zero if any command failed.
 # Usage: validate/gpu-check.sh [BIN]   (default build/nvidia-sm90/bin)
 set -u
+# Run from the source tree: its inputs/, whichever binaries (carried without their share/).
+export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
 b=${1:-build/nvidia-sm90/bin}
 export OMP_TARGET_OFFLOAD=MANDATORY
 fast="--warmup 1 --samples 3 --quiet --ceiling-mib 64"

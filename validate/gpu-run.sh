@@ -10,6 +10,8 @@
 # own build stamp, build.git_dirty in the JSON) is refused unless
 # --allow-dirty is given; a refused run's files are renamed *.dirty.
 set -eu
+# Run from the source tree: its inputs/, whichever binaries (carried without their share/).
+export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
 allow_dirty=0 tree_check=1
 # --binary-stamp-only: the tree here is a copy whose .git need not match (a GPU node the
 # sources were sent to); only the binary's own build stamp (built from a clean commit) decides.

@@ -1,0 +1,17 @@
+# `cmake --install build/<preset> --prefix P`: the apps in P/bin, the inputs
+# they read in P/share/proxyport/inputs (found relative to the executable, so
+# the prefix can be moved), the result tools in P/share/proxyport/validate,
+# the README in P/share/doc/proxyport.
+include(GNUInstallDirs)
+set(PP_APPS microbench spmv cgsolve xsbench_like testsnap)
+foreach(app ${PP_APPS})
+  if(TARGET ${app})
+    install(TARGETS ${app} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endforeach()
+install(DIRECTORY inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/inputs)
+install(PROGRAMS validate/compare validate/compile-facts validate/gpu-check.sh validate/gpu-run.sh
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
+install(FILES validate/compare_report.py validate/compare_facts.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)

@@ -1,0 +1,43 @@
+#!/bin/sh
+# install.sh BUILD_DIR SOURCE_DIR: `cmake --install` into a prefix, the prefix
+# moved elsewhere, then every app's default case (testsnap: its default case's
+# inputs, found beside the executable; the others read no files) must run and
+# validate from it, with no path of the source or build tree in the binaries;
+# a binary copied without its share/ must say where it looked (exit 2).
+set -u
+build=$1 src=$2
+T=install.sh
+. "$(dirname "$0")/harness.sh"
+unset PP_INPUTS
+cmake --install "$build" --prefix "$w/first" >"$w/install.log" 2>&1 || { cat "$w/install.log"; fail "cmake --install failed"; }
+mv "$w/first" "$w/moved" || fail "cannot move the prefix"
+p=$w/moved
+for f in bin/microbench bin/spmv bin/cgsolve bin/xsbench_like bin/testsnap share/proxyport/inputs/testsnap \
+         share/proxyport/validate/compare share/doc/proxyport/README.md; do
+  [ -e "$p/$f" ] || fail "$f is not installed"
+done
+for app in testsnap microbench spmv cgsolve xsbench_like; do
+  if strings "$p/bin/$app" | grep -qF -e "$src/inputs" -e "$build"; then fail "$app holds a source or build path"; fi
+done
+fast="--warmup 0 --samples 1 --bootstrap 0 --ceiling-mib 8 --quiet --backend host"
+cd "$w" || fail "no scratch folder"
+run "$p/bin/testsnap" --warmup 0 --steps 1 --quiet --backend host
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "W_2J14_2000_disp" || fail "testsnap's default case from the moved prefix: exit $rc"
+run "$p/bin/microbench" --size 4096 $fast; [ "$rc" = 0 ] || fail "microbench: exit $rc"
+run "$p/bin/spmv" --size 8 $fast; [ "$rc" = 0 ] || fail "spmv: exit $rc"
+run "$p/bin/cgsolve" --size 8 $fast; [ "$rc" = 0 ] || fail "cgsolve: exit $rc"
+run "$p/bin/xsbench_like" -s small -l 1000 $fast; [ "$rc" = 0 ] || fail "xsbench_like: exit $rc"
+# the decks of the other apps, by the installed path
+run "$p/bin/cgsolve" --deck "$p/share/proxyport/inputs/minife/tiny.deck" $fast
+[ "$rc" = 0 ] || fail "cgsolve --deck of the install: exit $rc"
+# a lone binary: no inputs beside it, and it says so
+mkdir -p "$w/lone" && cp "$p/bin/testsnap" "$w/lone/"
+run "$w/lone/testsnap" --steps 1 --quiet --backend host
+[ "$rc" = 2 ] && printf '%s\n' "$out" | grep -q "no inputs folder.*share/proxyport/inputs.*--inputs DIR or set PP_INPUTS" ||
+  fail "a lone testsnap: exit $rc, expected 2 naming where it looked"
+# PP_INPUTS and --inputs point it at the moved install's inputs
+PP_INPUTS=$p/share/proxyport/inputs run "$w/lone/testsnap" --case W_2J8_2000 --steps 1 --quiet --backend host
+[ "$rc" = 0 ] || fail "PP_INPUTS: exit $rc"
+run "$w/lone/testsnap" --inputs "$p/share/proxyport/inputs" --case W_2J8_2000 --steps 1 --quiet --backend host
+[ "$rc" = 0 ] || fail "--inputs: exit $rc"
+echo "install.sh: the moved prefix ran every app's default case"
