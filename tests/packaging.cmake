@@ -9,3 +9,10 @@ pp_test(spack_package_wrong_arch LABELS unit EXPECT 1 "FAIL.*PP_NVIDIA_ARCH=sm_9
 # `cmake --install`, the prefix moved, every app's default case from it (tests/install.sh).
 add_test(NAME install_relocated COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 set_tests_properties(install_relocated PROPERTIES LABELS validate ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 600)
+# --version: every app prints its build record (what a module or Spack user asks first).
+foreach(app microbench spmv cgsolve xsbench_like testsnap)
+  if(TARGET ${app})
+    pp_test(version_${app} COMMAND $<TARGET_FILE:${app}> --version LABELS unit
+      EXPECT 0 "^${app} \\(ProxyPort [0-9.]+\\)\n  git revision +[0-9a-f]{12}\n  C compiler +\n  models +host")
+  endif()
+endforeach()

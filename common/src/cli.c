@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/buildinfo.h"
 #include "pp/cli.h"
 #include "pp/device.h"
 #include "pp/escape.h"
@@ -204,6 +205,24 @@ static void parse_backends(const char *app, const char *s, pp_model_set *out) {
   *out = set;
 }
 
+/* --version: the build record (the JSON's "build" object), one field a line. */
+static void print_version(const pp_app *app) {
+  const pp_buildinfo *b = pp_build_info();
+  char models[128];
+  printf("%s (ProxyPort %s)\n", app->name, b->version);
+  const char *const f[][2] = {
+      {"git revision", b->git_revision}, {"git diff sha256", b->git_diff_hash},
+      {"build type", b->build_type},     {"tag", b->tag},
+      {"C compiler", b->c_compiler},     {"C flags", b->c_flags},
+      {"OpenMP compiler", b->omp_compiler_banner}, {"offload", b->offload},
+      {"offload flags", b->offload_flags}, {"flag set", b->omp_flag_set},
+      {"CUDA compiler", b->cuda_compiler}, {"CUDA flags", b->cuda_flags},
+      {"HIP compiler", b->hip_compiler}, {"HIP flags", b->hip_flags}, {"MPI", b->mpi}};
+  for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+    if (f[i][1] && *f[i][1]) printf("  %-16s %s\n", f[i][0], f[i][1]);
+  printf("  %-16s %s\n", "models", pp_model_set_names(pp_models_built(), ",", models, sizeof models));
+}
+
 static void print_help(const pp_app *app) {
   printf("%s: %s\n\nUsage: %s [options]\n\nCommon options:\n", app->name, app->summary, app->name);
   printf("  --backend LIST     models to run, comma-separated, or 'all' (default: all built)\n");
@@ -225,6 +244,7 @@ static void print_help(const pp_app *app) {
   printf("  --ceiling-mib N    buffer size of the copy-bandwidth ceiling measurement (default 1024 on GPUs, 256 on CPUs)\n");
   printf("  --quiet            print only the table (no progress)\n");
   printf("  --inject-fault NAME  testing: corrupt one result before its check (it must FAIL)\n");
+  printf("  --version          the build record (compilers, flags, git revision, models) and exit\n");
   printf("  --help             this text\n");
   if (app->options && app->options[0].name) {
     printf("\n%s options:\n", app->name);
@@ -313,6 +333,9 @@ static void cli_parse(void *ctx) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       if (pp_mpi_rank() == 0) print_help(app);
+      pp_mpi_exit(0);
+    } else if (!strcmp(a, "--version")) {
+      if (pp_mpi_rank() == 0) print_version(app);
       pp_mpi_exit(0);
     } else if (!strcmp(a, "--backend")) {
       parse_backends(app->name, need_arg(app, argc, argv, &i), &opt->backends);
