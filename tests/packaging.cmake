@@ -13,6 +13,6 @@ set_tests_properties(install_relocated PROPERTIES LABELS validate ENVIRONMENT "$
 foreach(app microbench spmv cgsolve xsbench_like testsnap)
   if(TARGET ${app})
     pp_test(version_${app} COMMAND $<TARGET_FILE:${app}> --version LABELS unit
-      EXPECT 0 "^${app} \\(ProxyPort [0-9.]+\\)\n  git revision +[0-9a-f]{12}\n  C compiler +\n  models +host")
+      EXPECT 0 "^${app} \\(ProxyPort [0-9.]+\\)\n  git revision +[0-9a-f]+\n  C compiler +\n  models +host")
   endif()
 endforeach()
