@@ -1,39 +1,64 @@
 # validate/compare, the A/B comparison of result files: synthetic runs with
-# known time ratios (tests/make_compare_runs.py) must be flagged exactly as
-# planted; bad input exits 2; two committed real runs compare without a crash.
+# known time ratios and run-to-run variation (tests/make_compare_runs.py) must
+# be called exactly as planted, one run a side never; bad input exits 2; two
+# committed real runs compare without a crash.
 set(CMP ${PROJECT_SOURCE_DIR}/validate/compare)
 set(CMPD ${CMAKE_CURRENT_BINARY_DIR}/compare)
 add_test(NAME compare_make_runs COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/make_compare_runs.py ${CMPD})
 set_tests_properties(compare_make_runs PROPERTIES LABELS unit FIXTURES_SETUP compare_runs)
 
-# A planted 10% regression (1% noise) is flagged on every row and exits 1.
-pp_test(compare_regression COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/slow10.json
-  EXPECT 1 "compare: 6 rows compared in 1 comparison\\(s\\): 6 regression\\(s\\), 0 improvement" LABELS unit)
-# A planted 1% change with 2% noise stays inside the 3% threshold: nothing flagged, exit 0.
-pp_test(compare_noise COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/near1.json
+# Sets of runs with run-to-run variation (runs/NAME-1..5.json, 5 processes each).
+set(_base ${CMPD}/runs/base-1.json ${CMPD}/runs/base-2.json ${CMPD}/runs/base-3.json ${CMPD}/runs/base-4.json
+  ${CMPD}/runs/base-5.json)
+string(REPLACE "/base-" "/same-" _same "${_base}")
+string(REPLACE "/base-" "/slow10-" _slow "${_base}")
+# A planted 10% slowdown, 5 runs a side: every row a regression, exit 1.
+pp_test(compare_regression COMMAND python3 ${CMP} --base ${_base} --new ${_slow}
+  EXPECT 1 "compare: 6 rows compared in 1 comparison\\(s\\): 6 regression\\(s\\), 0 improvement\\(s\\), 0 not enough" LABELS unit)
+# Two draws of the same distribution: run-to-run variation alone, nothing called, exit 0.
+pp_test(compare_noise COMMAND python3 ${CMP} --base ${_base} --new ${_same}
   EXPECT 0 "compare: 6 rows compared in 1 comparison\\(s\\): 0 regression\\(s\\), 0 improvement" LABELS unit)
 # A 10% improvement is reported but is no failure.
-pp_test(compare_improvement COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/fast10.json
+pp_test(compare_improvement COMMAND python3 ${CMP} --base ${_slow} --new ${_base}
   EXPECT 0 ": 0 regression\\(s\\), 6 improvement\\(s\\)" LABELS unit)
-# --baseline picks the reference: slow10 as baseline makes base an improvement.
+# One run a side: the ratio (1.1), no verdict, exit 0, however large the change.
+pp_test(compare_one_run COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/slow10.json
+  EXPECT 0 "synthetic +c +omp +1024 +1:1 +[0-9.]+ ms +[0-9.]+ ms +1\\.1[0-9]+ +- +not enough runs to call\n.*: 0 regression\\(s\\), 0 improvement\\(s\\), 6 not enough runs to call"
+  LABELS unit)
+# One run against five: still no verdict (no variance of the lone side).
+pp_test(compare_one_run_vs_five COMMAND python3 ${CMP} --base ${CMPD}/runs/base-1.json --new ${_slow}
+  EXPECT 0 ": 0 regression\\(s\\), 0 improvement\\(s\\), 6 not enough runs to call" LABELS unit)
+# --baseline picks the reference among positional files: base against slow10 is 0.9x.
 pp_test(compare_baseline COMMAND python3 ${CMP} --baseline ${CMPD}/slow10.json ${CMPD}/base.json ${CMPD}/slow10.json
-  EXPECT 0 ": 0 regression\\(s\\), 6 improvement\\(s\\)" LABELS unit)
+  EXPECT 0 "synthetic +a +host +1024 +1:1 +[0-9.]+ [mu]?s +[0-9.]+ [mu]?s +0\\.9[0-9]+ +- +not enough runs to call" LABELS unit)
 # A row that failed validation in any run fails the comparison, named.
 pp_test(compare_invalid COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/invalid.json
   EXPECT 1 "INVALID invalid.json: synthetic b omp 1024" LABELS unit)
-# Two models inside one file (omp planted at 2x host).
-pp_test(compare_models COMMAND python3 ${CMP} --models host,omp ${CMPD}/base.json
-  EXPECT 1 "a +omp/host +1024 +[0-9.]+ ms +[0-9.]+ ms +2\\.0[0-9]+ +\\[[0-9.]+, [0-9.]+\\] +regression" LABELS unit)
+# Two models inside the same 5 files (omp planted at 2x host): each file a run of each model.
+pp_test(compare_models COMMAND python3 ${CMP} --models host,omp ${_base}
+  EXPECT 1 "a +omp/host +1024 +5:5 +[0-9.]+ [mu]?s +[0-9.]+ [mu]?s +2\\.0[0-9]+ +\\[[0-9.]+, [0-9.]+\\] +regression" LABELS unit)
+# ... and in one file: a ratio, not a verdict.
+pp_test(compare_models_one_run COMMAND python3 ${CMP} --models host,omp ${CMPD}/base.json
+  EXPECT 0 "a +omp/host +1024 +1:1 +[0-9.]+ ms +[0-9.]+ ms +2\\.0[0-9]+ +- +not enough runs to call" LABELS unit)
 # The Markdown report holds the rows and their verdicts (cat runs when compare exits non-zero).
-pp_test(compare_markdown COMMAND sh -c "\"$0\" \"$1\" --quiet --markdown \"$2\" \"$3\" \"$4\" >/dev/null || cat \"$2\""
-  python3 ${CMP} ${CMPD}/report.md ${CMPD}/base.json ${CMPD}/slow10.json
-  EXPECT 0 "^\\| synthetic \\| c \\| omp \\| 1024 \\|  \\| [0-9.]+ ms \\| [0-9.]+ ms \\| 1\\.[0-9]+ \\| \\[1\\.[0-9]+, 1\\.[0-9]+\\] \\| \\*\\*regression\\*\\* \\|$"
+# (the report path travels as $0 and the command as "$@": a ";" would split the CMake argument)
+pp_test(compare_markdown COMMAND sh -c "\"$@\" --quiet --markdown \"$0\" >/dev/null || cat \"$0\""
+  ${CMPD}/report.md python3 ${CMP} --base ${_base} --new ${_slow}
+  EXPECT 0 "^\\| synthetic \\| c \\| omp \\| 1024 \\|  \\| 5:5 \\| [0-9.]+ ms \\| [0-9.]+ ms \\| 1\\.[0-9]+ \\| \\[1\\.[0-9]+, 1\\.[0-9]+\\] \\| \\*\\*regression\\*\\* \\|$"
   LABELS unit)
 # --png writes figures, or says why not (matplotlib is optional).
-pp_test(compare_png COMMAND python3 ${CMP} --quiet --png ${CMPD}/fig ${CMPD}/base.json ${CMPD}/fast10.json
+pp_test(compare_png COMMAND python3 ${CMP} --quiet --png ${CMPD}/fig --base ${_slow} --new ${_base}
   EXPECT 0 "(--png skipped: matplotlib is not installed|wrote .*fig-1\\.png)" LABELS unit)
-set_tests_properties(compare_regression compare_noise compare_improvement compare_baseline
-  compare_invalid compare_models compare_markdown compare_png PROPERTIES FIXTURES_REQUIRED compare_runs)
+set_tests_properties(compare_regression compare_noise compare_improvement compare_one_run compare_one_run_vs_five
+  compare_baseline compare_invalid compare_models compare_models_one_run compare_markdown compare_png
+  PROPERTIES FIXTURES_REQUIRED compare_runs)
+
+# The statistics on 100 seeded trials per case (known truth; tests/test_compare_stats.py).
+pp_test(compare_stats COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_stats.py
+  EXPECT 0 "test_compare_stats: [0-9]+ checks passed" LABELS unit)
+# The criteria can fail: the old interval of one process's samples calls two draws of one distribution.
+pp_test(compare_stats_naive COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_stats.py --method naive
+  EXPECT 1 "FAIL same distribution, 6 rows, 5 runs a side: no call in [0-9] of 100" LABELS unit)
 
 # Bad input: one line, exit 2.
 pp_test(compare_missing_file COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/no-such-run.json
@@ -44,7 +69,12 @@ pp_test(compare_not_result COMMAND python3 ${CMP} ${CMAKE_CURRENT_SOURCE_DIR}/ex
   EXPECT 2 "expect.sh: cannot read a JSON result file" LABELS unit input)
 pp_test(compare_one_file COMMAND python3 ${CMP} ${CMPD}/base.json
   EXPECT 2 "need at least two result files" LABELS unit input)
-set_tests_properties(compare_missing_file compare_no_common compare_one_file PROPERTIES FIXTURES_REQUIRED compare_runs)
+pp_test(compare_base_alone COMMAND python3 ${CMP} --base ${CMPD}/base.json
+  EXPECT 2 "--base and --new go together" LABELS unit input)
+pp_test(compare_sets_and_files COMMAND python3 ${CMP} --base ${CMPD}/base.json --new ${CMPD}/slow10.json --models host,omp
+  EXPECT 2 "--base/--new and --models exclude each other" LABELS unit input)
+set_tests_properties(compare_missing_file compare_no_common compare_one_file compare_base_alone compare_sets_and_files
+  PROPERTIES FIXTURES_REQUIRED compare_runs)
 
 # Two committed GPU runs (event vs wall-clock timer): exit 0 or 1, never a crash.
 set(_cmp_real ${PROJECT_SOURCE_DIR}/validate/results/nvidia-h200)
@@ -54,13 +84,14 @@ add_test(NAME compare_real_runs COMMAND ${PP_EXPECT} --absent Traceback 0 "compa
 set_tests_properties(compare_real_runs PROPERTIES LABELS unit TIMEOUT 600)
 
 # Labels and the compiler report (synthetic files: tests/make_compare_runs.py).
-# Two compilers' builds: omp[gcc-12] (planted 10x cuda's time) against omp[clang-19] across files.
+# Two compilers' builds: omp[gcc-12] (planted 10x cuda's time) against omp[clang-19] across files
+# (one run of each build: its ratio, no verdict).
 pp_test(compare_labels COMMAND python3 ${CMP} --models omp[clang-19],omp[gcc-12] ${CMPD}/cc-clang.json ${CMPD}/cc-gcc.json
-  EXPECT 1 "synthetic +a +omp\\[gcc-12\\]/omp\\[clang-19\\] +4096 +tpb=256 .* 8\\.[0-9]+ .*regression" LABELS unit)
+  EXPECT 0 "synthetic +a +omp\\[gcc-12\\]/omp\\[clang-19\\] +4096 +tpb=256 +1:1 .* 8\\.[0-9]+ +- +not enough runs to call" LABELS unit)
 # --facts: the clang-19 build's registers and spills beside its rows; gcc-12 has none.
 pp_test(compare_facts COMMAND python3 ${CMP} --models omp[clang-19],omp[gcc-12] --facts ${CMPD}/facts-clang.json
   ${CMPD}/cc-clang.json ${CMPD}/cc-gcc.json
-  EXPECT 1 " a +omp.* regression +regs 40 smem 0 stack 8 spill 8:8 +-$" LABELS unit)
+  EXPECT 0 " a +omp.* not enough runs to call +regs 40 smem 0 stack 8 spill 8:8 +-$" LABELS unit)
 # The report: 5 labels x 6 kernels in the heat map, the planted flag effect (0.9x) flagged, 1.0x not.
 pp_test(compare_report COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_report.py ${CMP} ${CMPD}
   EXPECT 0 "check_report: [0-9]+ checks passed" LABELS unit)

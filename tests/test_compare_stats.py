@@ -57,7 +57,7 @@ def naive_verdicts(base, new):
     """One process per side, its samples bootstrapped (no run-to-run variation)."""
     out = []
     for i, (b, n) in enumerate(zip(base, new)):
-        _, lo, hi = CMP.bootstrap_ratio(b[0], n[0], 200, CONFIDENCE, i)
+        _, lo, hi = CMP.bootstrap_ratio(b[0], n[0], 100, CONFIDENCE, i)
         out.append("regression" if lo > 1 + THRESHOLD else "improvement" if hi < 1 - THRESHOLD else "same")
     return out
 
