@@ -209,7 +209,9 @@ def report(runs, args, die):
           f"{len(runs)} result file(s): " + ", ".join(f"`{r['path']}`" for r in runs) + ".", "",
           f"Ratios are of medians of the raw samples, with {args.confidence:.0%} percentile bootstrap CIs "
           f"({args.resamples} resamples of both rows' samples, seed {args.seed}). Each kernel at its largest "
-          "size; tuning variants (name=value) collapsed to each label's fastest.", ""]
+          "size; tuning variants (name=value) collapsed to each label's fastest. The intervals cover one "
+          "run's sample noise, not run-to-run variation: confirm a faster/slower verdict with "
+          "`compare --base RUNS --new RUNS` over several runs of each build.", ""]
     if pool.dups:
         md += [f"{pool.dups} row(s) present in more than one file: the first file's row is used.", ""]
 
