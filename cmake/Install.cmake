@@ -12,6 +12,6 @@ endforeach()
 install(DIRECTORY inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/inputs)
 install(PROGRAMS validate/compare validate/compile-facts validate/gpu-check.sh validate/gpu-run.sh
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
-install(FILES validate/compare_report.py validate/compare_facts.py
+install(FILES validate/compare_report.py validate/compare_facts.py validate/compare_stats.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)
