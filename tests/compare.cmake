@@ -73,8 +73,11 @@ pp_test(compare_base_alone COMMAND python3 ${CMP} --base ${CMPD}/base.json
   EXPECT 2 "--base and --new go together" LABELS unit input)
 pp_test(compare_sets_and_files COMMAND python3 ${CMP} --base ${CMPD}/base.json --new ${CMPD}/slow10.json --models host,omp
   EXPECT 2 "--base/--new and --models exclude each other" LABELS unit input)
+# One run given twice would fake a zero spread: refused.
+pp_test(compare_run_twice COMMAND python3 ${CMP} --base ${CMPD}/base.json ${CMPD}/base.json --new ${CMPD}/slow10.json
+  EXPECT 2 "--base: .*base.json holds the same results as .*base.json: one run counted twice" LABELS unit input)
 set_tests_properties(compare_missing_file compare_no_common compare_one_file compare_base_alone compare_sets_and_files
-  PROPERTIES FIXTURES_REQUIRED compare_runs)
+  compare_run_twice PROPERTIES FIXTURES_REQUIRED compare_runs)
 
 # Two committed GPU runs (event vs wall-clock timer): exit 0 or 1, never a crash.
 set(_cmp_real ${PROJECT_SOURCE_DIR}/validate/results/nvidia-h200)
