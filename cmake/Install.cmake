@@ -11,7 +11,13 @@ foreach(app ${PP_APPS})
 endforeach()
 install(DIRECTORY inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/inputs)
 install(PROGRAMS validate/compare validate/compile-facts validate/gpu-check.sh validate/gpu-run.sh
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
+        validate/suite DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
 install(FILES validate/compare_report.py validate/compare_facts.py validate/compare_stats.py
+        validate/suite_cases.py validate/suite_rules.py validate/suite_summary.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
-install(FILES README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)
+# the published reference rows the suite's summary compares with (validate/suite_cases.py)
+set(_ref validate/results/nvidia-h200)
+install(FILES ${_ref}/microbench.json ${_ref}/spmv-n150.json ${_ref}/cgsolve-n150.json
+        ${_ref}/xsbench-large.json ${_ref}/testsnap-W_2J14_2000_disp.json
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})
+install(FILES README.md RUNRULES.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)

@@ -9,12 +9,14 @@
 #include "pp/ceiling.h"
 #include "pp/mpi.h"
 #include "pp/outfile.h"
+#include "pp/timer.h"
 
 void pp_progress(const pp_session *s, const char *fmt, ...) {
   if (!s->opt.progress || pp_mpi_rank() != 0) return;
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "[%s] ", s->app->name);
+  /* elapsed since the session started: long runs show where the time goes */
+  fprintf(stderr, "[%s %.1fs] ", s->app->name, pp_wtime() - s->t0);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
@@ -107,6 +109,7 @@ void pp_session_ready(pp_session *s) {
 
 void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   memset(s, 0, sizeof *s);
+  s->t0 = pp_wtime();
   s->app = app;
   pp_mpi_init(&argc, &argv);
   pp_cli_parse(argc, argv, app, &s->opt);

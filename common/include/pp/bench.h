@@ -20,6 +20,7 @@ typedef struct pp_session {
    * pp_session_ready, which pp_bench calls before the first timed run. */
   double copy_gbs[PP_MODEL_COUNT];
   int ready; /* pp_session_ready has run */
+  double t0; /* pp_wtime() at pp_session_start: progress lines show the time since */
 } pp_session;
 
 /* MPI init, command line, devices, report header. Measures nothing yet, so
@@ -45,7 +46,8 @@ void pp_session_check_fits(const pp_session *s, const char *what, double device_
 void pp_session_check_outfile(const pp_session *s, const char *opt, const char *path);
 /* Finishes the report, finalizes MPI; returns the exit code (0 or 1). */
 int pp_session_finish(pp_session *s);
-/* Progress line on stderr (rank 0, unless --quiet). */
+/* Progress line on stderr (rank 0, unless --quiet): "[app  12.3s] text", the
+ * seconds since the session started. */
 void pp_progress(const pp_session *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

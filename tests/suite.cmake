@@ -1,0 +1,10 @@
+# The suite run (validate/suite, what scripts/run runs) and its run rules
+# (RUNRULES.md): tests/suite_test.py says what each checks.
+set(PP_SUITE_TEST ${CMAKE_CURRENT_SOURCE_DIR}/suite_test.py)
+set(PP_SUITE_OUT ${CMAKE_CURRENT_BINARY_DIR}/suite-small)
+pp_test(suite_refusals COMMAND python3 ${PP_SUITE_TEST} refusals ${PROJECT_BINARY_DIR}/bin LABELS unit)
+pp_test(suite_small_run COMMAND python3 ${PP_SUITE_TEST} run ${PROJECT_BINARY_DIR}/bin ${PP_SUITE_OUT}
+        LABELS validate)
+pp_test(suite_reportable_after COMMAND python3 ${PP_SUITE_TEST} after ${PP_SUITE_OUT} LABELS validate)
+set_tests_properties(suite_small_run PROPERTIES FIXTURES_SETUP suite_small)
+set_tests_properties(suite_reportable_after PROPERTIES FIXTURES_REQUIRED suite_small)

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""CTest checks of validate/suite (the suite run and its run rules).
+
+  suite_test.py run BIN OUT          a fast small run of every app: summary.md/json, figures
+  suite_test.py refusals BIN         --reportable refuses a dirty tree, a non-reference size,
+                                     too few repeats, an undeclarable option; a clean tree at the
+                                     reference size with 3 repeats is accepted (the control)
+  suite_test.py after OUT            --summarize --reportable of OUT (made by `run`) finds a failed
+                                     row and a missing system record, each only where planted
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+SUITE = os.path.join(HERE, "..", "validate", "suite")
+failures = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def suite(*args):
+    r = subprocess.run([sys.executable, SUITE, *args], capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def git_tree(dirty):
+    d = tempfile.mkdtemp(prefix="pp-suite-")
+    for cmd in (["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+                                  "--allow-empty", "-m", "x"]):
+        subprocess.run(["git", "-C", d, *cmd], check=True)
+    if dirty:
+        open(os.path.join(d, "README.md"), "w").write("changed\n")
+    return d
+
+
+def run(bindir, out):
+    shutil.rmtree(out, ignore_errors=True)
+    rc, text = suite("--bin", bindir, "--scale", "small", "--repeat", "2", "--fast", "--out", out)
+    print(text[-3000:])
+    check(rc == 0, "small fast run of all apps exits 0")
+    s = json.load(open(os.path.join(out, "summary.json")))
+    check(sorted(s["apps"]) == sorted(["microbench", "spmv", "cgsolve", "xsbench_like", "testsnap"]),
+          "summary.json has all five apps")
+    for app, a in s["apps"].items():
+        check(a["runs"] == 2 and a["rows"] and all(r["valid"] and r["runs"] == 2 for r in a["rows"]),
+              f"{app}: 2 runs, every headline row valid in both")
+        check(a["figure"] and os.path.getsize(os.path.join(out, a["figure"])) > 1000, f"{app}: figure written")
+    md = open(os.path.join(out, "summary.md")).read()
+    check(md.count("| kernel | model |") == 5 and "every app validated: yes" in md,
+          "summary.md: a table per app, every app validated")
+    check("host model: run as the reference" in md, "summary.md says why the host model ran")
+
+
+def refusals(bindir):
+    clean, dirty = git_tree(False), git_tree(True)
+    base = ["--bin", bindir, "--reportable", "--dry-run", "--scale", "reference"]
+    rc, text = suite(*base, "--repo", clean)
+    check(rc == 0, "control: clean tree, reference sizes, 3 repeats: accepted")
+    rc, text = suite(*base, "--repo", dirty)
+    check(rc == 2 and "uncommitted changes" in text, "dirty tree: refused")
+    rc, text = suite(*base[:-2], "--scale", "small", "--repo", clean)
+    check(rc == 2 and "not the reference sizes" in text, "non-reference size: refused")
+    rc, text = suite(*base, "--repeat", "2", "--repo", clean)
+    check(rc == 2 and "at least 3 separate processes" in text, "2 repeats: refused")
+    opt = os.path.join(clean, "..", os.path.basename(clean) + "-opt.json")
+    json.dump({"spmv": ["--deck", "x.deck"]}, open(opt, "w"))
+    rc, text = suite(*base, "--repo", clean, "--optimized", opt)
+    check(rc == 2 and "--deck may not change" in text, "an optimized run changing the deck: refused")
+    json.dump({"xsbench_like": ["--sort", "vendor"]}, open(opt, "w"))
+    rc, text = suite(*base, "--repo", dirty, "--optimized", opt)
+    check(rc == 2 and "changes outside kernel files" in text, "optimized run, change outside kernels: refused")
+    rc, text = suite(*base, "--repo", clean, "--optimized", opt)
+    check(rc == 0, "control: optimized run declaring --sort vendor: accepted")
+
+
+def after(out):
+    def verdict(mutate):
+        d = tempfile.mkdtemp(prefix="pp-suite-after-")
+        shutil.copytree(out, d, dirs_exist_ok=True)
+        f = os.path.join(d, "spmv", "run1.json")
+        res = json.load(open(f))
+        mutate(res)
+        json.dump(res, open(f, "w"))
+        return suite("--summarize", d, "--reportable")
+
+    def fail_row(res):
+        res["results"][0]["valid"] = False
+        res["validated"] = False
+
+    rc, control = verdict(lambda res: None)
+    check(rc == 1 and "not the reference case" in control, "control: a small run is not reportable")
+    check("FAILED validation" not in control and "no system record" not in control,
+          "control: no failed row and a system record in every file")
+    rc, text = verdict(fail_row)
+    check(rc == 1 and "spmv repeat 1: 1 row(s) FAILED validation" in text, "a failed row: not reportable")
+    rc, text = verdict(lambda res: res.pop("system", None))
+    check(rc == 1 and "spmv repeat 1: no system record" in text, "no system record: not reportable")
+
+
+cmd = sys.argv[1]
+{"run": lambda: run(sys.argv[2], sys.argv[3]), "refusals": lambda: refusals(sys.argv[2]),
+ "after": lambda: after(sys.argv[2])}[cmd]()
+print(f"{len(failures)} failure(s)")
+sys.exit(1 if failures else 0)

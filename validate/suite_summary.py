@@ -1,0 +1,237 @@
+"""summary.json, summary.md and figures/*.png of a suite run (validate/suite).
+
+Headline rows: per app, kernel and model (row label), the largest size; rows
+that differ only by launch shape ("tpb=N") are collapsed to the best one,
+other variants (xsbench_like's kernels) stay apart. Each headline row carries
+the median over repeats of each process's FOM, the run-to-run spread
+((max - min) / median of those), the ratio to the native model (cuda/hip; the
+host model when the build has none), the fraction of the copy ceiling, and the
+ratio to the published reference row (validate/results/nvidia-h200/) when the
+run's GPU is the published one. Figures show exactly these numbers; summary.md
+has them as tables beside the figures.
+"""
+import json
+import math
+import os
+import statistics
+import sys
+
+import suite_cases
+import suite_rules
+
+PUBLISHED = os.path.join(os.path.dirname(os.path.realpath(__file__)), "results", "nvidia-h200")
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def family(variant):
+    """Launch-shape variants collapse to one family (the best is kept)."""
+    return "" if variant.startswith("tpb=") else variant
+
+
+def better(a, b, higher):
+    return a > b if higher else a < b
+
+
+def headline(files):
+    """{(kernel, label, variant family): row} over the repeats' result files."""
+    per = {}  # (kernel, label, size, variant) -> list of per-process rows
+    for res in files:
+        for r in res.get("results", []):
+            key = (r["kernel"], r.get("label", r["model"]), r["size"], r["variant"])
+            per.setdefault(key, []).append(r)
+    rows = {}
+    for (kernel, label, size, variant), rs in per.items():
+        foms = [r["fom"] for r in rs if isinstance(r.get("fom"), (int, float))]
+        if not foms:
+            continue
+        hib = rs[0]["fom_higher_is_better"]
+        fracs = [r["fraction_of_copy_ceiling"] for r in rs if r.get("fraction_of_copy_ceiling") is not None]
+        med = statistics.median(foms)
+        row = {"kernel": kernel, "label": label, "model": rs[0]["model"], "size": size,
+               "variant": variant, "fom": med, "fom_unit": rs[0]["fom_unit"],
+               "higher_is_better": hib, "runs": len(foms),
+               "spread": (max(foms) - min(foms)) / med if med and len(foms) > 1 else None,
+               "fraction_of_copy_ceiling": statistics.median(fracs) if fracs else None,
+               "valid": all(r.get("valid") for r in rs), "foms": foms}
+        k = (kernel, label, family(variant))
+        old = rows.get(k)
+        if (old is None or size > old["size"]
+                or (size == old["size"] and better(med, old["fom"], hib))):
+            rows[k] = row
+    return rows
+
+
+def ratio(row, ref):
+    if not ref or not ref["fom"] or not row["fom"]:
+        return None
+    return row["fom"] / ref["fom"] if row["higher_is_better"] else ref["fom"] / row["fom"]
+
+
+def gpu_name(res):
+    for d in res.get("devices", []):
+        if d.get("model") in ("cuda", "hip") and d.get("ran"):
+            return d.get("name")
+    return None
+
+
+def add_ratios(rows, published_rows, same_gpu):
+    natives = {k: r for k, r in rows.items() if r["model"] in ("cuda", "hip")}
+    base_model = "native" if natives else "host"
+    for (kernel, label, fam), r in rows.items():
+        if natives:
+            ref = [n for (k2, _, f2), n in natives.items() if k2 == kernel and f2 == fam]
+        else:
+            ref = [n for (k2, _, f2), n in rows.items() if k2 == kernel and f2 == fam and n["model"] == "host"]
+        r["ratio_to_" + base_model] = ratio(r, ref[0]) if ref and ref[0] is not r else (1.0 if ref else None)
+        pub = published_rows.get((kernel, label, fam)) if same_gpu else None
+        if pub is None and same_gpu:
+            pub = next((p for (k2, _, f2), p in published_rows.items()
+                        if k2 == kernel and f2 == fam and p["model"] == r["model"]), None)
+        r["ratio_to_published"] = ratio(r, pub) if pub and pub["size"] == r["size"] else None
+    return base_model
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
+
+
+def figure(app, rows, base, path):
+    """Ratio-to-base bars per kernel and model; %copy bars where rows have one."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is missing (scripts/setup installs python3-matplotlib)"
+    rows = sorted(rows, key=lambda r: (r["kernel"], r["variant"], r["label"]))
+    groups = sorted({(r["kernel"], family(r["variant"])) for r in rows})
+    labels = sorted({r["label"] for r in rows})
+    frac = [r for r in rows if r["fraction_of_copy_ceiling"] is not None]
+    fig, axes = plt.subplots(2 if frac else 1, 1, figsize=(max(6, 0.9 * len(groups) + 2), 7 if frac else 4),
+                             squeeze=False)
+    for ax, key, ylabel in ((axes[0][0], "ratio_to_" + base, f"performance / {base}"),
+                            (axes[1][0] if frac else None, "fraction_of_copy_ceiling", "fraction of copy ceiling")):
+        if ax is None:
+            continue
+        w = 0.8 / max(1, len(labels))
+        for i, lab in enumerate(labels):
+            ys = []
+            for g in groups:
+                r = next((r for r in rows if (r["kernel"], family(r["variant"])) == g and r["label"] == lab), None)
+                ys.append(r[key] if r and r[key] is not None else 0.0)
+            bars = ax.bar([j + i * w for j in range(len(groups))], ys, w, label=lab)
+            ax.bar_label(bars, fmt="%.2f", fontsize=5, rotation=90, padding=2)
+        ax.set_xticks([j + 0.4 - w / 2 for j in range(len(groups))])
+        ax.set_xticklabels([f"{k}\n{f}" if f else k for k, f in groups], fontsize=7, rotation=30, ha="right")
+        ax.set_ylabel(ylabel)
+        if key.startswith("ratio"):
+            ax.axhline(1.0, color="k", lw=0.6)
+        ax.legend(fontsize=7)
+    axes[0][0].set_title(f"{app}: median of the runs, largest size, best launch shape")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return None
+
+
+def fmt(x, spec=".3g"):
+    return "-" if x is None else format(x, spec)
+
+
+def collect(out):
+    """The run's plan (suite.json, or one made from the files found) and [(run, result)]."""
+    plan = load(os.path.join(out, "suite.json"))
+    if plan is None:
+        runs = []
+        for app in suite_cases.APPS:
+            d = os.path.join(out, app)
+            for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                if f.startswith("run") and f.endswith(".json"):
+                    runs.append({"app": app, "repeat": int(f[3:-5] or 0), "json": os.path.join(app, f)})
+        plan = {"runs": runs, "apps": sorted({r["app"] for r in runs}), "run_type": "baseline",
+                "declared": {}, "scale": "?", "repeat": None}
+    results = [(r, load(os.path.join(out, r["json"])) if r.get("json") else None) for r in plan["runs"]]
+    return plan, results
+
+
+def write(out, reportable, repo):
+    plan, results = collect(out)
+    if not results:
+        print(f"suite: no runs found in {out}", file=sys.stderr)
+        return 2
+    os.makedirs(os.path.join(out, "figures"), exist_ok=True)
+    first = next((res for _, res in results if res), {})
+    summary = {"schema": "proxyport-suite-summary-1", "run_type": plan.get("run_type"),
+               "scale": plan.get("scale"), "repeat": plan.get("repeat"), "command": plan.get("command"),
+               "host_note": plan.get("host_note"), "declared_options": plan.get("declared", {}),
+               "tree": plan.get("tree"), "started_utc": plan.get("started_utc"),
+               "build": first.get("build"), "system": first.get("system"), "apps": {}}
+    failures = [f"{r['app']} repeat {r['repeat']}: exit {r.get('exit')}"
+                for r, res in results if r.get("exit") not in (0, None) or res is None or not res.get("validated")]
+    md = [f"# ProxyPort suite: {plan.get('run_type', '?')} run, scale {plan.get('scale', '?')}", ""]
+    all_pub = []
+    for app in plan["apps"]:
+        files = [res for r, res in results if r["app"] == app and res]
+        if not files:
+            continue
+        rows = headline(files)
+        pubfile = load(os.path.join(PUBLISHED, suite_cases.CASES[app]["published"]))
+        same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
+        base = add_ratios(rows, headline([pubfile]) if pubfile else {}, same_gpu)
+        rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))
+        gm = geomean([r["ratio_to_published"] for r in rlist])
+        if gm:
+            all_pub.append(gm)
+        fig = f"figures/{app}.png"
+        err = figure(app, rlist, base, os.path.join(out, fig))
+        summary["apps"][app] = {"rows": rlist, "ratio_base": base, "runs": len(files),
+                                "published_reference": suite_cases.CASES[app]["published"] if same_gpu else None,
+                                "geomean_ratio_to_published": gm, "figure": None if err else fig}
+        md += [f"## {app}", "",
+               f"{len(files)} run(s); ratios to the {base} model"
+               + (f"; geometric mean of the ratios to the published H200 reference "
+                  f"({suite_cases.CASES[app]['published']}): {fmt(gm)}" if same_gpu
+                  else "; no published reference for this GPU"), ""]
+        md += [f"![{app}]({fig})" if not err else f"(no figure: {err})", ""]
+        md += [f"| kernel | model | size | variant | FOM | unit | spread | vs {base} | %copy | vs published | valid |",
+               "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in rlist:
+            frac = r["fraction_of_copy_ceiling"]
+            md.append(f"| {r['kernel']} | {r['label']} | {r['size']} | {r['variant'] or '-'} | {fmt(r['fom'], '.4g')} "
+                      f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{'%' if r['spread'] is not None else ''} "
+                      f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
+                      f"| {fmt(r['ratio_to_published'])} | {'PASS' if r['valid'] else 'FAIL'} |")
+        md.append("")
+    summary["geomean_ratio_to_published"] = geomean(all_pub)
+    violations = suite_rules.after_run(plan, results, repo) if reportable else []
+    summary["reportable"] = {"asked": reportable, "ok": reportable and not violations, "violations": violations}
+    summary["failures"] = failures
+    head = [f"- command: `{plan.get('command', '?')}`; started {plan.get('started_utc', '?')} UTC",
+            f"- build: {(first.get('build') or {}).get('tag', '?')}, git "
+            f"{(first.get('build') or {}).get('git_revision', '?')}"
+            f"{' (dirty)' if (first.get('build') or {}).get('git_dirty') else ''}; tree: {plan.get('tree', 'not checked')}",
+            f"- {plan.get('host_note', '')}",
+            f"- declared option changes: {json.dumps(plan.get('declared') or {})}",
+            f"- suite geometric mean of the apps' ratios to the published reference: "
+            f"{fmt(summary['geomean_ratio_to_published'])}",
+            f"- every app validated: {'yes' if not failures else 'NO: ' + '; '.join(failures)}"]
+    if reportable:
+        head.append("- reportable (RUNRULES.md): " + ("yes" if not violations else "NO"))
+        head += [f"  - {v}" for v in violations]
+    md[2:2] = head + [""]
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(f"summary: {os.path.join(out, 'summary.md')}")
+    for v in violations:
+        print(f"suite: NOT REPORTABLE: {v}", file=sys.stderr)
+    return 1 if failures or violations else 0
