@@ -4,7 +4,13 @@
 # PP_OFFLOAD_LINK_FLAGS (list), PP_OFFLOAD_ARCH_NAME, PP_HIPCC.
 
 set(PP_HAVE_HOST ON)
-find_package(OpenMP COMPONENTS C)   # host threads; optional for the host model
+# Host threads, optional for the host model. CMake 3.25's FindOpenMP fails on a
+# compiler without an id (an unquoted if()): such a host model runs serially.
+if(CMAKE_C_COMPILER_ID)
+  find_package(OpenMP COMPONENTS C)
+else()
+  message(STATUS "No CMake compiler id: host model without OpenMP threads (FindOpenMP needs an id)")
+endif()
 
 # ---- OpenMP offload (omp, ompx) -------------------------------------------
 # The compilers and their flags are the rows of cmake/OffloadCompilers.cmake;
@@ -56,13 +62,15 @@ string(TOUPPER "${PP_OFFLOAD}" _target)
 if(NOT PP_OFFLOAD STREQUAL "none" AND PP_OMP_PATH STREQUAL "none")
   set(_known "")
   foreach(_r ${PP_OFFLOAD_ROWS})
-    list(APPEND _known "${PP_ROW_${_r}_MATCH} >= ${PP_ROW_${_r}_MIN}")
+    string(REPLACE ";" "|" _m "${PP_ROW_${_r}_MATCH}")
+    list(APPEND _known "${_m} >= ${PP_ROW_${_r}_MIN}")
   endforeach()
   string(REPLACE ";" ", " _known "${_known}")
-  message(FATAL_ERROR "PP_OFFLOAD=${PP_OFFLOAD}: the C compiler (${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}, "
-    "'${PP_C_COMPILER_BANNER}') is not in the OpenMP offload table (cmake/OffloadCompilers.cmake: ${_known}). "
-    "Give its OpenMP offload flags with -DPP_OMP_OFFLOAD_FLAGS='...' (the generic path), use a compiler "
-    "of the table (-DCMAKE_C_COMPILER=clang-19: scripts/setup installs it), or PP_OFFLOAD=none")
+  string(REGEX REPLACE "^ " "unknown " _desc "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
+  message(FATAL_ERROR "PP_OFFLOAD=${PP_OFFLOAD}: the C compiler (${_desc}, '${PP_C_COMPILER_BANNER}') is not "
+    "in the OpenMP offload table (cmake/OffloadCompilers.cmake: ${_known}).\n"
+    "Give its flags: -DPP_OMP_OFFLOAD_FLAGS='...' (the generic path),\n"
+    "or use a compiler of the table (-DCMAKE_C_COMPILER=clang-19: scripts/setup installs it), or PP_OFFLOAD=none")
 endif()
 if(PP_OMP_PATH STREQUAL "table" AND NOT PP_OFFLOAD STREQUAL "none" AND NOT PP_ROW_${PP_OMP_ROW}_${_target})
   message(FATAL_ERROR "PP_OFFLOAD=${PP_OFFLOAD}: ${PP_COMPILER_TAG} has no OpenMP offload to ${PP_OFFLOAD} in "
@@ -293,7 +301,7 @@ function(pp_print_summary)
   # one line for scripts (scripts/compilers), in --backend's spelling
   string(REPLACE ";" "," _built "${_built}")
   message(STATUS "  built models   ${_built}")
-  if(PP_OFFLOAD STREQUAL "nvidia")
+  if(PP_OFFLOAD STREQUAL "nvidia" AND PP_OMP_ROW STREQUAL "clang")
     message(STATUS "  omp cuda path  ${PP_OMP_CUDA_PATH}")
   endif()
   message(STATUS "")

@@ -245,14 +245,13 @@ function(pp_offload_probe_generic target flags out)
       COMPILE_DEFINITIONS ${flags} LINK_OPTIONS ${flags} OUTPUT_VARIABLE log)
     set(run_rc 0)
   endif()
-  string(REPLACE ";" " " shown "${flags}")
   if(NOT build_ok)
-    message(FATAL_ERROR "PP_OMP_OFFLOAD_FLAGS: '${shown}' does not build an OpenMP target program with "
-      "${CMAKE_C_COMPILER}:\n${log}")
+    message(FATAL_ERROR "PP_OMP_OFFLOAD_FLAGS '${PP_OMP_OFFLOAD_FLAGS}' do not build an OpenMP target "
+      "program with ${CMAKE_C_COMPILER}:\n${log}")
   endif()
   if(NOT run_rc EQUAL 0)
-    message(FATAL_ERROR "PP_OMP_OFFLOAD_FLAGS: an OpenMP target program built with '${shown}' failed "
-      "(exit ${run_rc}): ${run_out}")
+    message(FATAL_ERROR "PP_OMP_OFFLOAD_FLAGS '${PP_OMP_OFFLOAD_FLAGS}': an OpenMP program built with "
+      "them failed (exit ${run_rc}): ${run_out}")
   endif()
   if(target STREQUAL "cpu" AND run_out MATCHES "devices=0")
     list(APPEND flags -DPP_OFFLOAD_HOST_FALLBACK=PP_OMP_OFFLOAD_FLAGS)
