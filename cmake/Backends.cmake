@@ -46,6 +46,10 @@ if(PP_OMP_PATH STREQUAL "generic")
   string(APPEND PP_C_COMPILER_BANNER "; generic (PP_OMP_OFFLOAD_FLAGS)")
 endif()
 
+if(PP_OMP_PATH STREQUAL "generic" AND PP_OFFLOAD MATCHES "^(auto|none)$")
+  message(FATAL_ERROR "PP_OMP_OFFLOAD_FLAGS is set: name the target they build for with "
+    "PP_OFFLOAD=nvidia, amd, intel or cpu (PP_OFFLOAD is '${PP_OFFLOAD}')")
+endif()
 if(PP_OFFLOAD STREQUAL "auto")
   if(NOT PP_OMP_ROW STREQUAL "clang")
     set(PP_OFFLOAD none)

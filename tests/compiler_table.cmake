@@ -132,6 +132,8 @@ ct_refused(gcc12_gfx90a GNU 12.3.0 ${B_GCC} "gcc-12's GCN offload cannot target 
 ct_refused(unknown_no_flags - 1.0 "mycc 1.0"
   "PP_OFFLOAD=cpu: the C compiler \\(unknown 1\\.0, 'mycc 1\\.0'\\)\nGive its flags: -DPP_OMP_OFFLOAD_FLAGS='\\.\\.\\.' \\(the generic path\\)"
   ARGS -DPP_OFFLOAD=cpu)
+ct_refused(generic_no_target - 1.0 "mycc 1.0" "PP_OMP_OFFLOAD_FLAGS is set: name the target they build for"
+  ARGS -DPP_OMP_OFFLOAD_FLAGS=-fopenmp)
 
 # The presets of the centres stay listable (their machines are not here).
 pp_test(ctable_presets_listed LABELS unit compilers
