@@ -1,15 +1,13 @@
 # Names this build for result rows and file names (included after Backends.cmake).
-#   PP_COMPILER_TAG   the OpenMP (= C) compiler: "clang-19", "gcc-12", ...
+#   PP_COMPILER_TAG   the OpenMP (= C) compiler: "clang-19", "gcc-12", "nvhpc-24", ... (Backends.cmake)
 #   PP_OMP_FLAG_SET   the flag sweep's set name ("none" when PP_OMP_EXTRA_FLAGS is empty,
 #                     "custom" when flags are given without a name)
 #   PP_BUILD_TAG_RESOLVED  PP_BUILD_TAG, or "<compiler tag>[+<flag set>]"
 # host, omp and ompx rows are labelled "<model>[<tag>]" (common/src/report.c);
 # cuda/hip keep their model name: their compiler is in the build record.
-string(TOLOWER "${CMAKE_C_COMPILER_ID}" _id)
-if(_id STREQUAL "gnu")
-  set(_id gcc)
-endif()
-set(PP_COMPILER_TAG "${_id}-${PP_CC_MAJOR}")
+# PP_COMPILER_TAG and PP_C_COMPILER_BANNER come from the compiler's row of
+# cmake/OffloadCompilers.cmake (Backends.cmake): <TAG>-<major>, or
+# generic-<compiler name> on the generic path (PP_OMP_OFFLOAD_FLAGS).
 set(PP_OMP_FLAG_SET_RESOLVED "${PP_OMP_FLAG_SET}")
 if(NOT PP_OMP_FLAG_SET_RESOLVED)
   if(PP_OMP_EXTRA_FLAGS)
@@ -29,11 +27,6 @@ if(NOT PP_BUILD_TAG_RESOLVED MATCHES "^[A-Za-z0-9._+-]+$")
   message(FATAL_ERROR "PP_BUILD_TAG='${PP_BUILD_TAG_RESOLVED}': use letters, digits and . _ + - only "
     "(it names files and labels rows)")
 endif()
-# The compiler's own banner, e.g. "Debian clang version 19.1.7 (3~deb12u1)".
-execute_process(COMMAND ${CMAKE_C_COMPILER} --version OUTPUT_VARIABLE _banner ERROR_QUIET)
-string(REGEX REPLACE "\n.*" "" PP_C_COMPILER_BANNER "${_banner}")
-string(REPLACE "\"" "'" PP_C_COMPILER_BANNER "${PP_C_COMPILER_BANNER}")
-
 # Flags some apps force on one kernel file whatever the flag set (read from the
 # source properties once every app is added): recorded so a flag sweep's rows
 # are not misread. Call at the end of the top-level CMakeLists.txt.

@@ -20,11 +20,16 @@ static void fail(const char *what, const char *detail) { pp_device_fail(current,
 static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   current = m;
 #ifdef PP_OFFLOAD_HOST_FALLBACK
-  /* GCC built for PP_OFFLOAD=cpu: no host offload device exists, so the
-   * regions run on the initial device, on purpose and named as such. */
+  /* Built for PP_OFFLOAD=cpu by a compiler with no host offload device (its
+   * row in cmake/OffloadCompilers.cmake names it: gcc, nvc, or the generic
+   * path's PP_OMP_OFFLOAD_FLAGS): the regions run on the initial device, on
+   * purpose and named as such. */
+#define PP_FALLBACK_STR2(x) #x
+#define PP_FALLBACK_STR(x) PP_FALLBACK_STR2(x)
   (void)index;
   pp_omp_device = omp_get_initial_device();
-  snprintf(info->name, sizeof info->name, "host fallback (initial device; gcc has no host offload device)");
+  snprintf(info->name, sizeof info->name, "host fallback (initial device; %s has no host offload device)",
+           PP_FALLBACK_STR(PP_OFFLOAD_HOST_FALLBACK));
   snprintf(info->arch, sizeof info->arch, "%s", PP_OFFLOAD_ARCH);
   info->count = 1;
   info->index = 0;
