@@ -83,3 +83,8 @@ if(PP_HAVE_MPI)
   pp_test(schema_mpi2 COMMAND ${SCH} --ranks 2 --expect system.1.rank=1 --expect system.1.local_rank=1
     --run schema_mpi2.json -- ${_mpi2} ${SCH_MB} LABELS mpi unit)
 endif()
+
+# An environment variable's value is written escaped, and a name that could
+# not be a JSON key as it stands is left out (the file must still validate).
+pp_test(schema_env_hostile COMMAND ${SCH} --run schema_env_hostile.json
+  --expect "system.0.env.GOMP_PP_TEST=\"a\\\"b\\\\c\"" -- env "GOMP_A\"B=1" "GOMP_PP_TEST=a\"b\\c" ${SCH_MB} LABELS unit input)

@@ -69,6 +69,10 @@ static void cpu_list(const cpu_set_t *set, char *out, size_t n) {
 }
 
 static int watched(const char *name, size_t len) {
+  for (size_t i = 0; i < len; i++) /* the name becomes a JSON key, written unescaped */
+    if (!(name[i] == '_' || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= 'a' && name[i] <= 'z') ||
+          (name[i] >= '0' && name[i] <= '9')))
+      return 0;
   for (const char *const *w = pp_system_env_watched; *w; w++) {
     size_t k = strlen(*w);
     if ((*w)[k - 1] == '*' ? len >= k - 1 && !strncmp(name, *w, k - 1) : len == k && !strncmp(name, *w, k))
