@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, dladdr */
 #include <dlfcn.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,18 @@ const char *const pp_system_env_watched[] = {
     "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "HSA_XNACK",
     "PP_TEST_MEMORY_GIB", NULL};
 
-static void copy(char *dst, size_t n, const char *src) { snprintf(dst, n, "%s", src ? src : ""); }
+/* snprintf that cuts on purpose: provenance strings may be longer than their
+ * fields (vsnprintf, so that compilers do not warn of the cut). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void put(char *dst, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (vsnprintf(dst, n, fmt, ap) < 0 && n) dst[0] = 0;
+  va_end(ap);
+}
+static void copy(char *dst, size_t n, const char *src) { put(dst, n, "%s", src ? src : ""); }
 
 /* Trailing newline and blanks off. */
 static void chomp(char *s) {
@@ -154,8 +166,8 @@ void pp_openmp_runtime_desc(char *buf, size_t n, int version, const void *sym) {
   const char *lib = NULL;
   if (sym && dladdr(sym, &di) && di.dli_fname && di.dli_fname[0])
     lib = realpath(di.dli_fname, path) ? path : di.dli_fname;
-  if (lib) snprintf(buf, n, "OpenMP %d (%s)", version, lib);
-  else snprintf(buf, n, "OpenMP %d", version);
+  if (lib) put(buf, n, "OpenMP %d (%s)", version, lib);
+  else put(buf, n, "OpenMP %d", version);
 }
 
 void pp_system_probe(pp_system *s) {
@@ -168,7 +180,7 @@ void pp_system_probe(pp_system *s) {
     file_value("/usr/lib/os-release", "PRETTY_NAME", '=', s->os, sizeof s->os);
   struct utsname u;
   if (uname(&u) == 0) {
-    snprintf(s->kernel, sizeof s->kernel, "%s %s", u.sysname, u.release);
+    put(s->kernel, sizeof s->kernel, "%s %s", u.sysname, u.release);
     copy(s->kernel_version, sizeof s->kernel_version, u.version);
     copy(s->machine, sizeof s->machine, u.machine);
   }
@@ -212,7 +224,7 @@ static void kernel_driver(char *out, size_t n) {
   if ((f = fopen("/sys/module/amdgpu/version", "r"))) {
     if (fgets(line, sizeof line, f)) {
       chomp(line);
-      snprintf(out, n, "amdgpu %s", line);
+      put(out, n, "amdgpu %s", line);
     }
     fclose(f);
   }
@@ -226,7 +238,7 @@ void pp_device_identify(pp_model m, pp_device_info *info) {
       if (!pp_model_is_native(m) && gpu.name[0]) { /* "<GPU> (OpenMP offload device 0 of 1)" */
         char own[sizeof info->name];
         copy(own, sizeof own, info->name);
-        snprintf(info->name, sizeof info->name, "%.*s (%s)", (int)(sizeof info->name / 2), gpu.name, own);
+        put(info->name, sizeof info->name, "%.*s (%s)", (int)(sizeof info->name / 2), gpu.name, own);
       }
       copy(info->uuid, sizeof info->uuid, gpu.uuid);
       copy(info->pci_bus_id, sizeof info->pci_bus_id, gpu.pci_bus_id);
@@ -271,6 +283,6 @@ void pp_system_summary(const pp_system *s, char *buf, size_t n) {
     if (s->have_device[m] && s->device[m].is_gpu && (pick < 0 || pp_model_is_native((pp_model)m))) pick = m;
   if (pick < 0 || len < 0 || (size_t)len >= n) return;
   const pp_device_info *d = &s->device[pick];
-  snprintf(buf + len, n - (size_t)len, "; GPU %s, driver %s (%s)", d->name, d->driver[0] ? d->driver : "unknown",
+  put(buf + len, n - (size_t)len, "; GPU %s, driver %s (%s)", d->name, d->driver[0] ? d->driver : "unknown",
            d->driver_api[0] ? d->driver_api : "API unknown");
 }
