@@ -31,6 +31,11 @@ pp_test(schema_env_slurm COMMAND ${SCH} --run schema_slurm.json
   --expect "system.0.scheduler.job_id=\"4242\"" --expect "system.0.scheduler.nodelist=\"gpu[01-02]\""
   --expect "system.0.scheduler.task_rank=\"0\"" -- ${SCH_MB}
   ENV SLURM_JOB_ID=4242 SLURM_JOB_NODELIST=gpu[01-02] SLURM_PROCID=0 SLURM_LOCALID=0 LABELS unit)
+# PBS: the node list is the node file's hosts, each once (the file repeats a host per slot).
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/schema_pbs_nodes "x1001c0s0b0n0\nx1001c0s0b0n0\nx1001c0s0b0n1\n")
+pp_test(schema_env_pbs COMMAND ${SCH} --run schema_pbs.json --expect "system.0.scheduler.name=\"pbs\""
+  --expect "system.0.scheduler.job_id=\"77.pbs01\"" --expect "system.0.scheduler.nodelist=\"x1001c0s0b0n0,x1001c0s0b0n1\""
+  -- ${SCH_MB} ENV PBS_JOBID=77.pbs01 PBS_NODEFILE=${CMAKE_CURRENT_BINARY_DIR}/schema_pbs_nodes LABELS unit)
 # ... and --expect can fail (the run above is rank 0, not 1).
 pp_test(schema_expect_wrong COMMAND ${SCH} schema_microbench.json --expect "system.0.rank=1"
   EXPECT 1 "check_schema: FAIL: system.0.rank is 0, expected 1" LABELS unit)
