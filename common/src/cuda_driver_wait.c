@@ -7,11 +7,14 @@
  * would read as the flag's effect. The schedule flag is set on the device's
  * primary context, which LLVM's libomptarget uses; the context is also made
  * current on this thread, which GCC's libgomp then adopts instead of creating
- * its own. */
+ * its own. It also names the GPU an OpenMP device runs on (pp_native_identity).
+ */
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "pp/device.h"
 #include "pp/mpi.h"
+#include "pp/system.h"
 
 typedef int (*fn_init)(unsigned);
 typedef int (*fn_count)(int *);
@@ -20,6 +23,9 @@ typedef int (*fn_setflags)(int, unsigned);
 typedef int (*fn_retain)(void **, int);
 typedef int (*fn_setcurrent)(void *);
 typedef int (*fn_meminfo)(size_t *, size_t *);
+typedef int (*fn_name)(char *, int, int);
+typedef int (*fn_uuid)(unsigned char *, int);
+typedef int (*fn_version)(int *);
 
 static struct {
   int tried, ok;
@@ -30,6 +36,9 @@ static struct {
   fn_retain retain;
   fn_setcurrent setcurrent;
   fn_meminfo meminfo;
+  fn_name name, busid; /* identity: optional, each checked where used */
+  fn_uuid uuid;
+  fn_version version;
 } cu;
 
 /* The driver's entry points; 0 when all are there and cuInit succeeded. */
@@ -46,6 +55,11 @@ static int load(void) {
   cu.retain = (fn_retain)dlsym(h, "cuDevicePrimaryCtxRetain");
   cu.setcurrent = (fn_setcurrent)dlsym(h, "cuCtxSetCurrent");
   cu.meminfo = (fn_meminfo)dlsym(h, "cuMemGetInfo_v2");
+  cu.name = (fn_name)dlsym(h, "cuDeviceGetName");
+  cu.busid = (fn_name)dlsym(h, "cuDeviceGetPCIBusId");
+  cu.uuid = (fn_uuid)dlsym(h, "cuDeviceGetUuid_v2");
+  if (!cu.uuid) cu.uuid = (fn_uuid)dlsym(h, "cuDeviceGetUuid");
+  cu.version = (fn_version)dlsym(h, "cuDriverGetVersion");
   cu.ok = cu.init && cu.count && cu.get && cu.setflags && cu.retain && cu.setcurrent && cu.meminfo &&
           cu.init(0) == 0;
   return cu.ok ? 0 : -1;
@@ -76,4 +90,18 @@ int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes) {
   int dev = 0;
   if (device_of(index, &dev) || make_current(dev)) return -1;
   return cu.meminfo(free_bytes, total_bytes) ? -1 : 0;
+}
+
+/* No CUDA runtime here: the OpenMP runtime is what the model runs through. */
+int pp_native_identity(int index, pp_device_info *info) {
+  int dev = 0, n = 0, v = 0;
+  unsigned char u[16];
+  if (device_of(index, &dev)) return -1;
+  if (index < 0 && cu.count(&n) == 0 && n > 0) index = pp_mpi_local_rank() % n;
+  info->native_index = index;
+  if (cu.name && cu.name(info->name, (int)sizeof info->name, dev)) info->name[0] = 0;
+  if (cu.busid && cu.busid(info->pci_bus_id, (int)sizeof info->pci_bus_id, dev)) info->pci_bus_id[0] = 0;
+  if (cu.uuid && cu.uuid(u, dev) == 0) pp_gpu_uuid_text(u, info->uuid, sizeof info->uuid);
+  if (cu.version && cu.version(&v) == 0) pp_cuda_version_text(info->driver_api, sizeof info->driver_api, "CUDA", v);
+  return 0;
 }

@@ -3,6 +3,7 @@
 #include "pp/device.h"
 #include "pp/dispatch.h"
 #include "pp/mpi.h"
+#include "pp/system.h"
 
 /* Each backend's ops table (only the built backends define theirs). */
 PP_DECLARE_MODEL_GETTERS(pp_device_ops, pp_device_ops_)
@@ -21,6 +22,12 @@ int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes) {
   return -1;
 }
 #endif
+#if !PP_ANY_NATIVE_BUILT && !defined(PP_CUDA_DRIVER_WAIT) && !defined(PP_HIP_DRIVER_ID)
+int pp_native_identity(int index, pp_device_info *info) {
+  (void)index, (void)info;
+  return -1;
+}
+#endif
 
 const pp_device_ops *pp_device_ops_for(pp_model m) {
   return PP_MODEL_DISPATCH(m, pp_device_ops_);
@@ -33,7 +40,9 @@ const pp_device_ops *pp_device_open(pp_model m, int index, pp_device_info *info)
   if (!ops) pp_device_fail(m, "open", "model not in this build");
   if (!opened[m]) {
     memset(&infos[m], 0, sizeof infos[m]);
+    infos[m].native_index = -1; /* a GPU model's init sets it */
     ops->init(index, &infos[m]);
+    pp_device_identify(m, &infos[m]); /* provenance: never fails */
     opened[m] = 1;
   }
   if (info) *info = infos[m];

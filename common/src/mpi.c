@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "pp/mpi.h"
 #ifdef PP_HAVE_MPI
@@ -44,6 +45,12 @@ int pp_mpi_all(int ok) {
 void pp_mpi_barrier(void) {
   if (inited_ && size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
+void pp_mpi_gather(const void *mine, void *all, int bytes) {
+  if (inited_ && size_ > 1)
+    MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+  else
+    memcpy(all, mine, (size_t)bytes);
+}
 void pp_mpi_exit(int code) {
   fflush(stdout);
   fflush(stderr);
@@ -75,6 +82,7 @@ void pp_mpi_sum(double *v, int n) { (void)v; (void)n; }
 void pp_mpi_max(double *v, int n) { (void)v; (void)n; }
 int pp_mpi_all(int ok) { return ok; }
 void pp_mpi_barrier(void) {}
+void pp_mpi_gather(const void *mine, void *all, int bytes) { memcpy(all, mine, (size_t)bytes); }
 void pp_mpi_exit(int code) { exit(code); }
 void pp_mpi_abort(int code) {
   fflush(stdout);

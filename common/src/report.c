@@ -12,6 +12,7 @@
 #include "pp/report.h"
 #include "pp/fault.h"
 #include "pp/outfile.h"
+#include "pp/system.h"
 
 typedef struct kv { char key[48]; char val[208]; } kv;
 
@@ -28,6 +29,7 @@ struct pp_report {
   pp_row *rows;
   int nrows, cap;
   char started[32];
+  pp_system *systems; /* rank 0: every rank's, in rank order (pp_report_finish) */
 };
 
 pp_report *pp_report_new(const char *app, const pp_options *opt) {
@@ -44,6 +46,7 @@ void pp_report_free(pp_report *r) {
   if (!r) return;
   for (int i = 0; i < r->nrows; i++) free(r->rows[i].samples);
   free(r->rows);
+  free(r->systems);
   free(r);
 }
 
@@ -229,6 +232,22 @@ static void fmt_time(char *buf, size_t n, double s) {
 
 static void print_summary(const pp_report *r, FILE *f);
 
+/* One line: rank 0's host and GPU; under MPI, how many hosts the ranks used. */
+static void print_system(const pp_report *r, FILE *f) {
+  char line[512];
+  int n = pp_mpi_size(), hosts = 0;
+  pp_system_summary(&r->systems[0], line, sizeof line);
+  for (int i = 0; i < n; i++) {
+    int seen = 0;
+    for (int k = 0; k < i && !seen; k++) seen = !strcmp(r->systems[k].hostname, r->systems[i].hostname);
+    hosts += !seen;
+  }
+  fprintf(f, "   %-22s ", "system");
+  pp_fputs_escaped(f, line); /* host and driver strings are not ours to trust */
+  if (n > 1) fprintf(f, " (rank 0; %d ranks on %d host%s)", n, hosts, hosts > 1 ? "s" : "");
+  fputc('\n', f);
+}
+
 static void print_table(const pp_report *r, FILE *f) {
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "\n== %s  (ProxyPort %s, git %s%s%s, %d rank%s)\n", r->app, b->version, b->git_revision,
@@ -236,6 +255,7 @@ static void print_table(const pp_report *r, FILE *f) {
   fprintf(f, "   %-22s %s (%s; flag set %s%s%s)\n", "build", b->tag, b->omp_compiler_banner,
           b->omp_flag_set, b->omp_extra_flags[0] ? ": " : "", b->omp_extra_flags);
   if (b->omp_forced_flags[0]) fprintf(f, "   %-22s %s\n", "forced flags", b->omp_forced_flags);
+  if (r->systems) print_system(r, f);
   for (int i = 0; i < r->nparams; i++) { /* values may quote file names: escaped, one line each */
     fprintf(f, "   %-22s ", r->params[i].key);
     pp_fputs_escaped(f, r->params[i].val);
@@ -389,6 +409,79 @@ static void json_build(pp_json *j) {
   pp_json_obj_end(j);
 }
 
+/* A string that may be unknown: "" is written as null. */
+static void json_known(pp_json *j, const char *key, const char *v) { pp_json_str(j, key, v[0] ? v : NULL); }
+
+/* The identity fields of a device record (pp/device.h), null where unknown. */
+static void json_identity(pp_json *j, const pp_device_info *d) {
+  pp_json_bool(j, "is_gpu", d->is_gpu);
+  if (d->native_index >= 0) pp_json_int(j, "native_index", d->native_index);
+  else pp_json_str(j, "native_index", NULL);
+  json_known(j, "uuid", d->uuid);
+  json_known(j, "pci_bus_id", d->pci_bus_id);
+  json_known(j, "driver", d->driver);
+  json_known(j, "driver_api", d->driver_api);
+  json_known(j, "runtime", d->runtime);
+}
+
+/* One rank's record (pp/system.h). */
+static void json_system(pp_json *j, const pp_system *s) {
+  char lab[96];
+  pp_json_obj(j, NULL);
+  pp_json_int(j, "rank", s->rank);
+  pp_json_int(j, "local_rank", s->local_rank);
+  pp_json_int(j, "local_ranks", s->local_ranks);
+  json_known(j, "hostname", s->hostname);
+  json_known(j, "os", s->os);
+  json_known(j, "kernel", s->kernel);
+  json_known(j, "kernel_version", s->kernel_version);
+  json_known(j, "machine", s->machine);
+  json_known(j, "cpu_model", s->cpu_model);
+  pp_json_num(j, "cpus_online", s->cpus_online ? s->cpus_online : NAN);
+  pp_json_num(j, "cpus_allowed", s->cpus_allowed ? s->cpus_allowed : NAN);
+  json_known(j, "cpu_affinity", s->cpu_affinity);
+  pp_json_int(j, "memory_bytes", (long long)s->memory_bytes);
+  pp_json_obj(j, "openmp");
+  pp_json_num(j, "version", s->openmp_version ? s->openmp_version : NAN);
+  json_known(j, "runtime", s->openmp_runtime);
+  pp_json_obj_end(j);
+  pp_json_obj(j, "env");
+  for (const char *e = s->env; *e; e += strlen(e) + 1) {
+    char name[128];
+    const char *eq = strchr(e, '=');
+    snprintf(name, sizeof name, "%.*s", (int)(eq - e), e);
+    pp_json_str(j, name, eq + 1);
+  }
+  pp_json_obj_end(j);
+  if (s->sched[0]) {
+    pp_json_obj(j, "scheduler");
+    pp_json_str(j, "name", s->sched);
+    json_known(j, "job_id", s->job_id);
+    json_known(j, "nodelist", s->nodelist);
+    json_known(j, "nodes", s->nodes);
+    json_known(j, "task_rank", s->task_rank);
+    json_known(j, "task_local_rank", s->task_local_rank);
+    pp_json_obj_end(j);
+  } else {
+    pp_json_str(j, "scheduler", NULL);
+  }
+  pp_json_arr(j, "devices");
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    if (!s->have_device[m]) continue;
+    const pp_device_info *d = &s->device[m];
+    pp_json_obj(j, NULL);
+    pp_json_str(j, "model", pp_model_name((pp_model)m));
+    pp_json_str(j, "label", pp_model_label((pp_model)m, lab, sizeof lab));
+    pp_json_str(j, "name", d->name);
+    pp_json_str(j, "arch", d->arch);
+    pp_json_int(j, "index", d->index);
+    json_identity(j, d);
+    pp_json_obj_end(j);
+  }
+  pp_json_arr_end(j);
+  pp_json_obj_end(j);
+}
+
 static int write_json(const pp_report *r, const char *path) {
   pp_outfile out;
   if (pp_outfile_open(&out, path) != 0) return -1;
@@ -402,6 +495,9 @@ static int write_json(const pp_report *r, const char *path) {
   pp_json_str(&j, "started_utc", r->started);
   pp_json_int(&j, "mpi_ranks", pp_mpi_size());
   json_build(&j);
+  pp_json_arr(&j, "system"); /* one record per rank, in rank order */
+  for (int i = 0; i < pp_mpi_size(); i++) json_system(&j, &r->systems[i]);
+  pp_json_arr_end(&j);
   pp_json_obj(&j, "problem");
   for (int i = 0; i < r->nparams; i++) pp_json_str(&j, r->params[i].key, r->params[i].val);
   pp_json_obj_end(&j);
@@ -428,6 +524,7 @@ static int write_json(const pp_report *r, const char *path) {
       pp_json_int(&j, "total_mem_bytes", (long long)d->total_mem);
       pp_json_num(&j, "copy_ceiling_gbs", r->copy_gbs[m]);
       pp_json_num(&j, "copy_ceiling_min_row_bytes", r->ceiling_min_bytes[m]);
+      json_identity(&j, d);
     } else {
       pp_json_str(&j, "reason", r->skipped[m]);
     }
@@ -512,6 +609,24 @@ static int write_csv(const pp_report *r, const char *path) {
   return pp_outfile_commit(&out);
 }
 
+/* Collective: every rank's provenance (its node and its devices) to rank 0. */
+static void gather_systems(pp_report *r) {
+  pp_system *mine = malloc(sizeof *mine);
+  if (!mine) pp_device_fail(PP_HOST, "alloc", "out of host memory for the system record");
+  pp_system_probe(mine);
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    mine->have_device[m] = r->have_device[m];
+    if (r->have_device[m]) mine->device[m] = r->device[m];
+  }
+  if (pp_mpi_rank() == 0) {
+    free(r->systems);
+    r->systems = malloc(sizeof *mine * (size_t)pp_mpi_size());
+    if (!r->systems) pp_device_fail(PP_HOST, "alloc", "out of host memory for the system records");
+  }
+  pp_mpi_gather(mine, r->systems, (int)sizeof *mine);
+  free(mine);
+}
+
 int pp_report_finish(pp_report *r) {
   compute_ratios(r);
   if (pp_fault_unused()) { /* a misspelled fault must not let a fault test pass */
@@ -520,6 +635,7 @@ int pp_report_finish(pp_report *r) {
               pp_fault_requested());
     return 2;
   }
+  gather_systems(r);
   if (pp_mpi_rank() != 0) return pp_report_failures(r) ? 1 : 0;
   print_table(r, stdout);
   fflush(stdout);

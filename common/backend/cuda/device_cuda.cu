@@ -4,6 +4,7 @@
 #include "pp/cli.h"
 #include "pp/gpu_native.h"
 #include "pp/mpi.h"
+#include "pp/system.h"
 #include "pp/timer.h"
 
 static gpuEvent_t ev_start, ev_stop;
@@ -24,6 +25,34 @@ extern "C" int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_b
   if (gpuGetDeviceCount(&n) != gpuSuccess || index < 0 || index >= n) return -1;
   if (gpuSetDevice(index) != gpuSuccess) return -1;
   return gpuMemGetInfo(free_bytes, total_bytes) == gpuSuccess ? 0 : -1;
+}
+
+/* Provenance only: every call may fail, none stops the run. */
+extern "C" int pp_native_identity(int index, pp_device_info *info) {
+  int n = 0, drv = 0, rt = 0;
+  if (gpuGetDeviceCount(&n) != gpuSuccess || n == 0) return -1;
+  int dev = index >= 0 ? index : pp_mpi_local_rank() % n;
+  gpuDeviceProp p;
+  if (dev >= n || gpuGetDeviceProperties(&p, dev) != gpuSuccess) return -1;
+  info->native_index = dev;
+  snprintf(info->name, sizeof info->name, "%s", p.name);
+  char bus[sizeof info->pci_bus_id];
+  if (gpuDeviceGetPCIBusId(bus, (int)sizeof bus, dev) == gpuSuccess) snprintf(info->pci_bus_id, sizeof bus, "%s", bus);
+  if (gpuDriverGetVersion(&drv) != gpuSuccess) drv = 0;
+  if (gpuRuntimeGetVersion(&rt) != gpuSuccess) rt = 0;
+#ifdef PP_NATIVE_HIP
+  hipDevice_t h;
+  hipUUID u;
+  if (hipDeviceGet(&h, dev) == hipSuccess && hipDeviceGetUuid(&u, h) == hipSuccess)
+    pp_gpu_uuid_text((const unsigned char *)u.bytes, info->uuid, sizeof info->uuid);
+  pp_hip_version_text(info->driver_api, sizeof info->driver_api, "HIP", drv);
+  pp_hip_version_text(info->runtime, sizeof info->runtime, "HIP runtime", rt);
+#else
+  pp_gpu_uuid_text((const unsigned char *)p.uuid.bytes, info->uuid, sizeof info->uuid);
+  pp_cuda_version_text(info->driver_api, sizeof info->driver_api, "CUDA", drv);
+  pp_cuda_version_text(info->runtime, sizeof info->runtime, "CUDA runtime", rt);
+#endif
+  return 0;
 }
 #endif
 
@@ -52,6 +81,7 @@ static void native_init(int index, pp_device_info *info) {
   info->free_mem = fr;
   info->count = n;
   info->index = dev;
+  info->native_index = dev;
   info->is_gpu = 1;
   PP_GPU_CHECK(gpuEventCreate(&ev_start));
   PP_GPU_CHECK(gpuEventCreate(&ev_stop));

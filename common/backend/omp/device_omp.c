@@ -6,6 +6,7 @@
 #include "pp/device.h"
 #include "pp/mpi.h"
 #include "pp/omp_device.h"
+#include "pp/system.h"
 
 #ifndef PP_OFFLOAD_ARCH
 #define PP_OFFLOAD_ARCH "unknown"
@@ -38,6 +39,7 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   info->free_mem = pp_host_available_bytes();
   int procs = omp_get_num_procs(), limit = omp_get_thread_limit();
   pp_omp_host_team_limit = procs < limit ? procs : limit;
+  pp_openmp_runtime_desc(info->runtime, sizeof info->runtime, _OPENMP, (const void *)omp_target_alloc);
   return;
 #endif
   int n = omp_get_num_devices();
@@ -55,11 +57,22 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   on_host = omp_is_initial_device();
   if (on_host) fail("init", "target region ran on the host (offload fallback); check OMP_TARGET_OFFLOAD and the device runtime");
   pp_omp_device = dev;
-  snprintf(info->name, sizeof info->name, "OpenMP offload device %d of %d", dev, n);
+  info->is_gpu = strcmp(PP_OFFLOAD_ARCH, "x86_64") != 0;
+  /* A GPU's real name is prepended by pp_device_identify. */
+  snprintf(info->name, sizeof info->name, "%sOpenMP offload device %d of %d", info->is_gpu ? "" : "host CPU as ",
+           dev, n);
   snprintf(info->arch, sizeof info->arch, "%s", PP_OFFLOAD_ARCH);
   info->count = n;
   info->index = dev;
-  info->is_gpu = strcmp(PP_OFFLOAD_ARCH, "x86_64") != 0;
+  /* The GPU behind OpenMP device `dev` for its native driver: the same
+   * number. Exact with one visible GPU; with several, LLVM's libomptarget
+   * numbers one vendor's GPUs in that driver's order (CUDA's, HIP's), and
+   * GCC's libgomp does too, so the numbers agree as long as one offload
+   * plugin's devices are visible. */
+  if (info->is_gpu) info->native_index = dev;
+  /* The offload runtime: the library that defines omp_target_alloc
+   * (libomptarget for LLVM, libgomp for GCC). */
+  pp_openmp_runtime_desc(info->runtime, sizeof info->runtime, _OPENMP, (const void *)omp_target_alloc);
   /* OpenMP has no memory query: a GPU's comes from its native driver when
    * the build has one; the host-as-device's memory is the host's. */
   if (!info->is_gpu) {

@@ -17,6 +17,13 @@ typedef struct pp_device_info {
   int count;          /* devices of this model visible to the process */
   int index;          /* the device in use */
   int is_gpu;
+  /* Identity (provenance in the result file); "" where the driver cannot tell. */
+  int native_index;     /* the GPU's number for its native driver (CUDA/HIP), -1 unknown */
+  char uuid[48];        /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
+  char pci_bus_id[32];  /* "0000:19:00.0" */
+  char driver[48];      /* kernel driver release, e.g. "580.95.05" */
+  char driver_api[48];  /* the driver's API version, e.g. "CUDA 13.0", "HIP 5.2.21151" */
+  char runtime[192];    /* what the model ran through: "CUDA runtime 13.0", the OpenMP runtime */
 } pp_device_info;
 
 typedef struct pp_device_ops {
@@ -59,6 +66,14 @@ size_t pp_host_llc_bytes(void);
  * HIP), so OpenMP-only runs know them too. Returns 0, or -1 when the build
  * has no native model or the driver cannot tell. Never exits. */
 int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes);
+
+/* Name, UUID, PCI bus id and driver versions of GPU `index` (the native
+ * driver's numbering; < 0: by node-local rank) from the native model's
+ * runtime, or from the CUDA/HIP driver library opened at run time in builds
+ * without it. Fills what it learns (runtime: the native runtime's version,
+ * "" without one) and leaves the rest; returns 0, or -1 when no driver
+ * answered. Never exits. */
+int pp_native_identity(int index, pp_device_info *info);
 
 /* The ops of model m, or NULL when m is not in this build. */
 const pp_device_ops *pp_device_ops_for(pp_model m);

@@ -21,6 +21,9 @@
 #define gpuDeviceProp hipDeviceProp_t
 #define gpuGetDeviceProperties hipGetDeviceProperties
 #define gpuMemGetInfo hipMemGetInfo
+#define gpuDeviceGetPCIBusId hipDeviceGetPCIBusId
+#define gpuDriverGetVersion hipDriverGetVersion
+#define gpuRuntimeGetVersion hipRuntimeGetVersion
 #define gpuMalloc hipMalloc
 #define gpuFree hipFree
 #define gpuMemcpy hipMemcpy
@@ -53,6 +56,9 @@
 #define gpuDeviceProp cudaDeviceProp
 #define gpuGetDeviceProperties cudaGetDeviceProperties
 #define gpuMemGetInfo cudaMemGetInfo
+#define gpuDeviceGetPCIBusId cudaDeviceGetPCIBusId
+#define gpuDriverGetVersion cudaDriverGetVersion
+#define gpuRuntimeGetVersion cudaRuntimeGetVersion
 #define gpuMalloc cudaMalloc
 #define gpuFree cudaFree
 #define gpuMemcpy cudaMemcpy

@@ -16,6 +16,9 @@ void pp_mpi_sum(double *v, int n);      /* in place, over all ranks */
 void pp_mpi_max(double *v, int n);
 int pp_mpi_all(int ok);                 /* logical AND over ranks */
 void pp_mpi_barrier(void);
+/* Collective: rank 0's `all` receives every rank's `bytes` of `mine`, in rank
+ * order (size x bytes); other ranks' `all` is not touched (may be NULL). */
+void pp_mpi_gather(const void *mine, void *all, int bytes);
 /* Ends every rank with `code` (MPI_Abort under MPI, exit otherwise). */
 void pp_mpi_exit(int code);
 /* Ends the whole job now with `code`, for an error this rank alone found and
