@@ -20,4 +20,5 @@ set(_ref validate/results/nvidia-h200)
 install(FILES ${_ref}/microbench.json ${_ref}/spmv-n150.json ${_ref}/cgsolve-n150.json
         ${_ref}/xsbench-large.json ${_ref}/testsnap-W_2J14_2000_disp.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})
+install(FILES validate/schema/result.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate/schema)
 install(FILES README.md RUNRULES.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)
