@@ -142,6 +142,23 @@ def figure(app, rows, base, path):
     return None
 
 
+def describe_system(res):
+    """One line: the hosts, CPU and GPUs of a result file's system records."""
+    recs = res.get("system") or []
+    if not recs:
+        return "no system record"
+    hosts = sorted({r.get("hostname") or "?" for r in recs})
+    r0 = recs[0]
+    gpus = sorted({f"{d.get('name')} ({d.get('uuid') or 'no uuid'}), driver {d.get('driver') or '?'}, "
+                   f"{d.get('driver_api') or '?'}" for r in recs for d in r.get("devices", [])
+                   if d.get("is_gpu") and d.get("model") in ("cuda", "hip", "omp", "ompx")})
+    sched = r0.get("scheduler") or {}
+    job = f"; job {sched.get('job_id')}" if isinstance(sched, dict) and sched.get("job_id") else ""
+    return (f"{len(recs)} rank(s) on {', '.join(hosts)}: {r0.get('os', '?')}, kernel "
+            f"{r0.get('kernel_version') or r0.get('kernel', '?')}, {r0.get('cpu_model', '?')} "
+            f"({r0.get('cpus_online', '?')} CPUs); GPUs: {'; '.join(gpus) or 'none'}{job}")
+
+
 def fmt(x, spec=".3g"):
     return "-" if x is None else format(x, spec)
 
@@ -218,6 +235,7 @@ def write(out, reportable, repo):
             f"- build: {(first.get('build') or {}).get('tag', '?')}, git "
             f"{(first.get('build') or {}).get('git_revision', '?')}"
             f"{' (dirty)' if (first.get('build') or {}).get('git_dirty') else ''}; tree: {plan.get('tree', 'not checked')}",
+            f"- system: {describe_system(first)}",
             f"- {plan.get('host_note', '')}",
             f"- declared option changes: {json.dumps(plan.get('declared') or {})}",
             f"- suite geometric mean of the apps' ratios to the published reference: "
