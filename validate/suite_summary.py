@@ -155,7 +155,7 @@ def describe_system(res):
     sched = r0.get("scheduler") or {}
     job = f"; job {sched.get('job_id')}" if isinstance(sched, dict) and sched.get("job_id") else ""
     return (f"{len(recs)} rank(s) on {', '.join(hosts)}: {r0.get('os', '?')}, kernel "
-            f"{r0.get('kernel_version') or r0.get('kernel', '?')}, {r0.get('cpu_model', '?')} "
+            f"{r0.get('kernel', '?')}, {r0.get('cpu_model', '?')} "
             f"({r0.get('cpus_online', '?')} CPUs); GPUs: {'; '.join(gpus) or 'none'}{job}")
 
 

@@ -211,12 +211,17 @@ static void kernel_driver(char *out, size_t n) {
   char line[256];
   FILE *f = fopen("/proc/driver/nvidia/version", "r");
   if (f) {
-    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu ..." */
+    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu ..." or, for
+     * the open modules, "... Open Kernel Module for x86_64  580.159.04  Release ...":
+     * the release is the first word after "Module" that starts with a digit. */
     if (fgets(line, sizeof line, f)) {
       char *p = strstr(line, "Kernel Module");
-      if (p && sscanf(p + 13, "%47s", out) == 1) {
-        fclose(f);
-        return;
+      for (char *tok = p ? strtok(p + 13, " \t\n") : NULL; tok; tok = strtok(NULL, " \t\n")) {
+        if (*tok >= '0' && *tok <= '9') {
+          put(out, n, "%s", tok);
+          fclose(f);
+          return;
+        }
       }
     }
     fclose(f);
