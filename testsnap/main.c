@@ -429,6 +429,11 @@ static void verify_step(void *arg, pp_row *row) {
   if (pp_fault("snap-force")) fg[0] += FAULT_SIZE;
   if (pp_fault("snap-energy")) eg[0] += FAULT_SIZE;
   errs x = compare(pb, eg, fg);
+  /* the whole configuration's energy: runs on other rank counts must agree
+   * to within the per-atom tolerance times the atoms (validate/scaling) */
+  double e_total = 0;
+  for (int i = 0; i < dc->ne; i++) e_total += eg[i];
+  pp_row_metric(row, "energy_total", "eV", e_total);
   char check[96];
   snprintf(check, sizeof check, "E %.2g<=%.0e eV; F rms %.2g<=%.0e max %.2g<=%.0e eV/A", x.e_max, TOL_E, x.f_rms,
            TOL_F_RMS, x.f_max, TOL_F_MAX);

@@ -1,0 +1,11 @@
+# validate/scaling (multi-GPU scaling tables, issue 14) on real 1- and 2-rank
+# host runs of cgsolve, xsbench_like and testsnap, and planted faults in copies
+# of their result files (checksum, energy, shared GPU, invalid row, no 1-rank run).
+if(PP_HAVE_MPI)
+  # the launcher and its options, the rank count flag last (the test appends the count)
+  pp_mpi_command(pp_scaling_mpi 1)
+  list(REMOVE_AT pp_scaling_mpi 1 2)
+  list(APPEND pp_scaling_mpi ${MPIEXEC_NUMPROC_FLAG})
+  pp_test(scaling_check COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/scaling_test.py ${PROJECT_BINARY_DIR}/bin
+          ${CMAKE_CURRENT_BINARY_DIR}/scaling ${pp_scaling_mpi} LABELS "mpi;validate")
+endif()

@@ -1,0 +1,125 @@
+"""validate/scaling on real 1- and 2-rank runs of the host model, then with
+planted faults in copies of those files, each of which must be caught.
+
+Usage: scaling_test.py BIN_DIR OUT_DIR MPIRUN...   (MPIRUN: the launcher and
+its options before the rank count flag's value, e.g. mpiexec -n)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+SCALING = os.path.join(HERE, "..", "validate", "scaling")
+INPUTS = os.path.join(HERE, "..", "inputs")
+FAST = ["--backend", "host", "--warmup", "0", "--quiet", "--bootstrap", "0"]
+J8 = os.path.join(INPUTS, "testsnap", "W_2J8_2000_disp")
+
+# <app>-<series> and its arguments (small: seconds on 2 cores)
+RUNS = {
+    "cgsolve-s16": ["--size", "16", "--samples", "1"],
+    "cgsolve-s12-weak": ["--size", "12", "--scaling", "weak", "--samples", "1"],
+    "xsbench_like-small": ["-s", "small", "-l", "20000", "--variant", "baseline,sorted-energy",
+                           "--samples", "1"],
+    "testsnap-lat4": ["--lattice", "4", "--steps", "1",
+                      "--coeff", os.path.join(J8, "W_2940_2017_2.snapcoeff"),
+                      "--param", os.path.join(J8, "W_2940_2017_2.snapparam")],
+}
+
+
+def scaling(folder):
+    r = subprocess.run([sys.executable, SCALING, folder, "--no-figures"], capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def edit(src, dst, name, change):
+    """Copy folder src to dst, apply change(result) to file name there."""
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst)
+    path = os.path.join(dst, name)
+    with open(path) as f:
+        res = json.load(f)
+    change(res)
+    with open(path, "w") as f:
+        json.dump(res, f)
+    return dst
+
+
+def rows(res, kernel=None):
+    return [r for r in res["results"] if kernel is None or r["kernel"] == kernel]
+
+
+def gpu_binding(uuids):
+    """A change making every rank's host device look like a GPU with the given UUIDs."""
+    def change(res):
+        for rec, u in zip(res["system"], uuids):
+            for d in rec["devices"]:
+                d.update(is_gpu=True, uuid=u)
+    return change
+
+
+def main():
+    bindir, out, mpirun = sys.argv[1], sys.argv[2], sys.argv[3:]
+    good = os.path.join(out, "good")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(good)
+    for series, args in RUNS.items():
+        app = series.split("-")[0]
+        for p in (1, 2):
+            cmd = mpirun + [str(p), os.path.join(bindir, app)] + FAST + args + [
+                "--json", os.path.join(good, f"{series}-{p}.json")]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode:
+                print(" ".join(cmd), r.stdout[-2000:], r.stderr[-2000:], sep="\n")
+                return 1
+
+    fails = []
+    rc, text = scaling(good)
+    print(text)
+    if rc != 0 or "5 series, 0 failures" not in text:
+        fails.append("the real runs must give 5 series and no failure")
+    with open(os.path.join(good, "scaling.json")) as f:
+        doc = json.load(f)
+    for s in doc["series"]:
+        one, two = s["points"][0], s["points"][1]
+        want = one["time_s"] / two["time_s"] / (1 if s["mode"] == "weak" else 2)
+        if abs(two["efficiency"] - want) > 1e-12 * want:
+            fails.append(f"{s['series']}: efficiency {two['efficiency']} != {want}")
+    if not any(s["mode"] == "weak" for s in doc["series"]):
+        fails.append("the -weak series must be scaled as weak scaling")
+
+    def bump_checksum(res):
+        for r in rows(res):
+            r["metrics"]["checksum_"] += 1
+    # the binding check itself passes on distinct UUIDs (same host)
+    distinct = edit(good, os.path.join(out, "distinct"), "cgsolve-s16-2.json", gpu_binding(["GPU-a", "GPU-b"]))
+    planted = {
+        "checksum": ("xsbench_like-small-2.json", bump_checksum),
+        "total energy": ("testsnap-lat4-2.json",
+                         lambda res: [r["metrics"].__setitem__("energy_total_eV", r["metrics"]["energy_total_eV"] + 1e-6)
+                                      for r in rows(res, "step")]),
+        "share GPU": ("cgsolve-s16-2.json", gpu_binding(["GPU-a", "GPU-a"])),
+        "not validated": ("cgsolve-s12-weak-2.json", lambda res: rows(res, "cg_dot")[0].update(valid=False)),
+        "without a UUID": ("xsbench_like-small-1.json", gpu_binding([None])),
+    }
+    rc, text = scaling(distinct)
+    if rc != 0:
+        fails.append(f"distinct GPUs per rank must pass:\n{text}")
+    for why, (name, change) in planted.items():
+        rc, text = scaling(edit(good, os.path.join(out, why.replace(" ", "_")), name, change))
+        if rc != 1 or why not in text:
+            fails.append(f"planted '{why}' in {name}: exit {rc}, expected 1 and a line naming it:\n{text}")
+    os.remove(os.path.join(edit(good, os.path.join(out, "no_one"), "cgsolve-s16-1.json", lambda r: None),
+                           "cgsolve-s16-1.json"))
+    rc, text = scaling(os.path.join(out, "no_one"))
+    if rc != 1 or "no 1-rank run" not in text:
+        fails.append(f"a series without its 1-rank run must fail:\n{text}")
+    for f in fails:
+        print("FAIL", f)
+    print("scaling_test:", "FAIL" if fails else "PASS")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Multi-GPU scaling runs of cgsolve, xsbench_like and testsnap on one node:
+# one MPI rank per GPU (each rank takes the GPU of its node-local rank), for
+# every rank count in GPUS. Writes OUT/<app>-<series>-<P>.json (+ .txt), the
+# exact commands (commands.txt), the node's GPU topology and whether its MPI is
+# CUDA-aware (node.txt), then validate/scaling's tables and figures.
+# Usage: validate/scaling-run.sh OUT [BIN]   (BIN default build/nvidia-sm90/bin)
+# Env: GPUS="1 2 4 8" (default: 1 and the powers of two up to the GPUs found),
+#      MODELS (default omp,ompx,cuda), SAMPLES (default 3), TS_CELLS (default 20:
+#      16000 atoms), TS_STEPS (default 20), MPIRUN (default mpirun with the
+#      options a root container needs).
+set -u
+out=${1:?usage: validate/scaling-run.sh OUT [BIN]}
+b=${2:-build/nvidia-sm90/bin}
+here=$(cd "$(dirname "$0")" && pwd)
+export PP_INPUTS="${PP_INPUTS:-$here/../inputs}"
+export OMP_TARGET_OFFLOAD=MANDATORY # never a silent host fallback
+mkdir -p "$out"
+n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || n=0
+[ "$n" -gt 0 ] || { echo "scaling-run: no GPU found (nvidia-smi -L)" >&2; exit 3; }
+if [ -z "${GPUS:-}" ]; then GPUS=1; p=2; while [ $p -le "$n" ]; do GPUS="$GPUS $p"; p=$((p * 2)); done; fi
+MODELS=${MODELS:-omp,ompx,cuda}
+SAMPLES=${SAMPLES:-3}
+TS_CELLS=${TS_CELLS:-20}
+TS_STEPS=${TS_STEPS:-20}
+MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --bind-to none}
+common="--backend $MODELS --warmup 1 --quiet"
+samples="--samples $SAMPLES" # testsnap: every step is a sample (--steps)
+j14=$PP_INPUTS/testsnap/W_2J14_2000_disp
+
+{
+  echo "# $(date -u +%FT%TZ) $(hostname)"
+  nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version --format=csv
+  nvidia-smi topo -m 2>/dev/null
+  echo "MPI: $(mpirun --version 2>&1 | head -1)"
+  echo "CUDA-aware MPI (ompi_info mpi_built_with_cuda_support): $(ompi_info --parsable --all 2>/dev/null |
+    grep -m1 mpi_built_with_cuda_support:value | cut -d: -f7)"
+} > "$out/node.txt"
+
+fail=0
+# run APP SERIES P ARGS...: one MPI run, its result file and log, timed.
+run() {
+  app=$1 series=$2 p=$3; shift 3
+  f=$out/$app-$series-$p
+  cmd="$MPIRUN -n $p $b/$app $common $* --json $f.json"
+  echo "$cmd" >> "$out/commands.txt"
+  t0=$(date +%s)
+  if $cmd > "$f.txt" 2>&1; then s=ok; else s="FAIL (exit $?)"; fail=1; fi
+  echo "[$app $series P=$p $(( $(date +%s) - t0 ))s] $s"
+}
+
+for p in $GPUS; do
+  run cgsolve n255-strong "$p" $samples --deck "$PP_INPUTS/minife/n255.deck"
+  run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
+  run cgsolve n255-weak "$p" $samples --size 255 --scaling weak
+  run xsbench_like large-event "$p" $samples -s large --variant baseline,sorted-energy
+  run testsnap w2j14-lattice"$TS_CELLS"-strong "$p" --lattice "$TS_CELLS" --coeff "$j14/W_2J14_TestSNAP.snapcoeff" \
+    --param "$j14/W_2J14_TestSNAP.snapparam" --steps "$TS_STEPS"
+done
+python3 "$here/scaling" "$out" || fail=1
+exit $fail
