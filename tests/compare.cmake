@@ -104,3 +104,12 @@ pp_test(compare_report_fail COMMAND python3 ${CMP} --report ${CMPD}/report-bad $
 set_tests_properties(compare_labels compare_facts compare_report compare_report_fail PROPERTIES FIXTURES_REQUIRED compare_runs)
 add_test(NAME compare_report_png COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_report.py ${CMP} ${CMPD} --png)
 set_tests_properties(compare_report_png PROPERTIES LABELS unit SKIP_RETURN_CODE 77 FIXTURES_REQUIRED compare_runs)
+
+# The compiler matrix's cells without a result (issue 16): validate/compilers-run.sh on a fake
+# matrix of stub binaries records PASS, FAIL, BUILD-FAIL, TIMEOUT and CRASH(SEGV), and
+# `compare --report --status` draws each as its word; without --status the check fails.
+pp_test(compilers_run_cells COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compilers_run_cells.sh ${CMAKE_CURRENT_BINARY_DIR}/cells
+  EXPECT 0 "PASS: every cell outcome recorded and drawn" LABELS unit)
+pp_test(compilers_run_cells_no_status COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compilers_run_cells.sh ${CMAKE_CURRENT_BINARY_DIR}/cells-fault
+  ENV CELLS_FAULT=no-status
+  EXPECT 1 "FAIL: heat map omp\\[nobuild\\] xsbench_like:event: None != 'BUILD-FAIL'" LABELS unit)

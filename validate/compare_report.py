@@ -10,8 +10,16 @@ Written to OUTDIR: report.md; <app>-native.png (per kernel, native_time /
 label_time with bootstrap CIs: 1 = the native model, higher = faster);
 heatmap.png (label x kernel, label time / baseline time); flags.png (the flag
 sweep: "M[T+F]" time / "M[T]" time); and beside each heat map its matrix as
-JSON (rows, cols, values) for tests and other tools.
-Exit: 1 when any row failed validation (listed first, with its check), else 0.
+JSON (rows, cols, values, and cells: the word drawn where there is no value:
+FAIL, BUILD-FAIL, TIMEOUT, CRASH, ERROR, SKIPPED) for tests and other tools.
+
+--status FILE (validate/compilers-run.sh's summary.tsv, repeatable): every run
+there without a result (BUILD-FAIL, TIMEOUT, CRASH(...), ERROR(...),
+SKIPPED(...)) is a cell of that name for each of its labels (model[tag]; cuda
+and hip unlabelled) in every kernel of its app that has no row of that label,
+and a line of "Runs without a result".
+Exit: 1 when any row failed validation (listed first, with its check) or a run
+had no result, else 0.
 """
 import json
 import os
@@ -21,6 +29,35 @@ import zlib
 import compare_facts
 
 TUNING = re.compile(r"^[A-Za-z_][\w-]*=[\w.+-]+$")
+NATIVE = ("cuda", "hip")
+
+
+def word(why):
+    """The word a figure draws for a cell without a value: "CRASH(SEGV): ..." -> "CRASH"."""
+    return re.split(r"[ :(]", why, maxsplit=1)[0]
+
+
+def load_status(paths, die):
+    """{(app, label): (result, note, path)} of the summary.tsv runs that left no result."""
+    out = {}
+    for path in paths or ():
+        try:
+            with open(path, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except OSError as e:
+            die(f"--status {path}: {e.strerror}")
+        head = lines[0].split("\t") if lines else []
+        if head[:6] != ["app", "tag", "backends", "exit", "seconds", "result"]:
+            die(f"--status {path}: not a compilers-run.sh summary.tsv (header {head[:6]})")
+        for line in lines[1:]:
+            f = line.split("\t") + [""]
+            app, tag, models, result, note = f[0], f[1], f[2], f[5], f[6]
+            if result in ("PASS", "FAIL") or not app:
+                continue
+            for m in filter(None, models.split(",")):
+                label = m if m in NATIVE else f"{m}[{tag}]"
+                out.setdefault((app, label), (result, note, path))
+    return out
 
 
 def _size_key(s):
@@ -37,8 +74,8 @@ def _median(xs):
 
 
 class Pool:
-    def __init__(self, runs):
-        self.rows, self.dups, self.notes = {}, 0, []
+    def __init__(self, runs, status=None):
+        self.rows, self.dups, self.notes, self.status = {}, 0, [], status or {}
         for run in runs:
             for k, v in run["rows"].items():
                 if k in self.rows:
@@ -53,10 +90,11 @@ class Pool:
                                and d.get("name")})
 
     def apps(self):
-        return sorted({k[0] for k in self.rows})
+        return sorted({k[0] for k in self.rows} | {a for a, _ in self.status})
 
     def labels(self, app=None):
-        return sorted({k[2] for k in self.rows if app is None or k[0] == app}, key=label_order)
+        return sorted({k[2] for k in self.rows if app is None or k[0] == app}
+                      | {x for a, x in self.status if app is None or a == app}, key=label_order)
 
     def cells(self, app, native):
         """{category: {label: (samples, size, variant)}} at each category's largest size."""
@@ -82,6 +120,9 @@ class Pool:
             for label, why in fails.items():
                 best[label] = best[label][:3] + (why,)
             out[cat] = best
+        for (a, label), (result, note, _) in self.status.items():
+            for best in out.values() if a == app else ():
+                best.setdefault(label, (None, None, None, f"{result}: {note}" if note else result))
         return out
 
 
@@ -118,7 +159,8 @@ def _fmt_ci(r):
 
 
 def heatmap(path, title, rows, cols, vals, cbar, failed=None):
-    """failed[i][j]: that cell's result was wrong: drawn as FAIL, never as a time."""
+    """failed[i][j]: that cell has no time (a wrong result, no build, no run): drawn as
+    its word (FAIL, BUILD-FAIL, TIMEOUT, ...), never as a time."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import LogNorm
     finite = [v for r in vals for v in r if v is not None and v > 0]
@@ -132,7 +174,8 @@ def heatmap(path, title, rows, cols, vals, cbar, failed=None):
         for j, v in enumerate(r):
             if failed and failed[i][j]:
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color="0.35"))
-                ax.text(j, i, "FAIL", ha="center", va="center", fontsize=6, color="white", weight="bold")
+                ax.text(j, i, failed[i][j] if isinstance(failed[i][j], str) else "FAIL", ha="center",
+                        va="center", fontsize=5 if len(str(failed[i][j])) > 5 else 6, color="white", weight="bold")
             elif v is not None:
                 ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7)
     ax.set_xticks(range(len(cols)), cols, rotation=60, ha="right", fontsize=8)
@@ -184,9 +227,10 @@ def bars(path, title, cats, labels, vals, native, per_row=6):
     plt.close(fig)
 
 
-def write_matrix(path, rows, cols, vals, what):
+def write_matrix(path, rows, cols, vals, what, cells=None):
     with open(path, "w", encoding="utf-8") as f:
-        json.dump({"what": what, "rows": rows, "cols": cols, "values": vals}, f, indent=1)
+        json.dump({"what": what, "rows": rows, "cols": cols, "values": vals,
+                   "cells": cells or [[None] * len(cols) for _ in rows]}, f, indent=1)
 
 
 def report(runs, args, die):
@@ -202,7 +246,7 @@ def report(runs, args, die):
         plot = True
     except Exception:  # ImportError, or a matplotlib built for another numpy
         plot = False
-    pool = Pool(runs)
+    pool = Pool(runs, load_status(getattr(args, "status", None), die))
     facts = args.facts_docs
     device = ", ".join(pool.devices) or "device unknown"
     md = [f"# ProxyPort compiler report ({device})", "",
@@ -224,6 +268,14 @@ def report(runs, args, die):
     else:
         md.append(f"Every one of the {len(pool.rows)} rows validated.")
     md.append("")
+    if pool.status:
+        md += ["### Runs without a result", "",
+               "Each is a cell of its name in the tables and heat maps below (for every kernel of the app "
+               "that has no row of that label).", "",
+               "| app | label | result | why | from |", "|---|---|---|---|---|"]
+        md += [f"| {a} | {x} | **{r}** | {n or '-'} | `{p}` |"
+               for (a, x), (r, n, p) in sorted(pool.status.items(), key=lambda i: (i[0][0], label_order(i[0][1])))]
+        md.append("")
     labels_all = pool.labels()
     md += ["## Coverage", "", "Labels: " + ", ".join(f"`{x}`" for x in labels_all) + "."]
     tags = sorted({compare_facts.split_label(x)[1] for x in labels_all} - {None})
@@ -232,12 +284,13 @@ def report(runs, args, die):
             md.append(f"- `ompx[{t}]`: none: kernel mode (ompx_bare) is an LLVM extension GCC does not have.")
     md += [f"- {n}" for n in sorted(set(pool.notes))] + [""]
 
-    heat_rows, heat_cols, hmap, hfail, ffail = [], [], {}, set(), set()
+    heat_rows, heat_cols, hmap, hfail, ffail = [], [], {}, {}, {}
     flag_rows, flag_tab = [], []
     base_want = getattr(args, "report_baseline", None)
     for app in pool.apps():
         labels = pool.labels(app)
-        native = native_of(labels) or native_of(labels, base_want)
+        data = sorted({k[2] for k in pool.rows if k[0] == app})  # labels with rows (not only a status)
+        native = native_of(data) or native_of(data, base_want)
         hbase = native_of(labels, base_want) if base_want else native
         cells = pool.cells(app, native)
         cats = sorted(cells)
@@ -252,7 +305,7 @@ def report(runs, args, die):
                    "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
             for cat in cats:
                 c = cells[cat]
-                if native not in c:
+                if native not in c or c[native][0] is None:
                     continue
                 line = [cat, c[native][1]]
                 for label in head[2:]:
@@ -281,27 +334,27 @@ def report(runs, args, die):
                 md += [f"![{app}]({png})", ""]
         for cat in cats:
             c = cells[cat]
-            if hbase in c:
+            if hbase in c and c[hbase][0] is not None:
                 col = f"{app}:{cat}"
                 heat_cols.append(col)
                 for label in labels:
                     if label != hbase and label in c and len(c[label]) == 3:
                         hmap[(label, col)] = ratio_ci(c[hbase][0], c[label][0], args, (app, cat, label, "heat"))[0]
-                    elif label != hbase and label in c:  # a wrong result: no ratio, marked FAIL
-                        hfail.add((label, col))
+                    elif label != hbase and label in c:  # a wrong result or none: no ratio, its word
+                        hfail[(label, col)] = word(c[label][3])
             for label in labels:
                 fb = flag_base(label, labels)
                 if fb and fb in c and label in c and len(c[label]) == len(c[fb]) == 3:
                     r = ratio_ci(c[fb][0], c[label][0], args, (app, cat, label, "flags"))
                     flag_tab.append((app, cat, label, fb, r))
-                elif fb and fb in c and label in c:  # either build's result was wrong
-                    ffail.add((label, f"{app}:{cat}"))
+                elif fb and fb in c and label in c:  # either build's result was wrong or missing
+                    ffail[(label, f"{app}:{cat}")] = word(c[label][3]) if len(c[label]) > 3 else "no base"
     heat_rows = [x for x in labels_all if any((x, c) in hmap or (x, c) in hfail for c in heat_cols)]
     hb = base_want or "the native model"
     md += ["## Heat map: time relative to " + hb, ""]
     hv = [[hmap.get((r, c)) for c in heat_cols] for r in heat_rows]
-    write_matrix(os.path.join(out, "heatmap.json"), heat_rows, heat_cols, hv, f"label time / {hb} time")
-    hf = [[(r, c) in hfail for c in heat_cols] for r in heat_rows]
+    hf = [[hfail.get((r, c)) for c in heat_cols] for r in heat_rows]
+    write_matrix(os.path.join(out, "heatmap.json"), heat_rows, heat_cols, hv, f"label time / {hb} time", hf)
     if plot and heat_rows and heatmap(os.path.join(out, "heatmap.png"), f"{device}: time relative to {hb} (<1 faster)",
                                    heat_rows, heat_cols, hv, f"time / {hb} time", hf):
         md += ["![heat map](heatmap.png)", ""]
@@ -309,7 +362,7 @@ def report(runs, args, die):
 
     md += ["## Flag sweep: time relative to the same compiler without extra flags", ""]
     thr = args.threshold
-    if flag_tab:
+    if flag_tab or ffail:
         md += ["| app | kernel | label | relative to | time ratio [CI] | verdict |"
                + (" facts (flags / none) |" if facts else ""), "|---|---|---|---|---|---|" + ("---|" if facts else "")]
         for app, cat, label, fb, r in flag_tab:
@@ -325,10 +378,11 @@ def report(runs, args, die):
         fcols = list(dict.fromkeys([f"{t[0]}:{t[1]}" for t in flag_tab] + [f[1] for f in sorted(ffail)]))
         fv = [[next((t[4][0] for t in flag_tab if t[2] == r and f"{t[0]}:{t[1]}" == c), None) for c in fcols]
               for r in frows]
-        write_matrix(os.path.join(out, "flags.json"), frows, fcols, fv, "flags time / no-flags time")
+        ff = [[ffail.get((r, c)) for c in fcols] for r in frows]
+        write_matrix(os.path.join(out, "flags.json"), frows, fcols, fv, "flags time / no-flags time", ff)
         md.append("")
         if plot and heatmap(os.path.join(out, "flags.png"), f"{device}: flag sweep, time relative to no extra flags",
-                         frows, fcols, fv, "time / no-flags time", [[(r, c) in ffail for c in fcols] for r in frows]):
+                         frows, fcols, fv, "time / no-flags time", ff):
             md += ["![flag sweep](flags.png)", ""]
         md += ["Matrix: `flags.json`.", ""]
     else:
@@ -343,5 +397,7 @@ def report(runs, args, die):
           f"{len(flag_tab)} flag-sweep rows, {len(invalid)} invalid row(s)")
     for k, v in invalid:
         print(f"compare: FAIL {k[2]}: {k[0]} {k[1]} {k[3]} {k[4]}: {v['check']}")
-    return 1 if invalid else 0
+    for (a, x), (r, n, _) in sorted(pool.status.items()):
+        print(f"compare: {r} {x}: {a}" + (f": {n}" if n else ""))
+    return 1 if invalid or pool.status else 0
 

@@ -12,16 +12,23 @@ export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
 usage() {
   cat <<'EOF'
 Usage: validate/compilers-run.sh [--preset nvidia-sm90] [--root DIR] [--only TAG,...] [--apps LIST]
-                                 [--with-host] [--full] [--debug] [--dry-run] OUTDIR
+                                 [--budget SECONDS] [--with-host] [--full] [--debug] [--dry-run] OUTDIR
 
 For every built tag (DIR/<tag>/; DIR default build/matrix-run/<preset> when it
 exists, else build/matrix/<preset>) and app, with that compiler's
 runtime activated:  APP --backend <the tag's models> <short sizes> --json OUTDIR/<app>-<tag>.json
 Also writes OUTDIR/<app>-<tag>.txt (table and messages), OUTDIR/commands.sh (every
-command exactly as run, with its environment), OUTDIR/gpu.txt and OUTDIR/summary.tsv.
-The result files are left separate: validate/compare reads any number of them.
+command exactly as run, with its environment), OUTDIR/gpu.txt and OUTDIR/summary.tsv
+(one line per app x tag: PASS, FAIL (a row not validated), BUILD-FAIL (the tag's
+build-fail file: the compiler did not build the app), TIMEOUT, CRASH(SIGNAL), ERROR(...)
+(exit 2/3, no JSON, runtime missing) or SKIPPED(budget); its note column says why).
+The result files are left separate: validate/compare reads any number of them;
+`validate/compare --report DIR --status OUTDIR/summary.tsv OUTDIR/*.json` draws every
+line that has no result as a cell of that name.
 
   --with-host  also run the host model (default: GPU models only; host rows take long)
+  --budget S   the whole matrix in S seconds (also MATRIX_BUDGET): each run's timeout is at
+               most what is left; a run that cannot start with >= 10 s left is SKIPPED(budget)
   --full       the apps' default sizes instead of the short ones below
   --debug      libomptarget/libgomp diagnostics: LIBOMPTARGET_INFO=-1, LIBOMPTARGET_DEBUG=1
                (clang builds; DEBUG prints only from a debug-built libomptarget) and, for
@@ -30,25 +37,40 @@ The result files are left separate: validate/compare reads any number of them.
                selects LLVM 16's older CUDA plugin).
   --dry-run    print the commands only
 
-RUN_TIMEOUT (seconds, default 600) ends a run that takes longer; it is reported
-as TIMEOUT with the last lines of its output.
+RUN_TIMEOUT (seconds, default 600) ends a run that takes longer (SIGTERM, SIGKILL 10 s
+later); it is reported as TIMEOUT with the last lines of its output.
 
-Short sizes (whole matrix, 3 apps x ~10 builds, in a few GPU minutes); override with
-MB_ARGS, SPMV_ARGS, CG_ARGS:
-  microbench  --size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200
-  spmv        --deck inputs/minife/n150.deck --samples 5 --bootstrap 200
-  cgsolve     --deck inputs/minife/n150.deck --warmup 1 --samples 3 --bootstrap 200
-Exit: 0 every run validated, 1 a validation failed, 3 a run failed otherwise, 2 usage.
+Order: the base builds (clang-19, clang-16, gcc-12: slow tags last), then the flag sets,
+so that a --budget cuts the flag sweep of the slowest compiler first.
+
+Short sizes (whole matrix, 5 apps x 10 builds, about 4 GPU minutes on an H100/H200);
+override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
+  microbench   --size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200
+  spmv         --deck inputs/minife/n150.deck --samples 5 --bootstrap 200
+  cgsolve      --deck inputs/minife/n150.deck --max-iters 50 --warmup 1 --samples 3 --bootstrap 200
+  xsbench_like -s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200
+               (checksum against the host computation of these lookups)
+  testsnap     --case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200
+               (forces and energies against the case's LAMMPS dump)
+Slow tags (SLOW_TAGS, a shell pattern, default 'gcc-*': GCC 12's offload runs 160-620x
+slower than cuda, validate/results/nvidia-h200/NOTES.md) keep the sizes, so that their
+cells compare with the others, and take fewer repetitions (appended; '' turns it off):
+  microbench, spmv  --warmup 1 --samples 3
+  cgsolve, xsbench_like  --warmup 0 --samples 1 --bootstrap 0
+  testsnap     --warmup 0 --steps 2
+Exit: 0 every run validated, 1 a validation failed or an app did not build,
+3 a run failed otherwise (timeout, crash, error, skipped), 2 usage.
 EOF
 }
 
-preset=nvidia-sm90 root="" only="" apps_opt="" host=0 full=0 debug=0 dry=0 out=""
+preset=nvidia-sm90 root="" only="" apps_opt="" host=0 full=0 debug=0 dry=0 out="" budget=${MATRIX_BUDGET:-}
 while (($#)); do
   case $1 in
     --preset) preset=${2:?}; shift ;;
     --root) root=${2:?}; shift ;;
     --only) only=${2:?}; shift ;;
     --apps) apps_opt=${2:?}; shift ;;
+    --budget) budget=${2:?}; shift ;;
     --with-host) host=1 ;;
     --full) full=1 ;;
     --debug) debug=1 ;;
@@ -60,27 +82,52 @@ while (($#)); do
   shift
 done
 [[ -n $out ]] || { usage >&2; exit 2; }
+[[ -z $budget || $budget =~ ^[1-9][0-9]*$ ]] || { echo "compilers-run: --budget '$budget': seconds, a positive integer" >&2; exit 2; }
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 top=$root
 if [[ -z $top ]]; then top=build/matrix-run/$preset; [[ -d $top ]] || top=build/matrix/$preset; fi
+slow_pat=${SLOW_TAGS-gcc-*}
+is_slow() { [[ -n $slow_pat && $1 == $slow_pat ]]; }   # $slow_pat unquoted: a pattern
 tags=()
-# base builds first (clang-19, gcc-12, ...), then the flag sets (clang-19+lto, ...)
-for d in $(ls -d "$top"/*/ 2>/dev/null | grep -v '+'; ls -d "$top"/*/ 2>/dev/null | grep '+'); do
-  t=$(basename "$d")
-  [[ -f $d/runtime ]] || continue
+# base builds first (clang-19, gcc-12, ...), then the flag sets (clang-19+lto, ...); slow tags last in each
+all=$(ls -d "$top"/*/ 2>/dev/null | xargs -r -n1 basename)
+for t in $(for pass in base flags; do for slow in 0 1; do for t in $all; do
+             [[ $pass == base && $t == *+* || $pass == flags && $t != *+* ]] && continue
+             if is_slow "$t"; then ((slow)) && echo "$t"; else ((slow)) || echo "$t"; fi
+           done; done; done); do
+  [[ -f $top/$t/runtime ]] || continue
   [[ -z $only || ",$only," == *",$t,"* ]] && tags+=("$t")
 done
 ((${#tags[@]})) || { echo "compilers-run: no built tags in $top${only:+ matching $only} (scripts/compilers build)" >&2; exit 2; }
 
 mb_args=${MB_ARGS:---size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200}
 spmv_args=${SPMV_ARGS:---deck inputs/minife/n150.deck --samples 5 --bootstrap 200}
-cg_args=${CG_ARGS:---deck inputs/minife/n150.deck --warmup 1 --samples 3 --bootstrap 200}
-if ((full)); then mb_args=${MB_ARGS:-} spmv_args=${SPMV_ARGS:-} cg_args=${CG_ARGS:-}; fi
-app_args() { case $1 in microbench) echo "$mb_args" ;; spmv) echo "$spmv_args" ;; cgsolve) echo "$cg_args" ;; *) echo "" ;; esac; }
+cg_args=${CG_ARGS:---deck inputs/minife/n150.deck --max-iters 50 --warmup 1 --samples 3 --bootstrap 200}
+xs_args=${XS_ARGS:--s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200}
+ts_args=${TS_ARGS:---case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200}
+if ((full)); then
+  mb_args=${MB_ARGS:-} spmv_args=${SPMV_ARGS:-} cg_args=${CG_ARGS:-} xs_args=${XS_ARGS:-} ts_args=${TS_ARGS:-}
+fi
+app_args() {   # app_args APP TAG: the app's options (a slow tag's fewer repetitions appended)
+  local a
+  case $1 in
+    microbench) a=$mb_args ;; spmv) a=$spmv_args ;; cgsolve) a=$cg_args ;;
+    xsbench_like) a=$xs_args ;; testsnap) a=$ts_args ;; *) a="" ;;
+  esac
+  if ((!full)) && is_slow "$2"; then
+    case $1 in
+      microbench|spmv) a+=" --warmup 1 --samples 3" ;;
+      cgsolve|xsbench_like) a+=" --warmup 0 --samples 1 --bootstrap 0" ;;
+      testsnap) a+=" --warmup 0 --steps 2" ;;
+    esac
+  fi
+  echo "$a"
+}
 
-# activation NAME: the shell lines that set up compiler NAME's runtime.
+# activation NAME: the shell lines that set up compiler NAME's runtime (none on the cpu preset).
 activation() {
+  [[ $preset != cpu ]] || { echo "true"; return; }
   case $1 in
     # (no .gpu-rt: a machine with LLVM 19 installed, e.g. the build machine)
     clang-19) echo "{ [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; }" ;;
@@ -97,54 +144,108 @@ debug_env() {   # also lists the devices the runtime sees, where it has llvm-omp
     gcc-*) echo "export GOMP_DEBUG=1" ;;
   esac
 }
+# build_fail TAG: the tag's build-fail lines as "app<TAB>models<TAB>why" (models: those that did
+# not build; older two-column files: every model of the tag)
+build_fail() {
+  [[ -f $top/$1/build-fail ]] || return 0
+  local app f2 f3
+  while IFS=$'\t' read -r app f2 f3; do
+    if [[ -n $f3 && $f2 =~ ^[a-z,]+$ ]]; then printf '%s\t%s\t%s\n' "$app" "$f2" "$f3"
+    else printf '%s\t%s\t%s\n' "$app" "$(cat "$top/$1/models")" "$f2${f3:+ $f3}"; fi
+  done < "$top/$1/build-fail"
+}
+# tag_models TAG [APP]: the GPU models of a tag's build (host too with --with-host), less
+# those that APP's build left out (a model's BUILD-FAIL: scripts/compilers build_without)
+tag_models() {
+  local m drop=""; m=$(cat "$top/$1/models")
+  [[ -z ${2:-} ]] || drop=$(build_fail "$1" | awk -F'\t' -v a="$2" '$1 == a {print $2}')
+  echo "$m" | tr , '\n' | grep -v '^$' | { ((host)) && cat || grep -vx host; } |
+    grep -vxF -f <(echo "$drop" | tr , '\n' | grep -v '^$'; echo "@none@") | paste -sd, -
+}
+# classify RC SECONDS TIMEOUT JSON: the cell of a finished run
+classify() {
+  local rc=$1 sec=$2 lim=$3 json=$4
+  case $rc in
+    0|1) if [[ ! -s $json ]]; then echo "ERROR(no json)"; elif ((rc)); then echo FAIL; else echo PASS; fi ;;
+    124) echo TIMEOUT ;;
+    137) if ((sec >= lim)); then echo TIMEOUT; else echo "CRASH(KILL)"; fi ;;
+    2) echo "ERROR(2: usage)" ;;
+    3) echo "ERROR(3: runtime)" ;;
+    *) if ((rc > 128)); then echo "CRASH($(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128))))"
+       else echo "ERROR($rc)"; fi ;;
+  esac
+}
+tsv() { local IFS=$'\t'; echo "$*" >> "$out/summary.tsv"; }
 
 mkdir -p "$out"
 { echo "# compilers-run.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"; echo "cd \"$repo\""; } > "$out/commands.sh"
 ((dry)) || nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv > "$out/gpu.txt" 2>&1
-printf 'app\ttag\tbackends\texit\tseconds\tresult\n' > "$out/summary.tsv"
+printf 'app\ttag\tbackends\texit\tseconds\tresult\tnote\n' > "$out/summary.tsv"
+want() { [[ -n $1 && ( -z $apps_opt || ",$apps_opt," == *",$1,"* ) ]]; }
 runs=() worst=0
 for t in "${tags[@]}"; do
   d=$top/$t
+  # what the compiler did not build: a cell for each such app x model, nothing to run
+  while IFS=$'\t' read -r app failed why; do
+    want "$app" || continue
+    failed=$(echo "$failed" | tr , '\n' | { ((host)) && cat || grep -vx host; } | paste -sd, -)
+    [[ -n $failed ]] || continue
+    echo "[build] $app $t: BUILD-FAIL of $failed: $why"
+    ((dry)) || tsv "$app" "$t" "$failed" - 0 BUILD-FAIL "$why"
+    worst=$((worst ? worst : 1))
+  done < <(build_fail "$t")
   [[ -f $d/apps ]] || continue
-  while read -r app; do
-    [[ -n $app && ( -z $apps_opt || ",$apps_opt," == *",$app,"* ) ]] && runs+=("$t $app")
-  done < "$d/apps"
+  while read -r app; do want "$app" && runs+=("$t $app"); done < "$d/apps"
 done
-n=${#runs[@]} i=0
+n=${#runs[@]} i=0 start=$(date +%s)
 for r in "${runs[@]}"; do
   t=${r% *} app=${r#* } i=$((i + 1))
   d=$top/$t rt=$(cat "$d/runtime")
-  models=$(cat "$d/models")
-  ((host)) || models=$(echo "$models" | tr , '\n' | grep -vx host | paste -sd, -)
+  models=$(tag_models "$t" "$app")
   [[ -n $models ]] || { echo "[$i/$n] $app $t: no GPU model built; skipped"; continue; }
   stem=$app-$t
-  # shellcheck disable=SC2046
-  cmd="$d/bin/$app --backend $models $(app_args "$app") --json $out/$stem.json"
+  lim=${RUN_TIMEOUT:-600}
+  if [[ -n $budget ]] && ((!dry)); then
+    left=$((budget - ($(date +%s) - start)))
+    if ((left < 10)); then
+      echo "[$i/$n] $app $t: SKIPPED(budget): ${budget} s spent"
+      tsv "$app" "$t" "$models" - 0 "SKIPPED(budget)" "the matrix's --budget of $budget s was spent before this run"
+      worst=3; continue
+    fi
+    ((left < lim)) && lim=$left
+  fi
+  cmd="$d/bin/$app --backend $models $(app_args "$app" "$t") --json $out/$stem.json"
   setup=$(activation "$rt")
   dbg=$(debug_env "$rt")
-  line="( $setup && export OMP_TARGET_OFFLOAD=MANDATORY${dbg:+ && $dbg} && timeout ${RUN_TIMEOUT:-600} $cmd ) > $out/$stem.txt 2>&1"
+  line="( $setup && export OMP_TARGET_OFFLOAD=MANDATORY${dbg:+ && $dbg} && timeout -k 10 $lim $cmd ) > $out/$stem.txt 2>&1"
   echo "$line" >> "$out/commands.sh"
   if ((dry)); then echo "$line"; continue; fi
-  printf '[%d/%d] %-10s %-26s %-14s ' "$i" "$n" "$app" "$t" "$models"
+  printf '[%d/%d] %-12s %-26s %-14s ' "$i" "$n" "$app" "$t" "$models"
   s0=$(date +%s)
+  rm -f "$out/$stem.json"
   missing=$(for f in $(echo "$setup" | grep -oE '\.gpu-rt[a-z-]*(/[a-z0-9.-]+)?/activate'); do [[ -f $f ]] || echo "$f"; done)
   if [[ -n $missing ]]; then # a runtime not carried here: an error of the setup, not of the compiler
     echo "runtime missing: $missing" > "$out/$stem.txt"
     rc=3
   else
-    bash -c "$line"
+    bash -c "$line" 2>> "$out/$stem.txt"   # (bash's own "Segmentation fault" line too)
     rc=$?
   fi
   sec=$(($(date +%s) - s0))
-  case $rc in 0) res=PASS ;; 1) res=FAIL ;; 124) res=TIMEOUT ;; *) res="ERROR($rc)" ;; esac
-  [[ -z $missing ]] || res="ERROR(runtime missing: $missing)"
+  res=$(classify "$rc" "$sec" "$lim" "$out/$stem.json")
+  note=""
+  [[ -z $missing ]] || { res="ERROR(runtime missing)"; note="runtime missing: $missing"; }
   echo "$res (${sec} s)"
   # what differed first (FAIL rows), then runtime messages
   [[ $res == PASS ]] || { grep -E " FAIL " "$out/$stem.txt"; grep -E "rror|failure|refus|mandatory" "$out/$stem.txt"; } |
     head -n 4 | sed 's/^/      /'
-  [[ $res != TIMEOUT ]] || tail -n 3 "$out/$stem.txt" | sed 's/^/      last: /'
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$t" "$models" "$rc" "$sec" "$res" >> "$out/summary.tsv"
-  if ((rc == 1 && worst == 0)); then worst=1; elif ((rc != 0 && rc != 1)); then worst=3; fi
+  case $res in
+    TIMEOUT) note="no result within $lim s"; tail -n 3 "$out/$stem.txt" | sed 's/^/      last: /' ;;
+    CRASH*) note="killed by a signal after $sec s; last output: $(grep -vE '^bash: line|^$' "$out/$stem.txt" | tail -n 1 | cut -c1-160)" ;;
+    ERROR*) [[ -n $note ]] || note=$(grep -v '^\[' "$out/$stem.txt" | grep -m1 -E "rror|fault|abort|Assert|fail" | cut -c1-200) ;;
+  esac
+  tsv "$app" "$t" "$models" "$rc" "$sec" "$res" "$(echo "$note" | tr '\t' ' ')"
+  case $res in PASS) ;; FAIL) ((worst)) || worst=1 ;; *) worst=3 ;; esac
 done
 ((dry)) && exit 0
 echo "results in $out (summary.tsv, <app>-<tag>.json/.txt, commands.sh)"
