@@ -2,9 +2,10 @@
 # Runs the compiler matrix built by `scripts/compilers build` on a GPU node and
 # writes one results folder. Needs no git, cmake or compiler on the node: only
 # the build/matrix-run/<preset>/<tag>/ folders (scripts/compilers pack: bin/,
-# runtime, models, apps; or build/matrix/<preset> itself), the
-# inputs/ decks, and the runtimes: .gpu-rt (LLVM 19, ../shared/gpu/omp-runtime.sh)
-# and .gpu-rt-extra/{gcc-12,clang-16} (scripts/compilers setup).
+# runtime, models, apps, build-fail; or its .tar.xz, or build/matrix/<preset>
+# itself), the inputs/ decks, and the runtimes: .gpu-rt (LLVM 19,
+# ../shared/gpu/omp-runtime.sh: the clang-19 tags) and .gpu-rt-extra/{gcc-12,clang-16}
+# (scripts/compilers setup).
 set -uo pipefail
 # Run from the source tree: its inputs/, whichever binaries (carried without their share/).
 export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
@@ -15,8 +16,9 @@ Usage: validate/compilers-run.sh [--preset nvidia-sm90] [--root DIR] [--only TAG
                                  [--budget SECONDS] [--with-host] [--full] [--debug] [--dry-run] OUTDIR
 
 For every built tag (DIR/<tag>/; DIR default build/matrix-run/<preset> when it
-exists, else build/matrix/<preset>) and app, with that compiler's
-runtime activated:  APP --backend <the tag's models> <short sizes> --json OUTDIR/<app>-<tag>.json
+exists, else build/matrix-run-<preset>.tar.xz unpacked there (scripts/compilers pack),
+else build/matrix/<preset>; --only takes tags or patterns, 'clang-19*') and app, with
+that compiler's runtime activated:  APP --backend <the tag's models> <short sizes> --json OUTDIR/<app>-<tag>.json
 Also writes OUTDIR/<app>-<tag>.txt (table and messages), OUTDIR/commands.sh (every
 command exactly as run, with its environment), OUTDIR/gpu.txt and OUTDIR/summary.tsv
 (one line per app x tag: PASS, FAIL (a row not validated), BUILD-FAIL (the tag's
@@ -86,6 +88,12 @@ done
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 top=$root
+if [[ -z $top && ! -d build/matrix-run/$preset && -f build/matrix-run-$preset.tar.xz ]]; then
+  # (python's lzma where the node has no xz)
+  mkdir -p build/matrix-run && { if command -v xz >/dev/null; then tar -C build/matrix-run -xJf "build/matrix-run-$preset.tar.xz"
+    else python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "build/matrix-run-$preset.tar.xz" build/matrix-run; fi; } ||
+    { echo "compilers-run: cannot unpack build/matrix-run-$preset.tar.xz" >&2; exit 2; }
+fi
 if [[ -z $top ]]; then top=build/matrix-run/$preset; [[ -d $top ]] || top=build/matrix/$preset; fi
 slow_pat=${SLOW_TAGS-gcc-*}
 is_slow() { [[ -n $slow_pat && $1 == $slow_pat ]]; }   # $slow_pat unquoted: a pattern
@@ -97,7 +105,9 @@ for t in $(for pass in base flags; do for slow in 0 1; do for t in $all; do
              if is_slow "$t"; then ((slow)) && echo "$t"; else ((slow)) || echo "$t"; fi
            done; done; done); do
   [[ -f $top/$t/runtime ]] || continue
-  [[ -z $only || ",$only," == *",$t,"* ]] && tags+=("$t")
+  # --only: tags or shell patterns ('clang-19*')
+  keep=$([[ -z $only ]] && echo 1; for p in ${only//,/ }; do [[ $t == $p ]] && echo 1; done)
+  [[ -n $keep ]] && tags+=("$t")
 done
 ((${#tags[@]})) || { echo "compilers-run: no built tags in $top${only:+ matching $only} (scripts/compilers build)" >&2; exit 2; }
 
@@ -132,8 +142,8 @@ activation() {
     # (no .gpu-rt: a machine with LLVM 19 installed, e.g. the build machine)
     clang-19) echo "{ [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; }" ;;
     gcc-*) echo ". .gpu-rt-extra/$1/activate" ;;
-    # .gpu-rt unpacked (libLLVM-16 takes its dependencies from it), but not on the path: LLVM 16 only
-    clang-16) echo "(. .gpu-rt/activate) && . .gpu-rt-extra/clang-16/activate" ;;
+    # LLVM 16's runtime with libLLVM-16's own dependencies (scripts/compilers setup): no .gpu-rt
+    clang-16) echo ". .gpu-rt-extra/clang-16/activate" ;;
     *) echo "true" ;;
   esac
 }
