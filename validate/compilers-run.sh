@@ -88,16 +88,21 @@ done
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 top=$root
-if [[ -z $top && ! -d build/matrix-run/$preset && -f build/matrix-run-$preset.tar.xz ]]; then
-  # (python's lzma where the node has no xz)
-  mkdir -p build/matrix-run && { if command -v xz >/dev/null; then tar -C build/matrix-run -xJf "build/matrix-run-$preset.tar.xz"
-    else python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "build/matrix-run-$preset.tar.xz" build/matrix-run; fi; } ||
-    { echo "compilers-run: cannot unpack build/matrix-run-$preset.tar.xz" >&2; exit 2; }
+tarball=build/matrix-run-$preset.tar.xz
+# the packed matrix, unpacked where it is newer than the last unpacking (a warm node keeps
+# build/matrix-run from an earlier call; python's lzma where the node has no xz)
+if [[ -z $top && -f $tarball && $tarball -nt build/matrix-run/$preset/.unpacked ]]; then
+  rm -rf "build/matrix-run/$preset" && mkdir -p build/matrix-run &&
+  { if command -v xz >/dev/null; then tar -C build/matrix-run -xJf "$tarball"
+    else python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$tarball" build/matrix-run; fi; } &&
+    touch "build/matrix-run/$preset/.unpacked" ||
+    { echo "compilers-run: cannot unpack $tarball" >&2; exit 2; }
 fi
 if [[ -z $top ]]; then top=build/matrix-run/$preset; [[ -d $top ]] || top=build/matrix/$preset; fi
 slow_pat=${SLOW_TAGS-gcc-*}
 is_slow() { [[ -n $slow_pat && $1 == $slow_pat ]]; }   # $slow_pat unquoted: a pattern
-tags=()
+tags=() pats=()
+IFS=, read -ra pats <<< "$only"   # (no word splitting: a pattern must not glob files here)
 # base builds first (clang-19, gcc-12, ...), then the flag sets (clang-19+lto, ...); slow tags last in each
 all=$(ls -d "$top"/*/ 2>/dev/null | xargs -r -n1 basename)
 for t in $(for pass in base flags; do for slow in 0 1; do for t in $all; do
@@ -106,7 +111,7 @@ for t in $(for pass in base flags; do for slow in 0 1; do for t in $all; do
            done; done; done); do
   [[ -f $top/$t/runtime ]] || continue
   # --only: tags or shell patterns ('clang-19*')
-  keep=$([[ -z $only ]] && echo 1; for p in ${only//,/ }; do [[ $t == $p ]] && echo 1; done)
+  keep=$([[ -z $only ]] && echo 1; for p in "${pats[@]}"; do [[ $t == $p ]] && echo 1; done)
   [[ -n $keep ]] && tags+=("$t")
 done
 ((${#tags[@]})) || { echo "compilers-run: no built tags in $top${only:+ matching $only} (scripts/compilers build)" >&2; exit 2; }
