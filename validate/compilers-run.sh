@@ -47,7 +47,9 @@ so that a --budget cuts the flag sweep of the slowest compiler first.
 
 Short sizes (whole matrix, 5 apps x 10 builds, about 4 GPU minutes on an H100/H200);
 override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
-  microbench   --size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200
+  microbench   --size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200 --kernels (all but the
+               atomics; those as published: MB_ARGS='--size 2^20 --tpb 256 --kernels
+               atomic_update,atomic_capture --samples 5', a run of their own)
   spmv         --deck inputs/minife/n150.deck --samples 5 --bootstrap 200
   cgsolve      --deck inputs/minife/n150.deck --max-iters 50 --warmup 1 --samples 3 --bootstrap 200
   xsbench_like -s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200
@@ -116,7 +118,9 @@ for t in $(for pass in base flags; do for slow in 0 1; do for t in $all; do
 done
 ((${#tags[@]})) || { echo "compilers-run: no built tags in $top${only:+ matching $only} (scripts/compilers build)" >&2; exit 2; }
 
-mb_args=${MB_ARGS:---size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200}
+# (microbench's atomics take a run of their own at 2^20, as published: compilers/atomics/)
+mb_kernels=init,zaxpy_d,zaxpy_f,zaxpy_i,copy,mul,add,triad,dot,reduce,launch_empty,launch_sync,launch_async
+mb_args=${MB_ARGS:---size 2^24 --tpb 256,1024 --kernels $mb_kernels --samples 10 --bootstrap 200}
 spmv_args=${SPMV_ARGS:---deck inputs/minife/n150.deck --samples 5 --bootstrap 200}
 cg_args=${CG_ARGS:---deck inputs/minife/n150.deck --max-iters 50 --warmup 1 --samples 3 --bootstrap 200}
 xs_args=${XS_ARGS:--s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200}
