@@ -22,7 +22,7 @@ that compiler's runtime activated:  APP --backend <the tag's models> <short size
 Also writes OUTDIR/<app>-<tag>.txt (table and messages), OUTDIR/commands.sh (every
 command exactly as run, with its environment), OUTDIR/gpu.txt and OUTDIR/summary.tsv
 (one line per app x tag: PASS, FAIL (a row not validated), BUILD-FAIL (the tag's
-build-fail file: the compiler did not build the app), TIMEOUT, CRASH(SIGNAL), ERROR(...)
+build-fail file: the compiler did not build the app, or one model of it), TIMEOUT, CRASH(SIGNAL), ERROR(...)
 (exit 2/3, no JSON, runtime missing) or SKIPPED(budget); its note column says why).
 The result files are left separate: validate/compare reads any number of them;
 `validate/compare --report DIR --status OUTDIR/summary.tsv OUTDIR/*.json` draws every
@@ -45,8 +45,8 @@ later); it is reported as TIMEOUT with the last lines of its output.
 Order: the base builds (clang-19, clang-16, gcc-12: slow tags last), then the flag sets,
 so that a --budget cuts the flag sweep of the slowest compiler first.
 
-Short sizes (whole matrix, 5 apps x 10 builds, about 4 GPU minutes on an H100/H200);
-override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
+Short sizes (5 apps x 10 builds budgeted to about 4 minutes of an H100/H200 in two
+calls, README "Several OpenMP compilers"); override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
   microbench   --size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200 --kernels (all but the
                atomics; those as published: MB_ARGS='--size 2^20 --tpb 256 --kernels
                atomic_update,atomic_capture --samples 5', a run of their own)
