@@ -261,7 +261,7 @@ for r in "${runs[@]}"; do
   case $res in
     TIMEOUT) note="no result within $lim s"; tail -n 3 "$out/$stem.txt" | sed 's/^/      last: /' ;;
     CRASH*) note="killed by a signal after $sec s; last output: $(grep -vE '^bash: line|^$' "$out/$stem.txt" | tail -n 1 | cut -c1-160)" ;;
-    ERROR*) [[ -n $note ]] || note=$(grep -v '^\[' "$out/$stem.txt" | grep -m1 -E "rror|fault|abort|Assert|fail" | cut -c1-200) ;;
+    ERROR*) [[ -n $note ]] || note=$(grep -vE '^\[|^bash: line|^$' "$out/$stem.txt" | tail -n 1 | cut -c1-200) ;;
   esac
   tsv "$app" "$t" "$models" "$rc" "$sec" "$res" "$(echo "$note" | tr '\t' ' ')"
   case $res in PASS) ;; FAIL) ((worst)) || worst=1 ;; *) worst=3 ;; esac
