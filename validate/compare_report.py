@@ -266,7 +266,8 @@ def report(runs, args, die):
         md += [f"| {k[0]} | {k[1]} | **FAIL {k[2]}** | {k[3]} | {k[4]} | {v['check']} | `{v['path']}` |"
                for k, v in invalid]
     else:
-        md.append(f"Every one of the {len(pool.rows)} rows validated.")
+        md.append(f"Every one of the {len(pool.rows)} rows validated"
+                  + (f"; {len(pool.status)} label(s) of runs left no result (below)." if pool.status else "."))
     md.append("")
     if pool.status:
         md += ["### Runs without a result", "",
