@@ -47,11 +47,11 @@ so that a --budget cuts the flag sweep of the slowest compiler first.
 
 Short sizes (5 apps x 10 builds budgeted to about 4 minutes of an H100/H200 in two
 calls, README "Several OpenMP compilers"); override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
-  microbench   --size 2^24 --tpb 256,1024 --samples 10 --bootstrap 200 --kernels (all but the
+  microbench   --size 2^24 --tpb 256,1024 --samples 5 --bootstrap 200 --kernels (all but the
                atomics; those as published: MB_ARGS='--size 2^20 --tpb 256 --kernels
                atomic_update,atomic_capture --samples 5', a run of their own)
   spmv         --deck inputs/minife/n150.deck --samples 5 --bootstrap 200
-  cgsolve      --deck inputs/minife/n150.deck --max-iters 50 --warmup 1 --samples 3 --bootstrap 200
+  cgsolve      --deck inputs/minife/n150.deck --max-iters 30 --warmup 1 --samples 3 --bootstrap 200
   xsbench_like -s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200
                (checksum against the host computation of these lookups)
   testsnap     --case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200
@@ -120,9 +120,9 @@ done
 
 # (microbench's atomics take a run of their own at 2^20, as published: compilers/atomics/)
 mb_kernels=init,zaxpy_d,zaxpy_f,zaxpy_i,copy,mul,add,triad,dot,reduce,launch_empty,launch_sync,launch_async
-mb_args=${MB_ARGS:---size 2^24 --tpb 256,1024 --kernels $mb_kernels --samples 10 --bootstrap 200}
+mb_args=${MB_ARGS:---size 2^24 --tpb 256,1024 --kernels $mb_kernels --samples 5 --bootstrap 200}
 spmv_args=${SPMV_ARGS:---deck inputs/minife/n150.deck --samples 5 --bootstrap 200}
-cg_args=${CG_ARGS:---deck inputs/minife/n150.deck --max-iters 50 --warmup 1 --samples 3 --bootstrap 200}
+cg_args=${CG_ARGS:---deck inputs/minife/n150.deck --max-iters 30 --warmup 1 --samples 3 --bootstrap 200}
 xs_args=${XS_ARGS:--s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200}
 ts_args=${TS_ARGS:---case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200}
 if ((full)); then
