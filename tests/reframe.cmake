@@ -1,0 +1,15 @@
+# The ReFrame checks (validate/reframe): their JSON reading without ReFrame,
+# then, where ReFrame is installed (validate/reframe/install.sh; else skipped),
+# that the five checks load, and that spmv's check passes on this build and
+# fails on a planted fault (a row that does not validate).
+set(RF ${CMAKE_CURRENT_SOURCE_DIR}/reframe_check.sh)
+set(RF_OUT ${CMAKE_CURRENT_BINARY_DIR}/reframe)
+pp_test(reframe_rows COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_reframe_rows.py LABELS unit)
+pp_test(reframe_list COMMAND ${RF} ${RF_OUT}/list -l LABELS unit
+        EXPECT 0 "microbench_check %model=host %case=small\nspmv_check %model=omp %case=reference\ncgsolve_check\nxsbench_like_check\ntestsnap_check")
+pp_test(reframe_spmv_small COMMAND ${RF} ${RF_OUT}/pass -r -t small -n spmv_check
+        LABELS validate EXPECT 0 "PASSED .*Ran 3/3 test case" ENV PP_BUILD_DIR=${PROJECT_BINARY_DIR})
+pp_test(reframe_spmv_fault COMMAND ${RF} ${RF_OUT}/fault -r -t small -n spmv_check -S inject_fault=spmv-y
+        LABELS validate fault ENV PP_BUILD_DIR=${PROJECT_BINARY_DIR}
+        EXPECT 1 "spmv host: exit code 1 .*1 of 1 host row\\(s\\) not validated: spmv@10")
+set_tests_properties(reframe_list reframe_spmv_small reframe_spmv_fault PROPERTIES SKIP_RETURN_CODE 77)
