@@ -13,3 +13,12 @@ pp_test(reframe_spmv_fault COMMAND ${RF} ${RF_OUT}/fault -r -t small -n spmv_che
         LABELS validate fault ENV PP_BUILD_DIR=${PROJECT_BINARY_DIR}
         EXPECT 1 "spmv host: exit code 1 .*1 of 1 host row\\(s\\) not validated: spmv@10")
 set_tests_properties(reframe_list reframe_spmv_small reframe_spmv_fault PROPERTIES SKIP_RETURN_CODE 77)
+# The documented site configs load and offer each site's models (Lmod replaced
+# by no module system here).
+pp_test(reframe_perlmutter_config COMMAND ${RF} ${RF_OUT}/perlmutter --system perlmutter -l -t reference
+        LABELS unit ENV PP_RFM_SITE=perlmutter PP_RFM_MODULES=nomod
+        EXPECT 0 "microbench_check %model=ompx %case=reference\ntestsnap_check %model=cuda %case=reference\nFound 20 check")
+pp_test(reframe_frontier_config COMMAND ${RF} ${RF_OUT}/frontier --system frontier -l -t reference
+        LABELS unit ENV PP_RFM_SITE=frontier PP_RFM_MODULES=nomod
+        EXPECT 0 "microbench_check %model=ompx %case=reference\ntestsnap_check %model=hip %case=reference\nFound 20 check")
+set_tests_properties(reframe_perlmutter_config reframe_frontier_config PROPERTIES SKIP_RETURN_CODE 77)
