@@ -22,3 +22,12 @@ pp_test(reframe_frontier_config COMMAND ${RF} ${RF_OUT}/frontier --system fronti
         LABELS unit ENV PP_RFM_SITE=frontier PP_RFM_MODULES=nomod
         EXPECT 0 "microbench_check %model=ompx %case=reference\ntestsnap_check %model=hip %case=reference\nFound 20 check")
 set_tests_properties(reframe_perlmutter_config reframe_frontier_config PROPERTIES SKIP_RETURN_CODE 77)
+
+# The batch jobs of validate/batch: they parse and pass shellcheck (where
+# installed); a task refuses a build with MPI (the suite runs each app alone).
+pp_test(batch_scripts_lint COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/batch_lint.sh LABELS unit)
+if(PP_HAVE_MPI)
+  pp_test(batch_task_refuses_mpi_build COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/../validate/batch/suite-task
+          LABELS unit ENV PP_BIN=${PROJECT_BINARY_DIR}/bin PP_RESULTS=${CMAKE_CURRENT_BINARY_DIR}/batch
+          EXPECT 2 "built with MPI .*-DPP_ENABLE_MPI=OFF")
+endif()

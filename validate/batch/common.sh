@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the job scripts of validate/batch, in the repository root (submit
 # from there). Sets PP_BIN (the apps: $PP_BIN, else build/$PP_PRESET/bin) and
 # PP_RESULTS (one folder for the job, one subfolder per GPU); pp_report lists
@@ -13,7 +14,7 @@ pp_report() {  # the launcher's status as the job's; one verdict line per GPU
   local rc=$1 s
   for s in "$PP_RESULTS"/*/summary.md; do
     [[ -e $s ]] || { echo "batch: no summary written (see $PP_RESULTS/*.log)"; return 1; }
-    echo "${s%/summary.md}: $(grep -m1 -e '- reportable' "$s" || echo 'reportable: ?')"
+    echo "${s%/summary.md}:"; grep -e '^- every app validated' -e '^- reportable' "$s"
   done
   return "$rc"
 }
