@@ -1,24 +1,17 @@
 """What the ReFrame checks read from an app's --json result file.
 
 Plain Python (no ReFrame import, so ReFrame's loader skips this file and the
-unit test runs without ReFrame installed). The checks in proxyport.py use:
+unit test runs without ReFrame installed; validate/ must be on sys.path).
+The checks in proxyport.py use:
   problems(doc, model, exitcode)  why a run is not a pass (empty list: pass)
   perf_rows(doc, model)           {perf variable name: (FOM, unit, higher is better)}
   references(doc, model, tol)     ReFrame reference tuples from a published file
 """
-import json
 import re
 
+from suite_summary import load  # noqa: F401  (a result file, or None)
+
 EXIT_MEANING = {1: "a validation failed", 2: "bad usage or input", 3: "runtime or device error"}
-
-
-def load(path):
-    """The result document, or None when the file is missing or not JSON."""
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
 
 
 def model_rows(doc, model):

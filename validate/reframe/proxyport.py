@@ -26,6 +26,7 @@ import reframe.utility.sanity as sn
 import reframe.utility.typecheck as typ
 from reframe.core.builtins import fixture, parameter, run_after, run_before, sanity_function, variable
 from reframe.core.exceptions import SanityError
+from reframe.core.meta import make_test
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -169,26 +170,6 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
                               {k: v for k, v in refs.items() if k in self.perf_variables}}
 
 
-@rfm.simple_test
-class microbench_check(proxyport_app):
-    app = "microbench"
-
-
-@rfm.simple_test
-class spmv_check(proxyport_app):
-    app = "spmv"
-
-
-@rfm.simple_test
-class cgsolve_check(proxyport_app):
-    app = "cgsolve"
-
-
-@rfm.simple_test
-class xsbench_like_check(proxyport_app):
-    app = "xsbench_like"
-
-
-@rfm.simple_test
-class testsnap_check(proxyport_app):
-    app = "testsnap"
+# One check per app of the suite: microbench_check, spmv_check, ...
+for _app in suite_cases.APPS:
+    rfm.simple_test(make_test(f"{_app}_check", (proxyport_app,), {"app": _app}, module=__name__))
