@@ -44,6 +44,13 @@ ref = pp_rows.references({"results": [row("a", "omp", fom=5.0), row("b", "omp", 
                          "omp", 0.1)
 check("higher is better: -10%, no upper bound", ref["a@10"] == (5.0, -0.1, None, "GB/s"))
 check("lower is better: no lower bound, +10%", ref["b@10"] == (3.0, None, 0.1, "ms"))
+# references apply only where the run saw the published GPU
+run = {"devices": [{"model": "omp", "ran": True, "is_gpu": True,
+                    "name": "NVIDIA H100 80GB HBM3 (OpenMP offload device 0 of 1)"},
+                   {"model": "cuda", "ran": False, "is_gpu": True, "name": "NVIDIA H200"}],
+       "system": [{"devices": [{"is_gpu": True, "name": "NVIDIA H100 80GB HBM3"}]}]}
+check("GPU names of a run", pp_rows.gpu_names(run) == {"NVIDIA H100 80GB HBM3"})
+check("a CPU-only run saw no GPU", pp_rows.gpu_names({"devices": [{"ran": True, "is_gpu": False, "name": "x"}]}) == set())
 # every published reference file gives distinct names for each model's rows
 for app in suite_cases.APPS:
     doc = pp_rows.load(os.path.join(REPO, "validate", "results", "nvidia-h200", suite_cases.CASES[app]["published"]))

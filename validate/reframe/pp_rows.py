@@ -6,6 +6,7 @@ The checks in proxyport.py use:
   problems(doc, model, exitcode)  why a run is not a pass (empty list: pass)
   perf_rows(doc, model)           {perf variable name: (FOM, unit, higher is better)}
   references(doc, model, tol)     ReFrame reference tuples from a published file
+  gpu_names(doc)                  the GPUs a run saw (references need the published one)
 """
 import re
 
@@ -61,3 +62,12 @@ def references(doc, model, tolerance):
     for name, (fom, unit, higher) in perf_rows(doc, model).items():
         refs[name] = (fom, -tolerance, None, unit) if higher else (fom, None, tolerance, unit)
     return refs
+
+
+def gpu_names(doc):
+    """Names of the GPUs in a result file's device and system records, without
+    the OpenMP models' suffix ("NVIDIA H200 (OpenMP offload device 0 of 1)")."""
+    doc = doc or {}
+    devs = [d for d in doc.get("devices", []) if d.get("ran")]
+    devs += [d for rec in doc.get("system") or [] for d in rec.get("devices", [])]
+    return {re.sub(r"\s*\([^()]*\)$", "", d["name"]) for d in devs if d.get("is_gpu") and d.get("name")}

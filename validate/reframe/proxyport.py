@@ -8,7 +8,11 @@ exit code 0 and every result row of that model validated. Performance: one
 variable per row, its figure of merit in the unit the app writes; on a
 partition whose extras name a published results folder (pp_reference:
 'nvidia-h200'), the reference case's variables get that folder's values as
-references with a tolerance of `tolerance` (default 10%) on the bad side.
+references with a tolerance of `tolerance` (default 10%) on the bad side,
+when the run's result file shows the published GPU (an H100 there: none).
+Variables (-S NAME=VALUE): inject_fault (the app's --inject-fault), app_opts
+(more app options, comma-separated), tolerance; for proxyport_build: preset,
+cmake_opts, build_dir, build_jobs.
 
 The apps are built once per partition and environment by proxyport_build:
 CMake with the cache variables of a CMakePresets.json preset (the
@@ -33,9 +37,9 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [HERE, os.path.join(REPO, "validate")]
 import pp_rows  # noqa: E402
 import suite_cases  # noqa: E402
+import suite_summary  # noqa: E402
 
 MODELS = ["host", "omp", "ompx", "cuda", "hip"]
-GPU_MODELS = {"ompx", "cuda", "hip"}
 
 
 def preset_cache(name, path=os.path.join(REPO, "CMakePresets.json")):
@@ -131,11 +135,11 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
         self.valid_systems = [f"+pp_{self.model}"]  # partitions that can run this model
         self.descr = f"{self.app} --backend {self.model}, {self.case} case"
         self.tags = {self.app, self.model, self.case}
-        if self.model in GPU_MODELS:
-            self.num_gpus_per_node = 1
 
     @run_after("setup")
     def command(self):
+        if self.model != "host" and any(d.device_type == "gpu" for d in self.current_partition.devices):
+            self.num_gpus_per_node = 1  # omp offloads to the GPU too
         exe = os.path.join(self.build.bindir, self.app)
         if not self.is_dry_run():  # a dry run builds nothing to ask
             self.skip_if(self.model not in built_models(exe),
@@ -165,6 +169,11 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
         if published and self.case == "reference":
             pub = pp_rows.load(os.path.join(REPO, "validate", "results", published,
                                             suite_cases.CASES[self.app]["published"]))
+            gpu, seen = suite_summary.gpu_name(pub or {}), pp_rows.gpu_names(doc)
+            if gpu not in seen:  # e.g. an H100 in a partition set up for the H200
+                self.logger.warning(f"no references: this run saw {sorted(seen) or 'no GPU'}, "
+                                    f"the published results are of {gpu}")
+                return
             refs = pp_rows.references(pub, self.model, self.tolerance)
             self.reference = {self.current_partition.fullname:
                               {k: v for k, v in refs.items() if k in self.perf_variables}}
