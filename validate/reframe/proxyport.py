@@ -21,6 +21,7 @@ build folder: PP_BUILD_DIR=build/cpu, or -S proxyport_build.build_dir=DIR.
 """
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -39,7 +40,18 @@ import pp_rows  # noqa: E402
 import suite_cases  # noqa: E402
 import suite_summary  # noqa: E402
 
-MODELS = ["host", "omp", "ompx", "cuda", "hip"]
+
+
+def all_models(header=os.path.join(REPO, "common", "include", "pp", "model.h")):
+    """The models' --backend names, from the rows X(ENUM, name, ...) of PP_MODELS (the one list)."""
+    with open(header) as f:
+        names = re.findall(r"^\s*X\(\s*[A-Z0-9_]+\s*,\s*([a-z0-9_]+)\s*,", f.read(), re.M)
+    if not names:
+        raise ValueError(f"no X(...) rows in {header}")
+    return names
+
+
+MODELS = all_models()
 
 
 def preset_cache(name, path=os.path.join(REPO, "CMakePresets.json")):
