@@ -1,0 +1,20 @@
+# shellcheck shell=bash
+# Sourced by the job scripts of validate/batch, in the repository root (submit
+# from there). Sets PP_BIN (the apps: $PP_BIN, else build/$PP_PRESET/bin) and
+# PP_RESULTS (one folder for the job, one subfolder per GPU); pp_report lists
+# each GPU's verdict after the launch.
+[[ -x validate/suite ]] || { echo "batch: submit from the ProxyPort repository root" >&2; exit 2; }
+export PP_BIN=${PP_BIN:-$PWD/build/${PP_PRESET:?set PP_PRESET or PP_BIN}/bin}
+[[ -x $PP_BIN/microbench ]] || { echo "batch: no apps in $PP_BIN (build first: see the script's header)" >&2; exit 2; }
+export PP_RESULTS=${PP_RESULTS:-$PWD/results/batch-${PP_JOB:-job}-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$PP_RESULTS"
+echo "batch: apps from $PP_BIN, results in $PP_RESULTS"
+
+pp_report() {  # the launcher's status as the job's; one verdict line per GPU
+  local rc=$1 s
+  for s in "$PP_RESULTS"/*/summary.md; do
+    [[ -e $s ]] || { echo "batch: no summary written (see $PP_RESULTS/*.log)"; return 1; }
+    echo "${s%/summary.md}:"; grep -e '^- every app validated' -e '^- reportable' "$s"
+  done
+  return "$rc"
+}

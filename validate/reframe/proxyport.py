@@ -1,0 +1,196 @@
+"""ReFrame checks for ProxyPort: one per app, parameterized by model and case.
+
+  reframe -C validate/reframe/config/local.py -c validate/reframe -r -t small
+
+Each check runs `<app> --backend <model> <case options> --json result.json`
+with the case options of validate/suite_cases.py (small / reference). Sanity:
+exit code 0 and every result row of that model validated. Performance: one
+variable per row, its figure of merit in the unit the app writes; on a
+partition whose extras name a published results folder (pp_reference:
+'nvidia-h200'), the reference case's variables get that folder's values as
+references with a tolerance of `tolerance` (default 10%) on the bad side,
+when the run's result file shows the published GPU (an H100 there: none).
+Variables (-S NAME=VALUE): inject_fault (the app's --inject-fault), app_opts
+(more app options, comma-separated), tolerance; for proxyport_build: preset,
+cmake_opts, build_dir, build_jobs.
+
+The apps are built once per partition and environment by proxyport_build:
+CMake with the cache variables of a CMakePresets.json preset (the
+environment's extras 'pp_preset', else 'cpu'), or taken from an existing
+build folder: PP_BUILD_DIR=build/cpu, or -S proxyport_build.build_dir=DIR.
+"""
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import reframe as rfm
+import reframe.utility.sanity as sn
+import reframe.utility.typecheck as typ
+from reframe.core.builtins import fixture, parameter, run_after, run_before, sanity_function, variable
+from reframe.core.exceptions import SanityError
+from reframe.core.meta import make_test
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path[:0] = [HERE, os.path.join(REPO, "validate")]
+import pp_rows  # noqa: E402
+import suite_cases  # noqa: E402
+import suite_summary  # noqa: E402
+
+
+
+def all_models(header=os.path.join(REPO, "common", "include", "pp", "model.h")):
+    """The models' --backend names, from the rows X(ENUM, name, ...) of PP_MODELS (the one list)."""
+    with open(header) as f:
+        names = re.findall(r"^\s*X\(\s*[A-Z0-9_]+\s*,\s*([a-z0-9_]+)\s*,", f.read(), re.M)
+    if not names:
+        raise ValueError(f"no X(...) rows in {header}")
+    return names
+
+
+MODELS = all_models()
+
+
+def preset_cache(name, path=os.path.join(REPO, "CMakePresets.json")):
+    """(generator, {cache variable: value}) of a configure preset, inherits resolved."""
+    with open(path) as f:
+        presets = {p["name"]: p for p in json.load(f)["configurePresets"]}
+    if name not in presets:
+        raise ValueError(f"no configure preset '{name}' in {path}")
+    chain, p = [], presets[name]
+    while p:
+        chain.append(p)
+        parent = p.get("inherits")
+        p = presets[parent[0] if isinstance(parent, list) else parent] if parent else None
+    cache, gen = {}, None
+    for p in reversed(chain):  # base first, so the named preset wins
+        cache.update({k: v["value"] if isinstance(v, dict) else v
+                      for k, v in p.get("cacheVariables", {}).items()})
+        gen = p.get("generator", gen)
+    return gen, cache
+
+
+def built_models(exe):
+    """The 'models' line of `exe --version` (the build record)."""
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=120).stdout
+    for line in out.splitlines():
+        key, _, val = line.strip().partition("  ")
+        if key.strip() == "models":
+            return [m for m in val.strip().split(",") if m]
+    return []
+
+
+class proxyport_build(rfm.CompileOnlyRegressionTest):
+    """The five apps, configured from a CMake preset, or an existing build."""
+    descr = "ProxyPort apps built with CMake"
+    valid_systems = ["*"]
+    valid_prog_environs = ["*"]
+    sourcesdir = None          # configure the repository in place (-S REPO), build in the stage
+    build_system = "CMake"
+    preset = variable(str, value="")            # '' -> environment extras 'pp_preset', else 'cpu'
+    cmake_opts = variable(typ.List[str], value=[])   # e.g. -DPP_OMP_CUDA_PATH=...
+    build_dir = variable(str, value=os.environ.get("PP_BUILD_DIR", ""))
+    build_jobs = variable(int, value=min(8, os.cpu_count() or 1))
+
+    @run_after("init")
+    def absolute(self):  # later stages run inside the stage folder
+        if self.build_dir:
+            self.build_dir = os.path.abspath(self.build_dir)
+
+    @property
+    def bindir(self):
+        return os.path.join(self.build_dir or os.path.join(self.stagedir, "build"), "bin")
+
+    @run_before("compile")
+    def configure(self):
+        if self.build_dir:  # reuse: only check that every app is there
+            self.build_system = "CustomBuild"
+            self.build_system.commands = [f"test -x {shlex.quote(os.path.join(self.bindir, a))}"
+                                          for a in suite_cases.APPS]
+            return
+        name = self.preset or self.current_environ.extras.get("pp_preset", "cpu")
+        gen, cache = preset_cache(name)
+        cache["PP_BUILD_TESTS"] = "OFF"
+        bs = self.build_system
+        bs.flags_from_environ = False  # the preset names the compiler
+        bs.configuredir = REPO
+        bs.builddir = "build"
+        bs.config_opts = ([f"-G {shlex.quote(gen)}"] if gen else []) + \
+            [shlex.quote(f"-D{k}={v}") for k, v in cache.items()] + [shlex.quote(o) for o in self.cmake_opts]
+        bs.max_concurrency = self.build_jobs
+        bs.build_opts = list(suite_cases.APPS)
+
+    @sanity_function
+    def apps_built(self):
+        missing = [a for a in suite_cases.APPS if not os.access(os.path.join(self.bindir, a), os.X_OK)]
+        return sn.assert_false(missing, msg=f"not built in {self.bindir}: {', '.join(missing)}")
+
+
+class proxyport_app(rfm.RunOnlyRegressionTest):
+    """One app, one model, one case of validate/suite_cases.py."""
+    app = variable(str)
+    model = parameter(MODELS)
+    case = parameter(["small", "reference"])
+    build = fixture(proxyport_build, scope="environment")
+    valid_prog_environs = ["*"]
+    inject_fault = variable(str, value="")      # testing: the app's --inject-fault NAME
+    app_opts = variable(typ.List[str], value=[])
+    tolerance = variable(float, value=0.10)
+    num_tasks = 1
+    maintainers = ["ProxyPort"]
+
+    @run_after("init")
+    def select(self):
+        self.valid_systems = [f"+pp_{self.model}"]  # partitions that can run this model
+        self.descr = f"{self.app} --backend {self.model}, {self.case} case"
+        self.tags = {self.app, self.model, self.case}
+
+    @run_after("setup")
+    def command(self):
+        if self.model != "host" and any(d.device_type == "gpu" for d in self.current_partition.devices):
+            self.num_gpus_per_node = 1  # omp offloads to the GPU too
+        exe = os.path.join(self.build.bindir, self.app)
+        if not self.is_dry_run():  # a dry run builds nothing to ask
+            self.skip_if(self.model not in built_models(exe),
+                         f"{self.model} is not built in {self.build.bindir} (see {self.app} --help)")
+        inputs = os.environ.get("PP_INPUTS") or os.path.join(REPO, "inputs")
+        self.executable = exe
+        self.executable_opts = (["--backend", self.model] + suite_cases.case_args(self.app, self.case, inputs)
+                                + self.app_opts + ["--json", "result.json", "--csv", "result.csv"]
+                                + (["--inject-fault", self.inject_fault] if self.inject_fault else []))
+        self.env_vars = {"PP_INPUTS": inputs, "OMP_TARGET_OFFLOAD": "MANDATORY"}
+        self.keep_files = ["result.json", "result.csv"]
+
+    @sanity_function
+    def validated(self):
+        why = pp_rows.problems(pp_rows.load(os.path.join(self.stagedir, "result.json")),
+                               self.model, self.job.exitcode)
+        if why:
+            raise SanityError(f"{self.app} {self.model}: " + "; ".join(why))
+        return True
+
+    @run_before("performance")
+    def foms(self):
+        doc = pp_rows.load(os.path.join(self.stagedir, "result.json"))
+        self.perf_variables = {name: sn.make_performance_function(lambda v=fom: v, unit)
+                               for name, (fom, unit, _) in pp_rows.perf_rows(doc, self.model).items()}
+        published = self.current_partition.extras.get("pp_reference")
+        if published and self.case == "reference":
+            pub = pp_rows.load(os.path.join(REPO, "validate", "results", published,
+                                            suite_cases.CASES[self.app]["published"]))
+            gpu, seen = suite_summary.gpu_name(pub or {}), pp_rows.gpu_names(doc)
+            if gpu not in seen:  # e.g. an H100 in a partition set up for the H200
+                self.logger.warning(f"no references: this run saw {sorted(seen) or 'no GPU'}, "
+                                    f"the published results are of {gpu}")
+                return
+            refs = pp_rows.references(pub, self.model, self.tolerance)
+            self.reference = {self.current_partition.fullname:
+                              {k: v for k, v in refs.items() if k in self.perf_variables}}
+
+
+# One check per app of the suite: microbench_check, spmv_check, ...
+for _app in suite_cases.APPS:
+    rfm.simple_test(make_test(f"{_app}_check", (proxyport_app,), {"app": _app}, module=__name__))
