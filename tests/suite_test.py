@@ -79,6 +79,16 @@ def refusals(bindir):
     check(rc == 2 and "changes outside kernel files" in text, "optimized run, change outside kernels: refused")
     rc, text = suite(*base, "--repo", clean, "--optimized", opt)
     check(rc == 0, "control: optimized run declaring --sort vendor: accepted")
+    # a copy of the tree on a GPU node: the binaries' build record decides, not the tree's git
+    rc, text = suite(*base, "--repo", dirty, "--binary-stamp-only")
+    stamp = [l for l in subprocess.run([os.path.join(bindir, "spmv"), "--version"], capture_output=True,
+                                        text=True).stdout.splitlines() if "git revision" in l]
+    clean_build = bool(stamp) and not stamp[0].rstrip().endswith("-dirty")
+    check(rc == (0 if clean_build else 2), f"--binary-stamp-only on a dirty copy: decided by the binaries' stamp ({stamp})")
+    rc, text = suite(*base, "--repo", clean, "--binary-stamp-only", "--optimized", opt)
+    check(rc == 2 and "kernel diff is recorded from the tree" in text, "--binary-stamp-only optimized: refused")
+    rc, text = suite("--bin", bindir, "--binary-stamp-only", "--dry-run")
+    check(rc == 2 and "goes with --reportable" in text, "--binary-stamp-only alone: usage error")
 
 
 def after(out):
@@ -103,6 +113,23 @@ def after(out):
     check(rc == 1 and "spmv repeat 1: 1 row(s) FAILED validation" in text, "a failed row: not reportable")
     rc, text = verdict(lambda res: res.pop("system", None))
     check(rc == 1 and "spmv repeat 1: no system record" in text, "no system record: not reportable")
+
+    def stamp_only(mutate):  # the run as if made with --binary-stamp-only
+        d = tempfile.mkdtemp(prefix="pp-suite-stamp-")
+        shutil.copytree(out, d, dirs_exist_ok=True)
+        plan = json.load(open(os.path.join(d, "suite.json")))
+        plan["stamp_only"] = True
+        json.dump(plan, open(os.path.join(d, "suite.json"), "w"))
+        f = os.path.join(d, "spmv", "run1.json")
+        res = json.load(open(f))
+        mutate(res)
+        json.dump(res, open(f, "w"))
+        return suite("--summarize", d, "--reportable")
+    rc, text = stamp_only(lambda res: None)
+    check("binary built at git" not in text, "--binary-stamp-only control: the binaries agree")
+    rc, text = stamp_only(lambda res: res["build"].update(git_revision="0123456789ab"))
+    check(rc == 1 and "spmv repeat 1: binary built at git 0123456789ab, the suite's first binary" in text,
+          "--binary-stamp-only: a binary of another revision is not reportable")
 
 
 cmd = sys.argv[1]

@@ -37,6 +37,15 @@ def before_run(plan, repo):
     if plan["repeat"] < MIN_REPEATS:
         why.append(f"--repeat {plan['repeat']}: a reportable run repeats every app in at least "
                    f"{MIN_REPEATS} separate processes")
+    if plan.get("stamp_only"):
+        rev = plan["build"].get("git revision", "")
+        if plan["run_type"] != "baseline":
+            why.append("--binary-stamp-only: an optimized run's kernel diff is recorded from the tree")
+        elif not rev or rev == "unknown" or rev.endswith("-dirty"):
+            why.append(f"--binary-stamp-only: the binaries were not built from a clean committed "
+                       f"tree (git revision '{rev}')")
+        plan["tree"] = f"not checked (--binary-stamp-only): binaries built at git {rev}"
+        return why
     paths = changed_paths(repo)
     if paths is None:
         plan["tree"] = "not a git tree: the binaries' build record is the only provenance"
@@ -73,7 +82,10 @@ def reference_command_ok(app, command, declared, inputs):
 def after_run(plan, results, repo):
     """Violations in the finished run: results is [(run, json or None)]."""
     bad = []
-    head = (git(repo, "rev-parse", "HEAD") or "").strip()
+    # a copy of the tree (--binary-stamp-only): the binaries must agree with each other
+    head = plan["build"].get("git revision", "") if plan.get("stamp_only") else \
+        (git(repo, "rev-parse", "HEAD") or "").strip()
+    against = "the suite's first binary" if plan.get("stamp_only") else "tree"
     per_app = {}
     for run, res in results:
         name = f"{run['app']} repeat {run['repeat']}"
@@ -95,7 +107,7 @@ def after_run(plan, results, repo):
         if plan["run_type"] == "baseline" and b.get("git_dirty"):
             bad.append(f"{name}: binary built from a tree with uncommitted changes")
         if head and b.get("git_revision") and not head.startswith(b["git_revision"]):
-            bad.append(f"{name}: binary built at git {b['git_revision']}, tree at {head[:12]}")
+            bad.append(f"{name}: binary built at git {b['git_revision']}, {against} at {head[:12]}")
         if not reference_command_ok(run["app"], res.get("command", ""), plan.get("declared", {}),
                                     plan.get("inputs", "")):
             bad.append(f"{name}: not the reference case ({res.get('command', '?')})")
