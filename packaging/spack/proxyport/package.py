@@ -52,13 +52,17 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     # A GPU offload target needs its vendor's toolchain: ptxas (GCC's nvptx-as
     # calls it, clang links with it) and the arch variants.
     requires("+cuda", when="offload=nvidia", msg="offload=nvidia needs +cuda (ptxas, cuda_arch)")
-    requires("+rocm", when="offload=amd %llvm", msg="offload=amd with clang needs +rocm (amdgpu_target)")
+    requires("+rocm", when="offload=amd", msg="offload=amd needs +rocm (device libraries, amdgpu_target)")
 
     # The known-bad combinations (/work/shared/TOOLCHAIN.md and the rows of
     # cmake/OffloadCompilers.cmake, which would stop the configure).
-    for _t in ("nvidia", "amd", "cpu"):
-        conflicts(f"offload={_t}", when="%gcc@:11", msg="GCC's OpenMP offload needs gcc >= 12")
-        conflicts(f"offload={_t}", when="%llvm@:15", msg="clang's OpenMP offload needs clang >= 16")
+    # Each row's lowest version (llvm-amdgpu is versioned by ROCm: the row is
+    # documented from ROCm 6.0, LLVM 17).
+    for _t in ("nvidia", "amd", "intel", "cpu"):
+        for _cc in ("gcc@:11", "llvm@:15", "nvhpc@:22.3", "cce@:14", "intel-oneapi-compilers@:2022",
+                    "llvm-amdgpu@:5"):
+            conflicts(f"offload={_t}", when=f"%{_cc}", msg="below the lowest version of its row in "
+                      "cmake/OffloadCompilers.cmake")
     conflicts("offload=amd", when="%gcc@:12",
               msg="gcc 12's GCN offload cannot target gfx90a (GCC >= 13; Debian's links fiji only)")
     conflicts("offload=amd", when="%nvhpc", msg="nvc has no AMD OpenMP offload")
@@ -71,7 +75,7 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     for _cc in ("gcc", "nvhpc", "cce"):
         conflicts("+ompx", when=f"%{_cc}", msg="ompx (LLVM OpenMP kernel mode) needs an LLVM-based compiler")
     conflicts("+ompx", when="%llvm@:17", msg="LLVM OpenMP kernel mode needs clang >= 18")
-    conflicts("+ompx", when="%llvm-amdgpu@:17", msg="LLVM OpenMP kernel mode needs clang >= 18")
+    conflicts("+ompx", when="%llvm-amdgpu@:6.1", msg="LLVM OpenMP kernel mode needs ROCm >= 6.2 (LLVM 18)")
     # CUDA 13 cubins cannot be loaded by libomptarget before LLVM 21 (llvm-project 159088).
     conflicts("^cuda@13:", when="offload=nvidia %llvm@:20",
               msg="clang < 21 OpenMP NVPTX needs ptxas/nvlink from CUDA <= 12")
