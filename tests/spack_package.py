@@ -96,7 +96,8 @@ class Spec:
 
     def __getitem__(self, dep):
         cc = f"/opt/{self.compiler[0]}/bin/cc"
-        return types.SimpleNamespace(prefix=Prefix(f"/opt/{dep}"), package=types.SimpleNamespace(cc=cc))
+        return types.SimpleNamespace(prefix=Prefix(f"/opt/{dep}"), package=types.SimpleNamespace(cc=cc),
+                                     mpicc=f"/opt/{dep}/bin/mpicc")
 
 
 class Prefix(str):
@@ -280,7 +281,8 @@ cases = [
     ((("llvm", "21"), "13.0", dict(offload="nvidia", omp=True, ompx=True, cuda=True, cuda_arch=("90",),
                                    rocm=False, mpi=True, tests=False)),
      {"-DPP_OFFLOAD=nvidia", "-DPP_NVIDIA_ARCH=sm_90", "-DPP_ENABLE_CUDA=ON", "-DPP_ENABLE_HIP=OFF",
-      "-DPP_ENABLE_MPI=ON", "-DPP_ENABLE_OMP=ON", "-DPP_ENABLE_OMPX=ON",
+      "-DPP_ENABLE_MPI=ON", "-DPP_ENABLE_OMP=ON", "-DPP_ENABLE_OMPX=ON", "-DMPI_C_COMPILER=/opt/mpi/bin/mpicc",
+      "-DMPIEXEC_EXECUTABLE=/opt/mpi/bin/mpiexec",
       "-DCMAKE_CUDA_COMPILER=/opt/cuda/bin/nvcc", "-DPP_OMP_CUDA_PATH=/opt/cuda", "-DPP_BUILD_TESTS=OFF",
       "-DPP_LLVM_ROOT=/opt/llvm"}),
     ((("llvm", "19"), None, dict(offload="amd", omp=True, ompx=False, cuda=False, rocm=True,

@@ -107,6 +107,11 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
         if spec.satisfies("%llvm") or spec.satisfies("%llvm-amdgpu"):
             cc = os.path.realpath(spec["c"].package.cc)
             args.append(self.define("PP_LLVM_ROOT", os.path.dirname(os.path.dirname(cc))))
+        # The spec's MPI, not the first mpicc/mpiexec on PATH (a /bin before
+        # /usr/bin gives Open MPI a prefix of "/", which its mpiexec refuses).
+        if spec.satisfies("+mpi"):
+            args.append(self.define("MPI_C_COMPILER", spec["mpi"].mpicc))
+            args.append(self.define("MPIEXEC_EXECUTABLE", spec["mpi"].prefix.bin.mpiexec))
         if spec.satisfies("+cuda"):
             args.append(self.define("PP_NVIDIA_ARCH", "sm_" + self._one("cuda_arch", "90")))
             args.append(self.define("CMAKE_CUDA_COMPILER", spec["cuda"].prefix.bin.nvcc))
