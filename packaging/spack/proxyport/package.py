@@ -5,7 +5,7 @@
 # More examples:
 #   proxyport +cuda cuda_arch=90 offload=nvidia %c=llvm@21   (H100/H200: host, omp, ompx, cuda)
 #   proxyport +rocm amdgpu_target=gfx90a offload=amd %c=llvm@19   (MI250X: host, omp, ompx, hip)
-#   proxyport +cuda cuda_arch=80 offload=nvidia %c=gcc@12   (GCC's NVPTX offload: omp only)
+#   proxyport +cuda cuda_arch=80 offload=nvidia ~ompx %c=gcc@12   (GCC's NVPTX offload: omp only)
 import os
 
 from spack.package import *
