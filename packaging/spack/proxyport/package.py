@@ -1,7 +1,8 @@
 # Spack package for ProxyPort: GPU proxy apps (microbench, spmv, cgsolve,
 # xsbench_like, testsnap) with one kernel file per programming model.
-# Use from a checkout (packaging/spack/README.md has the commands run here):
-#   spack -C packaging/spack/config install --test=root proxyport@0.2.0 offload=cpu %c=llvm@19
+# Use from a checkout: `spack repo add packaging/spack`, then (the setup and the
+# output of this run are in packaging/spack/README.md)
+#   spack install --test=root proxyport@0.2.0 offload=cpu %c=llvm@19
 # More examples:
 #   proxyport +cuda cuda_arch=90 offload=nvidia %c=llvm@21   (H100/H200: host, omp, ompx, cuda)
 #   proxyport +rocm amdgpu_target=gfx90a offload=amd %c=llvm@19   (MI250X: host, omp, ompx, hip)
