@@ -84,10 +84,16 @@ endif()
 
 # Where clang's own LLVM lives: its device runtimes and libomptarget
 # (PP_OMP_RUNTIME_DIR when that runtime is unpacked elsewhere, e.g. clang-16's).
-get_filename_component(_cc_real "${CMAKE_C_COMPILER}" REALPATH)
-get_filename_component(_llvm_bin "${_cc_real}" DIRECTORY)
-get_filename_component(PP_LLVM_ROOT "${_llvm_bin}" DIRECTORY)
-set(PP_LLVM_LIBDIR "${PP_LLVM_ROOT}/lib")
+# Found from the compiler's real path unless PP_LLVM_ROOT names it: a compiler
+# wrapper (Spack's cc) resolves to the wrapper's folder, not LLVM's.
+set(PP_LLVM_ROOT "" CACHE PATH "LLVM root of the C compiler (bin/ld.lld, lib/ with libomptarget and device bitcode); empty: the compiler's real path, two levels up. Set it when CMAKE_C_COMPILER is a wrapper (Spack's package sets it)")
+set(_llvm_root "${PP_LLVM_ROOT}")
+if(NOT _llvm_root)
+  get_filename_component(_cc_real "${CMAKE_C_COMPILER}" REALPATH)
+  get_filename_component(_llvm_root "${_cc_real}/../.." ABSOLUTE)
+endif()
+set(_llvm_bin "${_llvm_root}/bin")
+set(PP_LLVM_LIBDIR "${_llvm_root}/lib")
 if(PP_OMP_RUNTIME_DIR)
   set(PP_LLVM_LIBDIR "${PP_OMP_RUNTIME_DIR}")
 endif()

@@ -1,11 +1,50 @@
-# The Spack package (packaging/spack/proxyport/package.py), checked without Spack:
-# imported with a stub spack.package, cmake_args() checked for variant combinations;
-# a copy whose cuda_arch mapping drops "sm_" must FAIL (the check can fail).
+# The Spack package (packaging/spack/proxyport/package.py), checked without Spack
+# (tests/spack_package.py): imported with a stub spack.package; every variant
+# combination it allows must be one the offload table builds and must name only
+# cache variables this configure really has (written below: CMake's view, not a
+# copy). Planted faults, each must FAIL: the cuda_arch mapping without "sm_", a
+# misspelt variable, a variant cmake_args ignores, a conflict of the table missing.
 set(SPK ${PROJECT_SOURCE_DIR}/packaging/spack/proxyport/package.py)
 set(SPT ${CMAKE_CURRENT_SOURCE_DIR}/spack_package.py)
-pp_test(spack_package COMMAND python3 ${SPT} ${SPK} LABELS unit)
-pp_test(spack_package_wrong_arch LABELS unit EXPECT 1 "FAIL.*PP_NVIDIA_ARCH=sm_90.*missing"
-  COMMAND sh -c "sed 's/\"sm_\" + archs/archs/' '${SPK}' > '${CMAKE_CURRENT_BINARY_DIR}/package_wrong_arch.py' && python3 '${SPT}' '${CMAKE_CURRENT_BINARY_DIR}/package_wrong_arch.py'")
+set(SPF ${CMAKE_CURRENT_BINARY_DIR}/spack_facts.txt)
+set(_facts "")
+get_cmake_property(_cache CACHE_VARIABLES)
+foreach(_v ${_cache})
+  get_property(_t CACHE ${_v} PROPERTY TYPE)
+  if(NOT _t STREQUAL "UNINITIALIZED") # a -D the project never declared stays UNINITIALIZED
+    string(APPEND _facts "var ${_v}\n")
+  endif()
+endforeach()
+foreach(_r ${PP_OFFLOAD_ROWS})
+  set(_o "${PP_ROW_${_r}_OMPX}")
+  if(NOT _o)
+    set(_o -)
+  endif()
+  string(APPEND _facts "row ${_r} ${PP_ROW_${_r}_MIN} ${_o}")
+  foreach(_t NVIDIA AMD INTEL CPU)
+    if(PP_ROW_${_r}_${_t})
+      string(APPEND _facts " ${_t}")
+    endif()
+  endforeach()
+  string(APPEND _facts "\n")
+endforeach()
+file(WRITE ${SPF} "${_facts}")
+set(SPCHECK python3 ${SPT} ${SPK} ${SPF} ${PROJECT_SOURCE_DIR} ${CMAKE_COMMAND})
+pp_test(spack_package COMMAND ${SPCHECK} LABELS unit)
+# spack_package_<fault>: sed EXPR applied to a copy of package.py, then the check must FAIL with
+# REGEX (exit 3 when EXPR changed nothing: a fault that is not planted proves nothing).
+function(pp_spack_fault fault expr regex)
+  set(copy ${CMAKE_CURRENT_BINARY_DIR}/package_${fault}.py)
+  pp_test(spack_package_${fault} LABELS unit EXPECT 1 "${regex}"
+    COMMAND sh -c "sed '${expr}' '${SPK}' > '${copy}' && cmp -s '${SPK}' '${copy}' && exit 3 || python3 '${SPT}' '${copy}' '${SPF}' '${PROJECT_SOURCE_DIR}' '${CMAKE_COMMAND}'")
+endfunction()
+pp_spack_fault(wrong_arch "s/\"sm_\" + self._one/self._one/" "FAIL.*PP_NVIDIA_ARCH=sm_90.*missing")
+pp_spack_fault(misspelt_variable "s/\"PP_ENABLE_HIP\"/\"PP_ENABLE_ROCM\"/"
+  "FAIL.*cmake_args names PP_ENABLE_ROCM, not a CMake cache variable")
+pp_spack_fault(unmapped_variant "/variant(\"mpi\"/a\\    variant(\"lto\", default=False, description=\"x\")"
+  "FAIL.*variant lto changes no cmake_args")
+pp_spack_fault(missing_conflict "/conflicts(\"+ompx\", when=\"%llvm@:17\"/d"
+  "FAIL.*package allows %llvm@1[67] .*\\+ompx.*row clang builds ompx from 18")
 # `cmake --install`, the prefix moved, every app's default case from it (tests/install.sh).
 add_test(NAME install_relocated COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 set_tests_properties(install_relocated PROPERTIES LABELS validate ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 600)

@@ -18,7 +18,7 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
     EXPECT 2 "needs [0-9.]+ GiB of device memory; omp device 0 has [0-9.]+ GiB free" LABELS unit input
     ENV ${PP_TEST_MEMORY})
   pp_test(session_bad_device COMMAND ${MB} --backend omp --device 99 --size 64 --quiet
-    EXPECT 2 "omp: --device 99: this node has [0-9]+ OpenMP offload devices? \\(0 to [0-9]+\\)" LABELS unit input)
+    EXPECT 2 "omp: --device 99: this node has [0-9]+ OpenMP (offload )?devices?(, the host fallback)? \\(0 to [0-9]+\\)" LABELS unit input)
 endif()
 
 # The memory a fit check assumes for tests must be two positive figures.

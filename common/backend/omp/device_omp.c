@@ -27,7 +27,10 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
    * purpose and named as such. */
 #define PP_FALLBACK_STR2(x) #x
 #define PP_FALLBACK_STR(x) PP_FALLBACK_STR2(x)
-  (void)index;
+  /* One device, the initial one: --device N > 0 is bad usage (exit 2), as on a GPU node. */
+  char bad[96];
+  snprintf(bad, sizeof bad, "--device %d: this node has 1 OpenMP device, the host fallback (0 to 0)", index);
+  pp_usage_check_all(pp_model_name(m), index > 0 ? bad : NULL); /* collective, like the GPU path's */
   pp_omp_device = omp_get_initial_device();
   snprintf(info->name, sizeof info->name, "host fallback (initial device; %s has no host offload device)",
            PP_FALLBACK_STR(PP_OFFLOAD_HOST_FALLBACK));

@@ -1,12 +1,20 @@
 # Spack package for ProxyPort: GPU proxy apps (microbench, spmv, cgsolve,
 # xsbench_like, testsnap) with one kernel file per programming model.
-# Use from a checkout:  spack repo add packaging/spack  (repo.yaml there), then
-#   spack develop --path $PWD proxyport@develop && spack install proxyport@develop ...
-# Examples:
-#   proxyport +cuda cuda_arch=90 offload=nvidia %clang@19   (H100/H200: host, omp, ompx, cuda)
-#   proxyport +rocm amdgpu_target=gfx90a offload=amd %clang@19   (MI250X: host, omp, ompx, hip)
-#   proxyport offload=nvidia +cuda cuda_arch=80 ~ompx %gcc@12  (GCC's NVPTX offload: omp only)
+# Use from a checkout: `spack repo add packaging/spack`, then (the setup and the
+# output of this run are in packaging/spack/README.md)
+#   spack install --test=root proxyport@0.2.0 offload=cpu %c=llvm@19
+# More examples:
+#   proxyport +cuda cuda_arch=90 offload=nvidia %c=llvm@21   (H100/H200: host, omp, ompx, cuda)
+#   proxyport +rocm amdgpu_target=gfx90a offload=amd %c=llvm@19   (MI250X: host, omp, ompx, hip)
+#   proxyport +cuda cuda_arch=80 offload=nvidia ~ompx %c=gcc@12   (GCC's NVPTX offload: omp only)
+import os
+
 from spack.package import *
+
+# The repository this file sits in (packaging/spack/proxyport/ -> three up);
+# PROXYPORT_GIT names another clone (a URL or a path).
+_CHECKOUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+_GPU_TARGETS = ("nvidia", "amd")
 
 
 class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
@@ -15,60 +23,108 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     data in one process, validate each result and report its figure of merit
     beside the native model's."""
 
-    # No public repository is recorded here: build from a checkout (spack develop).
-    version("develop")
+    git = os.environ.get("PROXYPORT_GIT") or "file://" + _CHECKOUT
 
+    # The release is the repository's own tag; develop is its main branch.
+    version("develop", branch="main")
+    version("0.2.0", tag="v0.2.0", preferred=True)
+
+    # Models: host is always built; omp and ompx need an offload target, cuda
+    # and rocm (the hip model) come from CudaPackage/ROCmPackage.
     variant(
         "offload",
         default="none",
-        values=("none", "nvidia", "amd", "cpu"),
+        values=("none", "nvidia", "amd", "intel", "cpu"),
         multi=False,
         description="OpenMP offload target of the omp/ompx models (cpu: the host as a device)",
     )
-    variant("ompx", default=True, description="LLVM OpenMP kernel mode model (clang >= 18, GPU offload)")
+    for _t in ("nvidia", "amd", "intel", "cpu"):
+        variant("omp", default=True, when=f"offload={_t}", description="OpenMP target offload model")
+    for _t in _GPU_TARGETS:
+        variant("ompx", default=True, when=f"offload={_t}",
+                description="LLVM OpenMP kernel mode model (ompx_bare; LLVM-based compilers >= 18)")
     variant("mpi", default=True, description="MPI (cgsolve slabs, xsbench_like lookups split over ranks)")
-    variant("tests", default=False, description="Build the CTest suite")
+    variant("tests", default=False, description="Build the CTest suite (always on with --test)")
 
     depends_on("c", type="build")
     depends_on("cmake@3.25:", type="build")
     depends_on("mpi", when="+mpi")
-    # clang's OpenMP offload needs its own device runtime (libomptarget).
-    depends_on("llvm@16: +clang", type="build", when="offload=nvidia %clang")
-    depends_on("llvm@16: +clang", type="build", when="offload=amd %clang")
 
-    # The OpenMP offload models need a GPU toolchain of the target's vendor.
+    # A GPU offload target needs its vendor's toolchain: ptxas (GCC's nvptx-as
+    # calls it, clang links with it) and the arch variants.
     requires("+cuda", when="offload=nvidia", msg="offload=nvidia needs +cuda (ptxas, cuda_arch)")
     requires("+rocm", when="offload=amd", msg="offload=amd needs +rocm (device libraries, amdgpu_target)")
-    conflicts("offload=nvidia", when="%gcc@:11", msg="GCC's OpenMP NVPTX offload needs gcc >= 12")
-    conflicts("+ompx", when="%gcc offload=nvidia", msg="ompx (kernel mode) is an LLVM extension")
-    conflicts("+ompx", when="%gcc offload=amd", msg="ompx (kernel mode) is an LLVM extension")
-    conflicts("+ompx", when="offload=nvidia %clang@:17", msg="kernel mode needs clang >= 18")
+
+    # The known-bad combinations (/work/shared/TOOLCHAIN.md and the rows of
+    # cmake/OffloadCompilers.cmake, which would stop the configure).
+    # Each row's lowest version (llvm-amdgpu is versioned by ROCm: the row is
+    # documented from ROCm 6.0, LLVM 17).
+    for _t in ("nvidia", "amd", "intel", "cpu"):
+        for _cc in ("gcc@:11", "llvm@:15", "nvhpc@:22.3", "cce@:14", "intel-oneapi-compilers@:2022",
+                    "llvm-amdgpu@:5"):
+            conflicts(f"offload={_t}", when=f"%{_cc}", msg="below the lowest version of its row in "
+                      "cmake/OffloadCompilers.cmake")
+    conflicts("offload=amd", when="%gcc@:12",
+              msg="gcc 12's GCN offload cannot target gfx90a (GCC >= 13; Debian's links fiji only)")
+    conflicts("offload=amd", when="%nvhpc", msg="nvc has no AMD OpenMP offload")
+    conflicts("offload=amd", when="%intel-oneapi-compilers", msg="icx offloads to Intel GPUs only")
+    conflicts("offload=nvidia", when="%intel-oneapi-compilers", msg="icx offloads to Intel GPUs only")
+    conflicts("offload=nvidia", when="%llvm-amdgpu", msg="ROCm's LLVM builds no NVPTX code")
+    for _cc in ("gcc", "llvm", "nvhpc", "cce", "llvm-amdgpu"):
+        conflicts("offload=intel", when=f"%{_cc}", msg="offload=intel (spir64) is icx's only")
+    # ompx is LLVM's kernel-mode extension: upstream clang >= 18, ROCm's LLVM >= 18.
+    for _cc in ("gcc", "nvhpc", "cce"):
+        conflicts("+ompx", when=f"%{_cc}", msg="ompx (LLVM OpenMP kernel mode) needs an LLVM-based compiler")
+    conflicts("+ompx", when="%llvm@:17", msg="LLVM OpenMP kernel mode needs clang >= 18")
+    conflicts("+ompx", when="%llvm-amdgpu@:6.1", msg="LLVM OpenMP kernel mode needs ROCm >= 6.2 (LLVM 18)")
     # CUDA 13 cubins cannot be loaded by libomptarget before LLVM 21 (llvm-project 159088).
-    conflicts("^cuda@13:", when="offload=nvidia %clang@:20",
+    conflicts("^cuda@13:", when="offload=nvidia %llvm@:20",
               msg="clang < 21 OpenMP NVPTX needs ptxas/nvlink from CUDA <= 12")
+
+    def _onoff(self, cond):
+        return "ON" if cond else "OFF"
+
+    def _one(self, variant, what):
+        """The single value of a multi-valued arch variant: one build, one arch."""
+        archs = [a for a in self.spec.variants[variant].value if a != "none"]
+        if len(archs) != 1:
+            raise InstallError(f"proxyport builds for one {variant} (e.g. {variant}={what})")
+        return archs[0]
 
     def cmake_args(self):
         spec = self.spec
-        onoff = lambda cond: "ON" if cond else "OFF"
         offload = spec.variants["offload"].value
         args = [
             self.define("PP_OFFLOAD", offload),
-            self.define("PP_ENABLE_OMP", "OFF" if offload == "none" else "ON"),
-            self.define("PP_ENABLE_OMPX", "AUTO" if spec.satisfies("+ompx") and offload != "none" else "OFF"),
-            self.define("PP_ENABLE_CUDA", onoff(spec.satisfies("+cuda"))),
-            self.define("PP_ENABLE_HIP", onoff(spec.satisfies("+rocm"))),
-            self.define("PP_ENABLE_MPI", onoff(spec.satisfies("+mpi"))),
-            self.define_from_variant("PP_BUILD_TESTS", "tests"),
+            self.define("PP_ENABLE_OMP", self._onoff(spec.satisfies("+omp"))),
+            self.define("PP_ENABLE_OMPX", self._onoff(spec.satisfies("+ompx"))),
+            self.define("PP_ENABLE_CUDA", self._onoff(spec.satisfies("+cuda"))),
+            self.define("PP_ENABLE_HIP", self._onoff(spec.satisfies("+rocm"))),
+            self.define("PP_ENABLE_MPI", self._onoff(spec.satisfies("+mpi"))),
+            self.define("PP_BUILD_TESTS", self._onoff(spec.satisfies("+tests") or self.run_tests)),
         ]
+        # Spack compiles through its wrapper: name the real LLVM (libomptarget,
+        # device bitcode, ld.lld) that CMake would find from the compiler's path.
+        if spec.satisfies("%llvm") or spec.satisfies("%llvm-amdgpu"):
+            cc = os.path.realpath(spec["c"].package.cc)
+            args.append(self.define("PP_LLVM_ROOT", os.path.dirname(os.path.dirname(cc))))
+        # The spec's MPI, not the first mpicc/mpiexec on PATH (a /bin before
+        # /usr/bin gives Open MPI a prefix of "/", which its mpiexec refuses).
+        if spec.satisfies("+mpi"):
+            args.append(self.define("MPI_C_COMPILER", spec["mpi"].mpicc))
+            args.append(self.define("MPIEXEC_EXECUTABLE", spec["mpi"].prefix.bin.mpiexec))
         if spec.satisfies("+cuda"):
-            archs = [a for a in spec.variants["cuda_arch"].value if a != "none"]
-            if len(archs) != 1:
-                raise InstallError("proxyport builds for one cuda_arch (e.g. cuda_arch=90)")
-            args.append(self.define("PP_NVIDIA_ARCH", "sm_" + archs[0]))
+            args.append(self.define("PP_NVIDIA_ARCH", "sm_" + self._one("cuda_arch", "90")))
             args.append(self.define("CMAKE_CUDA_COMPILER", spec["cuda"].prefix.bin.nvcc))
+            if offload == "nvidia" and spec.satisfies("%llvm"):
+                args.append(self.define("PP_OMP_CUDA_PATH", spec["cuda"].prefix))
         if spec.satisfies("+rocm"):
-            archs = [a for a in spec.variants["amdgpu_target"].value if a != "none"]
-            if len(archs) != 1:
-                raise InstallError("proxyport builds for one amdgpu_target (e.g. amdgpu_target=gfx90a)")
-            args.append(self.define("PP_AMD_ARCH", archs[0]))
+            args.append(self.define("PP_AMD_ARCH", self._one("amdgpu_target", "gfx90a")))
+            args.append(self.define("PP_HIPCC", spec["hip"].prefix.bin.hipcc))
         return args
+
+    # `spack install --test=root`: the CTest suite's fast label (unit).
+    def check(self):
+        ctest = Executable(self.spec["cmake"].prefix.bin.ctest)
+        with working_dir(self.build_directory):
+            ctest("-L", "unit", "--output-on-failure", "-j", str(make_jobs))
