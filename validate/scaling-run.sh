@@ -8,7 +8,8 @@
 # Env: GPUS="1 2 4 8" (default: 1 and the powers of two up to the GPUs found),
 #      MODELS (default omp,ompx,cuda), SAMPLES (default 3), TS_CELLS (default 20:
 #      16000 atoms), TS_STEPS (default 20), MPIRUN (default mpirun with the
-#      options a root container needs).
+#      options a root container needs; under Slurm see validate/batch/perlmutter-scaling.sbatch:
+#      it is given "-n P" after it).
 set -u
 out=${1:?usage: validate/scaling-run.sh OUT [BIN]}
 b=${2:-build/nvidia-sm90/bin}
@@ -16,9 +17,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 export PP_INPUTS="${PP_INPUTS:-$here/../inputs}"
 export OMP_TARGET_OFFLOAD=MANDATORY # never a silent host fallback
 mkdir -p "$out"
-n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || n=0
-[ "$n" -gt 0 ] || { echo "scaling-run: no GPU found (nvidia-smi -L)" >&2; exit 3; }
-if [ -z "${GPUS:-}" ]; then GPUS=1; p=2; while [ $p -le "$n" ]; do GPUS="$GPUS $p"; p=$((p * 2)); done; fi
+if [ -z "${GPUS:-}" ]; then # AMD nodes (no nvidia-smi): give GPUS
+  n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || n=0
+  [ "$n" -gt 0 ] || { echo "scaling-run: no GPU found (nvidia-smi -L); set GPUS" >&2; exit 3; }
+  GPUS=1; p=2; while [ $p -le "$n" ]; do GPUS="$GPUS $p"; p=$((p * 2)); done
+fi
 MODELS=${MODELS:-omp,ompx,cuda}
 SAMPLES=${SAMPLES:-3}
 TS_CELLS=${TS_CELLS:-20}
