@@ -8,3 +8,5 @@ pp_test(suite_small_run COMMAND python3 ${PP_SUITE_TEST} run ${PROJECT_BINARY_DI
 pp_test(suite_reportable_after COMMAND python3 ${PP_SUITE_TEST} after ${PP_SUITE_OUT} LABELS validate)
 set_tests_properties(suite_small_run PROPERTIES FIXTURES_SETUP suite_small)
 set_tests_properties(suite_reportable_after PROPERTIES FIXTURES_REQUIRED suite_small)
+# The summary's ratio to a published row of another size than the headline's (synthetic rows).
+pp_test(suite_summary_published COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_suite_summary.py LABELS unit)

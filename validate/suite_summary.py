@@ -41,6 +41,16 @@ def better(a, b, higher):
 
 def headline(files):
     """{(kernel, label, variant family): row} over the repeats' result files."""
+    rows = {}
+    for (kernel, label, fam, size), row in per_size(files).items():
+        old = rows.get((kernel, label, fam))
+        if old is None or size > old["size"]:
+            rows[(kernel, label, fam)] = row
+    return rows
+
+
+def per_size(files):
+    """{(kernel, label, variant family, size): row}, the family's best launch shape."""
     per = {}  # (kernel, label, size, variant) -> list of per-process rows
     for res in files:
         for r in res.get("results", []):
@@ -60,10 +70,9 @@ def headline(files):
                "spread": (max(foms) - min(foms)) / med if med and len(foms) > 1 else None,
                "fraction_of_copy_ceiling": statistics.median(fracs) if fracs else None,
                "valid": all(r.get("valid") for r in rs), "foms": foms}
-        k = (kernel, label, family(variant))
+        k = (kernel, label, family(variant), size)
         old = rows.get(k)
-        if (old is None or size > old["size"]
-                or (size == old["size"] and better(med, old["fom"], hib))):
+        if old is None or better(med, old["fom"], hib):
             rows[k] = row
     return rows
 
@@ -81,7 +90,10 @@ def gpu_name(res):
     return None
 
 
-def add_ratios(rows, published_rows, same_gpu):
+def add_ratios(rows, sized, published_rows, same_gpu):
+    """Ratios to the native (or host) model and to the published row; where the published
+    file has the kernel at another size than the headline's, the run's row at that size
+    (sized: per_size of the run) is compared, and published_size says so."""
     natives = {k: r for k, r in rows.items() if r["model"] in ("cuda", "hip")}
     base_model = "native" if natives else "host"
     for (kernel, label, fam), r in rows.items():
@@ -94,8 +106,15 @@ def add_ratios(rows, published_rows, same_gpu):
         if pub is None and same_gpu:
             pub = next((p for (k2, _, f2), p in published_rows.items()
                         if k2 == kernel and f2 == fam and p["model"] == r["model"]), None)
-        r["ratio_to_published"] = ratio(r, pub) if pub and pub["size"] == r["size"] else None
+        same = sized.get((kernel, label, fam, pub["size"])) if pub else None
+        r["ratio_to_published"] = ratio(same, pub) if same else None
+        r["published_size"] = pub["size"] if same and pub["size"] != r["size"] else None
     return base_model
+
+
+def published_at(r):
+    """' (at N)' where the published row compared is of another size than the headline's."""
+    return f" (at {r['published_size']})" if r.get("published_size") else ""
 
 
 def geomean(xs):
@@ -202,7 +221,7 @@ def write(out, reportable, repo):
         rows = headline(files)
         pubfile = load(os.path.join(PUBLISHED, suite_cases.CASES[app]["published"]))
         same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
-        base = add_ratios(rows, headline([pubfile]) if pubfile else {}, same_gpu)
+        base = add_ratios(rows, per_size(files), headline([pubfile]) if pubfile else {}, same_gpu)
         rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))
         gm = geomean([r["ratio_to_published"] for r in rlist])
         if gm:
@@ -225,7 +244,7 @@ def write(out, reportable, repo):
             md.append(f"| {r['kernel']} | {r['label']} | {r['size']} | {r['variant'] or '-'} | {fmt(r['fom'], '.4g')} "
                       f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{'%' if r['spread'] is not None else ''} "
                       f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
-                      f"| {fmt(r['ratio_to_published'])} | {'PASS' if r['valid'] else 'FAIL'} |")
+                      f"| {fmt(r['ratio_to_published'])}{published_at(r)} | {'PASS' if r['valid'] else 'FAIL'} |")
         md.append("")
     summary["geomean_ratio_to_published"] = geomean(all_pub)
     violations = suite_rules.after_run(plan, results, repo) if reportable else []
