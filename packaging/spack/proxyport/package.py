@@ -27,7 +27,7 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
 
     # The release is the repository's own tag; develop is its main branch.
     version("develop", branch="main")
-    version("0.2.0", tag="v0.2.0", preferred=True)
+    version("0.2.0", tag="v0.2.0", commit="bec303beecac04c99f68c8f9e99bdaf9d7a68afb", preferred=True)  # the tag's commit, checked
 
     # Models: host is always built; omp and ompx need an offload target, cuda
     # and rocm (the hip model) come from CudaPackage/ROCmPackage.
