@@ -14,7 +14,10 @@ extern const int mb_suite_len;
 
 /* Runs the kernels of `mask` (bit i: mb_suite[i]) of model m on the inputs
  * at tpb threads per block, size n = in->n (fixed-size kernels at their own). */
+/* check_buf: host memory for one downloaded result (in->n doubles), allocated and
+ * touched once by the caller: a fresh allocation per check made every row pay the
+ * page faults of a 512 MiB buffer at 2^26. */
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, int tpb,
-                  uint64_t mask);
+                  uint64_t mask, void *check_buf);
 
 #endif
