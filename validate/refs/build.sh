@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Builds the public reference codes of issue 17 for the GPU node (sm_90) from
+# source trees already on disk, into OUT (git-ignored, e.g. .refs). Nothing of
+# theirs is committed; this script only drives their own build systems.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: validate/refs/build.sh SRC_ROOT OUT [WHAT...]
+  WHAT: xsbench babelstream-cuda babelstream-omp testsnap (default: all four)
+
+SRC_ROOT holds the public sources (never inside this repository):
+  XSBench/      github:ANL-CESAR/XSBench      (cuda/ is built; commit ba08e52 was used)
+  BabelStream/  github:UoB-HPC/BabelStream
+  TestSNAP/     github:FitSNAP/TestSNAP, branch Kokkos_V2 (its GPU path)
+  kokkos/       github:kokkos/kokkos, tag 4.6.01 (patched here for CUDA 13: 3 calls)
+  nvml/         nvml.h for BabelStream's CUDA build: pip download --no-deps
+                'nvidia-nvml-dev==13.0.87' and unzip the wheel there
+The fetch tool gives a bare git dir /work/.mirror/<owner>+<name>/repo; clone it:
+  git clone /work/.mirror/ANL-CESAR+XSBench/repo SRC_ROOT/XSBench
+  git clone -b Kokkos_V2 /work/.mirror/FitSNAP+TestSNAP/repo SRC_ROOT/TestSNAP
+  git clone /work/.mirror/kokkos+kokkos/repo SRC_ROOT/kokkos && git -C SRC_ROOT/kokkos checkout 4.6.01
+TestSNAP's refdata_2J14_W.h is a missing blob in every public mirror: it is
+generated from inputs/testsnap/W_2J14_2000_disp (validate/refs/testsnap_refdata.py).
+
+OUT gets bin/ (stripped binaries), versions.txt (commit, flags of each) and
+logs/. Build trees go to SRC_ROOT/_build. Environment: JOBS (2), CUDA_HOME
+(/usr/local/cuda), CUDA_LEGACY (<repo>/.toolchain/cuda-legacy: ptxas 11.8 for
+clang-19 offload), CLANG (clang++-19).
+EOF
+}
+
+[ $# -ge 2 ] || { usage >&2; exit 2; }
+case $1 in -h|--help) usage; exit 0;; esac
+SRC=$(cd "$1" && pwd)
+mkdir -p "$2"; OUT=$(cd "$2" && pwd)
+shift 2
+WHAT=${*:-xsbench babelstream-cuda babelstream-omp testsnap}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+JOBS=${JOBS:-2}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+CUDA_LEGACY=${CUDA_LEGACY:-$REPO/.toolchain/cuda-legacy}
+CLANG=${CLANG:-clang++-19}
+NVCC=$CUDA_HOME/bin/nvcc
+BUILD=$SRC/_build
+export PATH=$CUDA_HOME/bin:$PATH
+mkdir -p "$OUT/bin" "$OUT/logs" "$BUILD"
+VERS=$OUT/versions.txt
+[ -e "$VERS" ] || echo "# reference codes built by validate/refs/build.sh on $(hostname) ($(date -u +%FT%TZ)); $($NVCC --version | tail -1)" > "$VERS"
+
+commit() { git -C "$SRC/$1" rev-parse HEAD; }
+# name  source-commit  note: one line per build, replacing an older one
+record() { grep -v "^$1 " "$VERS" > "$VERS.tmp" || true; echo "$*" >> "$VERS.tmp"; mv "$VERS.tmp" "$VERS"; }
+# Runs a build step with its output in logs/NAME.log and its wall time shown.
+step() {
+  local name=$1; shift
+  local t0=$SECONDS
+  if ! "$@" > "$OUT/logs/$name.log" 2>&1; then
+    echo "build.sh: $name failed; tail of $OUT/logs/$name.log:" >&2
+    tail -20 "$OUT/logs/$name.log" >&2; exit 1
+  fi
+  echo "build.sh: $name done in $((SECONDS - t0)) s"
+}
+install_bin() { cp "$1" "$OUT/bin/$2"; strip "$OUT/bin/$2"; }
+
+build_xsbench() {
+  local flags="-Xcompiler -O3 -arch=sm_90 -std=c++17 -O3"
+  step xsbench make -C "$SRC/XSBench/cuda" -j"$JOBS" SM_VERSION=90 CFLAGS="$flags"
+  install_bin "$SRC/XSBench/cuda/XSBench" XSBench-cuda
+  record XSBench-cuda "$(commit XSBench)" "cuda/: make SM_VERSION=90 CFLAGS=\"$flags\""
+}
+
+# BabelStream's CUDA model reads the memory clock through NVML: a stub with
+# the driver's soname satisfies the link; the GPU node's driver provides it.
+nvml_stub() {
+  local d=$BUILD/nvml-stub
+  mkdir -p "$d"
+  cat > "$d/stub.c" <<'EOF'
+/* Link-time stand-in for libnvidia-ml.so.1 (the driver's copy is used at run time). */
+int nvmlInit_v2(void) { return 999; }
+int nvmlDeviceGetHandleByPciBusId_v2(const char *b, void **d) { (void)b; (void)d; return 999; }
+int nvmlDeviceGetClockInfo(void *d, int t, unsigned *c) { (void)d; (void)t; (void)c; return 999; }
+const char *nvmlErrorString(int e) { (void)e; return "stub"; }
+EOF
+  gcc -shared -fPIC -Wl,-soname,libnvidia-ml.so.1 -o "$d/libnvidia-ml.so" "$d/stub.c"
+  echo "$d"
+}
+
+build_babelstream_cuda() {
+  local inc stub b=$BUILD/babelstream-cuda
+  inc=$(dirname "$(find "$SRC/nvml" -name nvml.h | head -1)")
+  stub=$(nvml_stub)
+  # RELEASE_FLAGS=-O3: BabelStream adds -march=native otherwise (this CPU, not the node's)
+  step babelstream-cuda-cmake cmake -S "$SRC/BabelStream" -B "$b" -DMODEL=cuda \
+    -DCMAKE_CUDA_COMPILER="$NVCC" -DCUDA_ARCH=sm_90 -DCMAKE_BUILD_TYPE=Release \
+    -DRELEASE_FLAGS=-O3 -DCUDA_EXTRA_FLAGS="-I$inc" -DCMAKE_EXE_LINKER_FLAGS="-L$stub"
+  step babelstream-cuda make -C "$b" -j"$JOBS"
+  install_bin "$b/cuda-stream" BabelStream-cuda
+  record BabelStream-cuda "$(commit BabelStream)" "cmake -DMODEL=cuda -DCUDA_ARCH=sm_90 -DRELEASE_FLAGS=-O3 (nvcc, static cudart, libnvidia-ml.so.1 from the driver)"
+}
+
+build_babelstream_omp() {
+  local b=$BUILD/babelstream-omp
+  [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): babelstream-omp skipped" >&2; return 0; }
+  # BabelStream puts OFFLOAD_FLAGS into its default release flags, which
+  # RELEASE_FLAGS=-O3 (no -march=native) replaces: CXX_EXTRA_FLAGS carries them.
+  local off="-fopenmp --offload-arch=sm_90 --cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc"
+  step babelstream-omp-cmake cmake -S "$SRC/BabelStream" -B "$b" -DMODEL=omp \
+    -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_BUILD_TYPE=Release -DRELEASE_FLAGS=-O3 \
+    -DOFFLOAD=ON -DOFFLOAD_FLAGS="$off" -DCXX_EXTRA_FLAGS="${off// /;}"
+  step babelstream-omp make -C "$b" -j"$JOBS"
+  install_bin "$b/omp-stream" BabelStream-omp
+  record BabelStream-omp "$(commit BabelStream)" "cmake -DMODEL=omp -DOFFLOAD=ON -DRELEASE_FLAGS=-O3 -DCXX_EXTRA_FLAGS=\"${off//$CUDA_LEGACY/.toolchain/cuda-legacy}\" ($CLANG; needs .gpu-rt at run time)"
+}
+
+# Kokkos 4.6 predates CUDA 13, which changed three runtime signatures
+# (graph edges take edge data; advise/prefetch take a cudaMemLocation).
+patch_kokkos() {
+  local f=$SRC/kokkos/core/src/Cuda/Kokkos_Cuda_Instance.hpp
+  grep -q "cudaMemLocationTypeDevice, device}" "$f" && return 0
+  sed -i -e 's/cudaGraphAddDependencies(graph, from, to, numDependencies)/cudaGraphAddDependencies(graph, from, to, nullptr, numDependencies)/' \
+    -e 's/cudaMemAdvise(devPtr, count, advice, device)/cudaMemAdvise(devPtr, count, advice, cudaMemLocation{cudaMemLocationTypeDevice, device})/' \
+    -e 's/cudaMemPrefetchAsync(devPtr, count, dstDevice,$/cudaMemPrefetchAsync(devPtr, count, cudaMemLocation{cudaMemLocationTypeDevice, dstDevice}, 0,/' "$f"
+  [ "$(grep -c cudaMemLocationTypeDevice "$f")" = 2 ] || { echo "build.sh: Kokkos CUDA 13 patch did not apply" >&2; exit 1; }
+}
+
+build_testsnap() {
+  local kb=$BUILD/kokkos kk=$BUILD/kokkos-install tb=$BUILD/testsnap
+  local wrap=$SRC/kokkos/bin/nvcc_wrapper
+  patch_kokkos
+  # -arch=sm_90 in CXX flags: nvcc_wrapper's own default (sm_70) is gone in CUDA 13
+  if [ ! -e "$kk/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
+    step kokkos-cmake cmake -S "$SRC/kokkos" -B "$kb" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX="$kk" -DCMAKE_CXX_COMPILER="$wrap" -DCMAKE_CXX_FLAGS=-arch=sm_90 \
+      -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_SERIAL=ON \
+      -DKokkos_ARCH_HOPPER90=ON -DBUILD_SHARED_LIBS=OFF
+    step kokkos make -C "$kb" -j"$JOBS" install
+  fi
+  python3 "$REPO/validate/refs/testsnap_refdata.py" "$REPO/inputs/testsnap/W_2J14_2000_disp" \
+    "$SRC/TestSNAP/src/refdata_2J14_W.h"
+  step testsnap-cmake cmake -S "$SRC/TestSNAP" -B "$tb" -DCMAKE_BUILD_TYPE=Release -Dref_data=14 \
+    -DKokkos_ROOT="$kk" -DCMAKE_CXX_COMPILER="$kk/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS=-arch=sm_90
+  # link the CUDA runtime statically (Kokkos's config names libcudart.so)
+  sed -i "s|[^ ]*/libcudart\.so|$CUDA_HOME/lib64/libcudart_static.a -lrt -lpthread|" \
+    "$tb/CMakeFiles/test_snap.dir/link.txt"
+  step testsnap make -C "$tb" -j"$JOBS"
+  install_bin "$tb/test_snap" TestSNAP-kokkos-cuda
+  record TestSNAP-kokkos-cuda "$(commit TestSNAP)" "branch Kokkos_V2, -Dref_data=14 (refdata generated from W_2J14_2000_disp), Kokkos $(git -C "$SRC/kokkos" describe --tags) $(commit kokkos) CUDA+Serial HOPPER90 (3-call CUDA 13 patch)"
+}
+
+for w in $WHAT; do
+  case $w in
+    xsbench) build_xsbench ;;
+    babelstream-cuda) build_babelstream_cuda ;;
+    babelstream-omp) build_babelstream_omp ;;
+    testsnap) build_testsnap ;;
+    *) echo "build.sh: unknown target $w" >&2; usage >&2; exit 2 ;;
+  esac
+done
+du -sh "$OUT/bin"/*
