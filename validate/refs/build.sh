@@ -7,7 +7,9 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 usage: validate/refs/build.sh SRC_ROOT OUT [WHAT...]
-  WHAT: xsbench babelstream-cuda babelstream-omp testsnap (default: all four)
+  WHAT: xsbench babelstream-cuda babelstream-omp testsnap (default: all four);
+        testsnap-host (not for the node: Kokkos OpenMP build run once here to
+        check the generated TestSNAP header against LAMMPS's forces)
 
 SRC_ROOT holds the public sources (never inside this repository):
   XSBench/      github:ANL-CESAR/XSBench      (cuda/ is built; commit ba08e52 was used)
@@ -148,12 +150,35 @@ build_testsnap() {
   record TestSNAP-kokkos-cuda "$(commit TestSNAP)" "branch Kokkos_V2, -Dref_data=14 (refdata generated from W_2J14_2000_disp), Kokkos $(git -C "$SRC/kokkos" describe --tags) $(commit kokkos) CUDA+Serial HOPPER90 (3-call CUDA 13 patch)"
 }
 
+# Not for the GPU node: TestSNAP on Kokkos OpenMP (g++), run once here to
+# check the generated header: its "RMS |Fj| deviation" against LAMMPS's
+# forces must pass parse.py (seen: 1.3e-14 eV/A, one step in ~3 s with
+# OMP_NUM_THREADS=32, the team size TestSNAP's CPU path asks for).
+build_testsnap_host() {
+  local kb=$BUILD/kokkos-omp kk=$BUILD/kokkos-omp-install tb=$BUILD/testsnap-host
+  if [ ! -e "$kk/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
+    step kokkos-omp-cmake cmake -S "$SRC/kokkos" -B "$kb" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX="$kk" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_STANDARD=17 \
+      -DKokkos_ENABLE_OPENMP=ON -DBUILD_SHARED_LIBS=OFF
+    step kokkos-omp make -C "$kb" -j"$JOBS" install
+  fi
+  python3 "$REPO/validate/refs/testsnap_refdata.py" "$REPO/inputs/testsnap/W_2J14_2000_disp" \
+    "$SRC/TestSNAP/src/refdata_2J14_W.h"
+  step testsnap-host-cmake cmake -S "$SRC/TestSNAP" -B "$tb" -DCMAKE_BUILD_TYPE=Release \
+    -Dref_data=14 -DKokkos_ROOT="$kk" -DCMAKE_CXX_COMPILER=g++
+  step testsnap-host make -C "$tb" -j"$JOBS"
+  OMP_NUM_THREADS=32 OMP_PROC_BIND=false "$tb/test_snap" -ns 1 > "$OUT/logs/testsnap-host-run.txt" 2>&1
+  python3 "$REPO/validate/refs/parse.py" testsnap "$OUT/logs/testsnap-host-run.txt" > /dev/null
+  echo "build.sh: testsnap-host: $(grep 'RMS |Fj|' "$OUT/logs/testsnap-host-run.txt") (accepted)"
+}
+
 for w in $WHAT; do
   case $w in
     xsbench) build_xsbench ;;
     babelstream-cuda) build_babelstream_cuda ;;
     babelstream-omp) build_babelstream_omp ;;
     testsnap) build_testsnap ;;
+    testsnap-host) build_testsnap_host ;;
     *) echo "build.sh: unknown target $w" >&2; usage >&2; exit 2 ;;
   esac
 done
