@@ -11,17 +11,14 @@ usage: validate/refs/build.sh SRC_ROOT OUT [WHAT...]
         testsnap-host (not for the node: Kokkos OpenMP build run once here to
         check the generated TestSNAP header against LAMMPS's forces)
 
-SRC_ROOT holds the public sources (never inside this repository):
-  XSBench/      github:ANL-CESAR/XSBench      (cuda/ is built; commit ba08e52 was used)
-  BabelStream/  github:UoB-HPC/BabelStream
-  TestSNAP/     github:FitSNAP/TestSNAP, branch Kokkos_V2 (its GPU path)
+SRC_ROOT holds the public sources, made by validate/refs/sources.sh (pinned commits):
+  XSBench/      github:ANL-CESAR/XSBench ba08e52 (cuda/ is built)
+  BabelStream/  github:UoB-HPC/BabelStream 57637d5
+  TestSNAP/     github:FitSNAP/TestSNAP, branch Kokkos_V2 d11d3a8 (its GPU path)
   kokkos/       github:kokkos/kokkos, tag 4.6.01 (patched here for CUDA 13: 3 calls)
-  nvml/         nvml.h for BabelStream's CUDA build: pip download --no-deps
-                'nvidia-nvml-dev==13.0.87' and unzip the wheel there
-The fetch tool gives a bare git dir /work/.mirror/<owner>+<name>/repo; clone it:
-  git clone /work/.mirror/ANL-CESAR+XSBench/repo SRC_ROOT/XSBench
-  git clone -b Kokkos_V2 /work/.mirror/FitSNAP+TestSNAP/repo SRC_ROOT/TestSNAP
-  git clone /work/.mirror/kokkos+kokkos/repo SRC_ROOT/kokkos && git -C SRC_ROOT/kokkos checkout 4.6.01
+  nvml/         nvml.h for BabelStream's CUDA build (PyPI nvidia-nvml-dev 13.0.87)
+The fetch tool gives a bare git dir /work/.mirror/<owner>+<name>/repo of each:
+  validate/refs/sources.sh /work/.mirror SRC_ROOT
 TestSNAP's refdata_2J14_W.h is a missing blob in every public mirror: it is
 generated from inputs/testsnap/W_2J14_2000_disp (validate/refs/testsnap_refdata.py).
 
@@ -126,6 +123,13 @@ patch_kokkos() {
   [ "$(grep -c cudaMemLocationTypeDevice "$f")" = 2 ] || { echo "build.sh: Kokkos CUDA 13 patch did not apply" >&2; exit 1; }
 }
 
+# TestSNAP's W_2J14 header, rewritten only when it changed (no needless rebuild)
+refdata() {
+  python3 "$REPO/validate/refs/testsnap_refdata.py" "$REPO/inputs/testsnap/W_2J14_2000_disp" "$BUILD/refdata_2J14_W.h"
+  cmp -s "$BUILD/refdata_2J14_W.h" "$SRC/TestSNAP/src/refdata_2J14_W.h" ||
+    cp "$BUILD/refdata_2J14_W.h" "$SRC/TestSNAP/src/refdata_2J14_W.h"
+}
+
 build_testsnap() {
   local kb=$BUILD/kokkos kk=$BUILD/kokkos-install tb=$BUILD/testsnap
   local wrap=$SRC/kokkos/bin/nvcc_wrapper
@@ -138,8 +142,7 @@ build_testsnap() {
       -DKokkos_ARCH_HOPPER90=ON -DBUILD_SHARED_LIBS=OFF
     step kokkos make -C "$kb" -j"$JOBS" install
   fi
-  python3 "$REPO/validate/refs/testsnap_refdata.py" "$REPO/inputs/testsnap/W_2J14_2000_disp" \
-    "$SRC/TestSNAP/src/refdata_2J14_W.h"
+  refdata
   step testsnap-cmake cmake -S "$SRC/TestSNAP" -B "$tb" -DCMAKE_BUILD_TYPE=Release -Dref_data=14 \
     -DKokkos_ROOT="$kk" -DCMAKE_CXX_COMPILER="$kk/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS=-arch=sm_90
   # link the CUDA runtime statically (Kokkos's config names libcudart.so)
@@ -162,8 +165,7 @@ build_testsnap_host() {
       -DKokkos_ENABLE_OPENMP=ON -DBUILD_SHARED_LIBS=OFF
     step kokkos-omp make -C "$kb" -j"$JOBS" install
   fi
-  python3 "$REPO/validate/refs/testsnap_refdata.py" "$REPO/inputs/testsnap/W_2J14_2000_disp" \
-    "$SRC/TestSNAP/src/refdata_2J14_W.h"
+  refdata
   step testsnap-host-cmake cmake -S "$SRC/TestSNAP" -B "$tb" -DCMAKE_BUILD_TYPE=Release \
     -Dref_data=14 -DKokkos_ROOT="$kk" -DCMAKE_CXX_COMPILER=g++
   step testsnap-host make -C "$tb" -j"$JOBS"
