@@ -21,3 +21,7 @@ foreach(case xsbench:checksum:not\ valid xsbench:lookups:unreadable\ lookups/s
 endforeach()
 pp_test(refs_run_good COMMAND ${pp_refs}/test-run.sh GOOD LABELS unit EXPECT 0 "GOOD ok")
 pp_test(refs_run_planted_bad COMMAND ${pp_refs}/test-run.sh BAD LABELS unit EXPECT 0 "BAD ok")
+# the TestSNAP header generator: the right header, and a case it must refuse
+pp_test(refs_testsnap_refdata COMMAND python3 ${pp_refs}/test_refdata.py GOOD LABELS unit EXPECT 0 "GOOD ok")
+pp_test(refs_testsnap_refdata_planted COMMAND python3 ${pp_refs}/test_refdata.py PLANTED LABELS unit
+        EXPECT 0 "neighbour counts differ")
