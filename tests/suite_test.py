@@ -17,6 +17,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 SUITE = os.path.join(HERE, "..", "validate", "suite")
+sys.path.insert(0, os.path.join(HERE, "..", "validate"))
+import suite_cases  # noqa: E402  (the build record of a binary)
 failures = []
 
 
@@ -81,9 +83,8 @@ def refusals(bindir):
     check(rc == 0, "control: optimized run declaring --sort vendor: accepted")
     # a copy of the tree on a GPU node: the binaries' build record decides, not the tree's git
     rc, text = suite(*base, "--repo", dirty, "--binary-stamp-only")
-    stamp = [l for l in subprocess.run([os.path.join(bindir, "spmv"), "--version"], capture_output=True,
-                                        text=True).stdout.splitlines() if "git revision" in l]
-    clean_build = bool(stamp) and not stamp[0].rstrip().endswith("-dirty")
+    stamp = suite_cases.build_record(os.path.join(bindir, "spmv")).get("git revision", "")
+    clean_build = bool(stamp) and not stamp.endswith("-dirty")
     check(rc == (0 if clean_build else 2), f"--binary-stamp-only on a dirty copy: decided by the binaries' stamp ({stamp})")
     rc, text = suite(*base, "--repo", clean, "--binary-stamp-only", "--optimized", opt)
     check(rc == 2 and "kernel diff is recorded from the tree" in text, "--binary-stamp-only optimized: refused")

@@ -4,6 +4,7 @@ One case per app and scale. "reference" is the published case (the GPU-node
 sizes of validate/results/nvidia-h200/); "small" finishes in a few minutes on
 a 2-core CPU machine. "{inputs}" is the inputs folder the apps use.
 """
+import subprocess
 
 CASES = {
     "microbench": {
@@ -71,3 +72,15 @@ def check_declared(declared):
                 allowed = ", ".join(sorted(OPTIMIZABLE[app])) or "none"
                 problems.append(f"{app}: {opt} may not change in a reportable run (allowed: {allowed})")
     return problems
+
+
+def build_record(exe):
+    """`exe --version` (the build record) as {key: value}, models as a list.
+    OSError if exe cannot run."""
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60).stdout
+    rec = {}
+    for line in out.splitlines()[1:]:
+        key, _, val = line.strip().partition("  ")
+        rec[key.strip()] = val.strip()
+    rec["models"] = [m for m in rec.get("models", "").split(",") if m]
+    return rec

@@ -23,7 +23,6 @@ import json
 import os
 import re
 import shlex
-import subprocess
 import sys
 
 import reframe as rfm
@@ -71,16 +70,6 @@ def preset_cache(name, path=os.path.join(REPO, "CMakePresets.json")):
                       for k, v in p.get("cacheVariables", {}).items()})
         gen = p.get("generator", gen)
     return gen, cache
-
-
-def built_models(exe):
-    """The 'models' line of `exe --version` (the build record)."""
-    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=120).stdout
-    for line in out.splitlines():
-        key, _, val = line.strip().partition("  ")
-        if key.strip() == "models":
-            return [m for m in val.strip().split(",") if m]
-    return []
 
 
 class proxyport_build(rfm.CompileOnlyRegressionTest):
@@ -154,7 +143,7 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
             self.num_gpus_per_node = 1  # omp offloads to the GPU too
         exe = os.path.join(self.build.bindir, self.app)
         if not self.is_dry_run():  # a dry run builds nothing to ask
-            self.skip_if(self.model not in built_models(exe),
+            self.skip_if(self.model not in suite_cases.build_record(exe)["models"],
                          f"{self.model} is not built in {self.build.bindir} (see {self.app} --help)")
         inputs = os.environ.get("PP_INPUTS") or os.path.join(REPO, "inputs")
         self.executable = exe
