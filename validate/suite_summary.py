@@ -39,10 +39,11 @@ def better(a, b, higher):
     return a > b if higher else a < b
 
 
-def headline(files):
-    """{(kernel, label, variant family): row} over the repeats' result files."""
+def headline(files, sized=None):
+    """{(kernel, label, variant family): row} over the repeats' result files: the
+    largest size of each (sized: per_size(files), when the caller has it)."""
     rows = {}
-    for (kernel, label, fam, size), row in per_size(files).items():
+    for (kernel, label, fam, size), row in (sized if sized is not None else per_size(files)).items():
         old = rows.get((kernel, label, fam))
         if old is None or size > old["size"]:
             rows[(kernel, label, fam)] = row
@@ -218,10 +219,11 @@ def write(out, reportable, repo):
         files = [res for r, res in results if r["app"] == app and res]
         if not files:
             continue
-        rows = headline(files)
+        sized = per_size(files)
+        rows = headline(files, sized)
         pubfile = load(os.path.join(PUBLISHED, suite_cases.CASES[app]["published"]))
         same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
-        base = add_ratios(rows, per_size(files), headline([pubfile]) if pubfile else {}, same_gpu)
+        base = add_ratios(rows, sized, headline([pubfile]) if pubfile else {}, same_gpu)
         rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))
         gm = geomean([r["ratio_to_published"] for r in rlist])
         if gm:
