@@ -79,11 +79,11 @@ int main(int argc, char **argv) {
   if (mb_blocks) pp_report_param(s.report, "blocks (streaming, atomics, reductions)", "%d", mb_blocks);
   else pp_report_param(s.report, "blocks (streaming, atomics, reductions)", "one per tpb elements");
 
-  /* Kernels of a fixed size of their own (the launch kernels) run once, at the first size. */
-  /* one result buffer for every check, its pages touched once (suite.h) */
+  /* One result buffer for every check, its pages touched once (suite.h). */
   double *check_buf = pp_host_alloc(app.name, (size_t)maxn * sizeof *check_buf, "the results");
 #pragma omp parallel for
   for (long long i = 0; i < maxn; i++) check_buf[i] = 0;
+  /* Kernels of a fixed size of their own (the launch kernels) run once, at the first size. */
   uint64_t sized = 0;
   for (int i = 0; i < mb_suite_len; i++) sized |= (uint64_t)(mb_suite[i].size == 0) << i;
   for (int si = 0; si < s.opt.sizes.n; si++) {

@@ -86,7 +86,7 @@ class Pool:
                 if isinstance(d, dict) and d.get("ran") is False:
                     self.notes.append(f"{run['label']}: {d.get('model')} did not run: {d.get('reason', '?')}")
         self.devices = sorted({d.get("name") for r in runs for d in r["doc"].get("devices") or ()
-                               if isinstance(d, dict) and d.get("ran") and d.get("model") in ("cuda", "hip")
+                               if isinstance(d, dict) and d.get("ran") and d.get("model") in NATIVE
                                and d.get("name")})
 
     def apps(self):
@@ -135,7 +135,7 @@ def label_order(label):
 def native_of(labels, wanted=None):
     if wanted:
         return wanted if wanted in labels else None
-    return next((n for n in ("cuda", "hip") if n in labels), None)
+    return next((n for n in NATIVE if n in labels), None)
 
 
 def flag_base(label, labels):
