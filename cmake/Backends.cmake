@@ -142,6 +142,13 @@ if(NOT PP_OFFLOAD STREQUAL "none")
     pp_offload_expand(PP_OFFLOAD_FLAGS "${PP_ROW_${PP_OMP_ROW}_${_target}}")
   endif()
 endif()
+# The row's tuned flags (the default build's best validated standard form).
+set(PP_OMP_TUNED_FLAGS "")
+if(PP_OMP_TUNED AND PP_OMP_PATH STREQUAL "table" AND PP_ROW_${PP_OMP_ROW}_TUNED_${_target}
+   AND CMAKE_C_COMPILER_VERSION VERSION_GREATER_EQUAL "${PP_ROW_${PP_OMP_ROW}_TUNED_MIN}")
+  separate_arguments(PP_OMP_TUNED_FLAGS UNIX_COMMAND "${PP_ROW_${PP_OMP_ROW}_TUNED_${_target}}")
+  list(APPEND PP_OFFLOAD_FLAGS ${PP_OMP_TUNED_FLAGS})
+endif()
 if(PP_OMP_DEVICE_FLAGS AND NOT PP_OFFLOAD STREQUAL "none")
   list(APPEND PP_OFFLOAD_FLAGS ${PP_OMP_DEVICE_FLAGS})
 endif()

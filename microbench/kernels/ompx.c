@@ -53,12 +53,43 @@ static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
   r = acc[0];
   return r;
 }
+#pragma omp begin declare target
+/* mb_atomic_capture aggregated per warp, as nvcc does for CUDA's atomicAdd
+ * (LLVM 19 does not): the warp's last lane claims the warp's captures with one
+ * atomic, a shuffle hands its base to every lane, each lane writes at base + the
+ * captures of the lanes below it. The loop is warp-uniform (whole warps step
+ * together, i < n tested per lane) so the ballot's lanes are all present; a
+ * partial last warp of the block (tpb not a multiple of the warp) ballots only
+ * its lanes. Same results as mb_atomic_capture, up to the order of `out`. */
+static inline void capture_by_warp(const double *x, size_t n, double *out,
+                                   unsigned long long *count) {
+  const int t = ompx_thread_id_x(), lane = t % PP_OMPX_WARP, first = t - lane;
+  const int lanes = ompx_block_dim_x() - first < PP_OMPX_WARP ? ompx_block_dim_x() - first
+                                                               : PP_OMPX_WARP;
+  const uint64_t all = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
+  const size_t stride = (size_t)ompx_grid_dim_x() * ompx_block_dim_x();
+  for (size_t w = (size_t)ompx_block_id_x() * ompx_block_dim_x() + first; w < n; w += stride) {
+    const size_t i = w + (size_t)lane;
+    const int keep = i < n && x[i] > 0;
+    const uint64_t m = ompx_ballot_sync(all, keep);
+    if (m == 0) continue; /* uniform: every lane sees the same m */
+    long base = 0;
+    if (lane == lanes - 1)
+      base = (long)pp_atomic_fetch_add_u64(count, (unsigned long long)__builtin_popcountll(m));
+    base = ompx_shfl_down_sync_l(all, base, (unsigned)(lanes - 1 - lane), PP_OMPX_WARP);
+    if (keep) out[(unsigned long long)base + (unsigned long long)__builtin_popcountll(m & ((1ull << lane) - 1))] = x[i];
+  }
+}
+#pragma omp end declare target
+
 static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
                                 unsigned long long *count) {
   unsigned long long r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(count)
   count[0] = 0;
-  OMPX_LOOP(n, tpb, is_device_ptr(x, out, count), mb_atomic_capture(x[i], out, count));
+  int nb_ = blocks_for(n, tpb);
+  PP_OMPX_LAUNCH(nb_, tpb, is_device_ptr(x, out, count))
+  capture_by_warp(x, n, out, count);
 #pragma omp target device(pp_omp_device) is_device_ptr(count) map(from : r)
   r = count[0];
   return (long long)r;

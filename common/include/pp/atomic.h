@@ -41,6 +41,26 @@ PP_HD static inline unsigned long long pp_atomic_fetch_inc(unsigned long long *p
   return k;
 #endif
 }
+
+/* Returns *p and adds v to it, atomically (claims v slots at once). */
+PP_HD static inline unsigned long long pp_atomic_fetch_add_u64(unsigned long long *p,
+                                                              unsigned long long v) {
+#if defined(PP_ATOMIC_NATIVE_)
+  return atomicAdd(p, v);
+#elif defined(PP_ATOMIC_HOST_PASS_)
+  unsigned long long k = *p; /* native files run this only on the device */
+  *p += v;
+  return k;
+#else
+  unsigned long long k;
+#pragma omp atomic capture
+  {
+    k = *p;
+    *p += v;
+  }
+  return k;
+#endif
+}
 PP_END_DEVICE
 
 #endif

@@ -4,7 +4,8 @@
  *   host  fixed blocks (at most PP_REDUCE_MAX_BLOCKS), each summed in index
  *         order, then the block sums in block order: the result does not
  *         depend on the thread count (reproducible reference histories).
- *   omp   the combined construct's reduction clause (pp/omp_loop.h shape).
+ *   omp   the combined construct's reduction clause (pp/omp_loop.h shape), at most
+ *         PP_REDUCE_MAX_BLOCKS teams, each one contiguous block.
  *   ompx, cuda, hip  two passes: a grid-stride pass leaves one partial per
  *         block (warp shuffles, then the warps' sums through team-shared
  *         memory), one block sums the partials, an 8-byte copy brings it back.
