@@ -1,11 +1,12 @@
 /* cgsolve, omp model: standard OpenMP 5 target offload only. One combined
- * `target teams distribute parallel for` per kernel, one element per thread
- * (num_teams = n / CG_TPB, the form microbench measured best); the dot is the
+ * `target teams distribute parallel for simd` (PP_OMP_SIMD, pp/omp_loop.h)
+ * per kernel, one element per thread (num_teams = n / CG_TPB, the form
+ * microbench measured best); the dot is the
  * shared omp reduction (pp/reduce.h: the construct's reduction clause). */
 #include <omp.h>
 #include "cgsolve.h"
 #include "pp/reduce.h"
-#include "pp/omp_device.h"
+#include "pp/omp_loop.h"
 
 static int teams_for(int64_t n) {
   int64_t t = (n + CG_TPB - 1) / CG_TPB;
@@ -18,8 +19,9 @@ static double dot(const double *x, const double *y, int64_t n, double *scratch) 
 
 static void axpby(double *w, double alpha, const double *x, double beta, const double *y,
                   int64_t n) {
-#pragma omp target teams distribute parallel for num_teams(pp_omp_teams(teams_for(n), CG_TPB)) thread_limit(CG_TPB) \
-    device(pp_omp_device) is_device_ptr(w, x, y)
+#pragma omp target teams distribute parallel for PP_OMP_SIMD \
+    num_teams(pp_omp_teams(teams_for(n), CG_TPB)) thread_limit(CG_TPB) device(pp_omp_device) \
+    is_device_ptr(w, x, y)
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }
 

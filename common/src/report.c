@@ -252,8 +252,9 @@ static void print_table(const pp_report *r, FILE *f) {
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "\n== %s  (ProxyPort %s, git %s%s%s, %d rank%s)\n", r->app, b->version, b->git_revision,
           b->git_diff_hash[0] ? " diff " : "", b->git_diff_hash, pp_mpi_size(), pp_mpi_size() > 1 ? "s" : "");
-  fprintf(f, "   %-22s %s (%s; flag set %s%s%s)\n", "build", b->tag, b->omp_compiler_banner,
-          b->omp_flag_set, b->omp_extra_flags[0] ? ": " : "", b->omp_extra_flags);
+  fprintf(f, "   %-22s %s (%s; flag set %s%s%s; omp simd %s)\n", "build", b->tag,
+          b->omp_compiler_banner, b->omp_flag_set, b->omp_extra_flags[0] ? ": " : "",
+          b->omp_extra_flags, b->omp_simd ? "on" : "off");
   if (b->omp_forced_flags[0]) fprintf(f, "   %-22s %s\n", "forced flags", b->omp_forced_flags);
   if (r->systems) print_system(r, f);
   for (int i = 0; i < r->nparams; i++) { /* values may quote file names: escaped, one line each */
@@ -406,6 +407,7 @@ static void json_build(pp_json *j) {
   pp_json_str(j, "omp_extra_flags", b->omp_extra_flags);
   pp_json_str(j, "omp_forced_flags", b->omp_forced_flags);
   pp_json_str(j, "ompx_absent", b->ompx_absent);
+  pp_json_bool(j, "omp_simd", b->omp_simd);
   pp_json_obj_end(j);
 }
 

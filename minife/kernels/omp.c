@@ -1,16 +1,16 @@
 /* spmv, omp model: standard OpenMP 5 target offload only, in three forms
  * (--omp-form), all over the same row groups of rows_per_team rows:
  *
- *  rows   `target teams distribute parallel for` over rows: one thread per
- *         row, the textbook form. An inner `simd` would be the standard way to
- *         add the third level, but LLVM 19 does not map simd to GPU lanes,
- *         so on GPUs this is "CSR scalar" (uncoalesced: neighbouring threads
- *         read rows 27 entries apart).
+ *  rows   `target teams distribute parallel for simd` over rows: one
+ *         iteration per row, the textbook form. An inner `simd` over a row's
+ *         entries would be the standard way to add the third level, but LLVM
+ *         19 does not map simd to GPU lanes, so on GPUs this is "CSR scalar"
+ *         (uncoalesced: neighbouring threads read rows 27 entries apart).
  *  lanes  the three levels in standard constructs: `teams distribute` over row
- *         groups, a `parallel for` over (row, lane) pairs in which vector_len
- *         lanes stride over one row's entries (coalesced, like the native
+ *         groups, a `parallel for simd` over (row, lane) pairs in which
+ *         vector_len lanes stride over one row's entries (coalesced, like the native
  *         kernels), the lanes' partial sums in a team-local array (LLVM puts
- *         it in team-shared memory), and a second `parallel for` that adds
+ *         it in team-shared memory), and a second `parallel for simd` that adds
  *         each row's partials. The implicit barrier between the two loops is
  *         the team-wide synchronization.
  *  teams  the same algorithm written SPMD style: one `parallel` region per team,
@@ -19,12 +19,15 @@
  * (clang 19 -Rpass=openmp-opt: both lanes and teams kernels are turned into
  * SPMD mode and `part` becomes 8 KiB of static team-shared memory.)
  * There are no shuffles in standard OpenMP, so lane reductions always go
- * through team memory. grid_loop picks num_teams = params.teams instead of one
- * team per row group, as in the kernel-mode and native backends. */
+ * through team memory. Every `simd` here is PP_OMP_SIMD (pp/omp_loop.h: GCC
+ * runs a warp's lanes only in simd loops; PP_OMP_SIMD=OFF drops it); the
+ * teams form has none (its loops stride by omp_get_thread_num()). grid_loop
+ * picks num_teams = params.teams instead of one team per row group, as in the
+ * kernel-mode and native backends. */
 #include <limits.h>
 #include <omp.h>
 #include <stdlib.h>
-#include "pp/omp_device.h"
+#include "pp/omp_loop.h"
 #include "minife.h"
 
 typedef struct plan {
@@ -60,8 +63,8 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
   if (pl->p.omp_form == SPMV_OMP_ROWS) {
     const int64_t want = (nrows + T - 1) / T;
     const int nt = clamp_teams(pl->p.grid_loop && pl->p.teams < want ? pl->p.teams : want);
-#pragma omp target teams distribute parallel for num_teams(pp_omp_teams(nt, T)) thread_limit(T) \
-    device(pp_omp_device) is_device_ptr(rowptr, col, val, x, y)
+#pragma omp target teams distribute parallel for PP_OMP_SIMD num_teams(pp_omp_teams(nt, T)) \
+    thread_limit(T) device(pp_omp_device) is_device_ptr(rowptr, col, val, x, y)
     for (int64_t i = 0; i < nrows; i++)
       y[i] = spmv_row_partial(col, val, x, rowptr[i], rowptr[i + 1], 0, 1);
     return;
@@ -73,14 +76,14 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
     device(pp_omp_device) is_device_ptr(rowptr, col, val, x, y)
     for (int64_t g = 0; g < ngroups; g++) {
       double part[SPMV_MAX_TEAM]; /* team-local: shared by the team's threads */
-#pragma omp parallel for
+#pragma omp parallel for PP_OMP_SIMD
       for (int t = 0; t < T; t++) {
         const int64_t row = g * rpt + (t >> lg);
         part[t] = row < nrows ? spmv_row_partial(col, val, x, rowptr[row], rowptr[row + 1],
                                                  t & (vl - 1), vl)
                               : 0.0;
       }
-#pragma omp parallel for
+#pragma omp parallel for PP_OMP_SIMD
       for (int r = 0; r < rpt; r++) {
         const int64_t row = g * rpt + r;
         if (row < nrows) {

@@ -19,6 +19,7 @@ typedef struct pp_buildinfo {
   const char *omp_extra_flags;
   const char *omp_forced_flags; /* per-file flags apps add whatever the set */
   const char *ompx_absent;    /* why this compiler cannot build ompx; "" if it can */
+  int omp_simd;               /* 1: the omp loops carry `simd` (CMake PP_OMP_SIMD, pp/omp_loop.h) */
 } pp_buildinfo;
 const pp_buildinfo *pp_build_info(void);
 /* 1 when the binary was built from a tree with uncommitted changes. */

@@ -1,5 +1,6 @@
 /* The standard-OpenMP (omp model) shape of a loop over [0, n): one combined
- * `target teams distribute parallel for` on ProxyPort's device.
+ * `target teams distribute parallel for simd` on ProxyPort's device (`simd`
+ * is PP_OMP_SIMD below: CMake's PP_OMP_SIMD=OFF drops it).
  *   blocks == 0: one team per tpb iterations (num_teams = ceil(n / tpb)).
  *   blocks > 0:  that many teams, each one contiguous block of the loop
  *                (dist_schedule(static)) that its threads stride through
@@ -14,6 +15,20 @@
 #include "pp/omp_device.h"
 #include "pp/portable.h"
 
+/* `simd` for the omp model's parallel loops, in every omp kernel file:
+ * `target teams distribute parallel for PP_OMP_SIMD ...`, or `parallel for
+ * PP_OMP_SIMD` inside a `teams distribute`. GCC maps an OpenMP thread to a
+ * warp and only a `simd` loop to its 32 lanes (outside one, one lane per warp
+ * works); clang 19 maps threads to lanes and ignores `simd` on GPUs. Only on
+ * loops without loop-carried dependences (atomics and reduction clauses are
+ * fine: OpenMP 5.0). PP_OMP_USE_SIMD comes from CMake (option PP_OMP_SIMD,
+ * recorded in the build record as omp_simd); undefined means on. */
+#if !defined(PP_OMP_USE_SIMD) || PP_OMP_USE_SIMD
+#define PP_OMP_SIMD simd
+#else
+#define PP_OMP_SIMD
+#endif
+
 /* Teams of the shape: `blocks`, or ceil(n / tpb), at least 1; on the host as
  * the offload device no more than it can form (pp_omp_teams, omp_device.h). */
 static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
@@ -23,8 +38,8 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
 
 /* The combined construct with its launch shape and device. */
 #define PP_OMP_FOR(nteams, tpb, ...)                                                     \
-  PP_PRAGMA(omp target teams distribute parallel for num_teams(nteams) thread_limit(tpb) \
-            device(pp_omp_device) __VA_ARGS__)
+  PP_PRAGMA(omp target teams distribute parallel for PP_OMP_SIMD num_teams(nteams)     \
+            thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
 
 #ifdef PP_OFFLOAD_CPU
 /* LLVM 19's host offload device writes only 2 of 100000 elements with
