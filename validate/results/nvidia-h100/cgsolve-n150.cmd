@@ -1,0 +1,3 @@
+build/nvidia-sm90/bin/cgsolve --backend all --deck inputs/minife/n150.deck --json <outdir>/cgsolve-n150.json --csv <outdir>/cgsolve-n150.csv
+name, memory.total [MiB], driver_version, clocks.max.sm [MHz], clocks.max.memory [MHz]
+NVIDIA H100 80GB HBM3, 81559 MiB, 580.159.04, 1980 MHz, 2619 MHz

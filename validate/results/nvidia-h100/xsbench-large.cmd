@@ -1,0 +1,3 @@
+build/nvidia-sm90/bin/xsbench_like --backend all -s large --variant all --backend omp,ompx,cuda --json <outdir>/xsbench-large.json --csv <outdir>/xsbench-large.csv
+name, memory.total [MiB], driver_version, clocks.max.sm [MHz], clocks.max.memory [MHz]
+NVIDIA H100 80GB HBM3, 81559 MiB, 580.159.04, 1980 MHz, 2619 MHz
