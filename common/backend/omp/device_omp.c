@@ -14,6 +14,7 @@
 
 int pp_omp_device = 0;
 int pp_omp_host_team_limit = 0;
+int pp_omp_gpu_team_cap = 0;
 static pp_model current = PP_OMP;
 
 static void fail(const char *what, const char *detail) { pp_device_fail(current, what, detail); }
@@ -86,6 +87,19 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   } else if (pp_native_mem_info(dev, &info->free_mem, &info->total_mem) != 0) {
     info->free_mem = info->total_mem = 0; /* unknown: the fit check cannot run */
   }
+#if defined(__GNUC__) && !defined(__clang__)
+  /* libgomp launches its own number of teams on a GPU (one per SM on an H100,
+   * whatever num_teams asks) and runs the teams asked beyond it one after
+   * another inside them, each with a fork and join of its warps: 65536 asked
+   * teams made a 2^24 triad 13x slower than 132 (validate/results/nvidia-h100/
+   * NOTES.md). Ask for no more than it launches: its default, read here. */
+  if (info->is_gpu) {
+    int teams = 0;
+#pragma omp target teams device(dev) map(tofrom : teams)
+    if (omp_get_team_num() == 0) teams = omp_get_num_teams();
+    pp_omp_gpu_team_cap = teams > 0 ? teams : 0;
+  }
+#endif
 }
 
 

@@ -8,6 +8,9 @@ PP_EXTERN_C_BEGIN
 extern int pp_omp_device;
 /* Threads the host can run when it is the offload device (cpu preset); 0 on a GPU. */
 extern int pp_omp_host_team_limit;
+/* Teams the offload runtime runs at once on the GPU when it runs more asked
+ * teams one after another (GCC's libgomp); 0: no cap (LLVM launches them all). */
+extern int pp_omp_gpu_team_cap;
 
 /* Memory on that device for a model's scratch: never NULL (a failed
  * allocation prints one line and exits 3; 0 bytes gives a valid pointer). */
@@ -21,9 +24,12 @@ void pp_omp_free(void *p);
  * exceeds the processors, then shrinks them itself; asking for no more than
  * it can form keeps that warning off the screen. Kernels loop over
  * omp_get_num_teams() (distribute, or team-strided loops), so fewer teams
- * change no result. Use: num_teams(pp_omp_teams(nt, tpb)). */
+ * change no result. On a GPU whose runtime serializes teams beyond what it
+ * launches (pp_omp_gpu_team_cap), no more than those. Use:
+ * num_teams(pp_omp_teams(nt, tpb)). */
 static inline int pp_omp_teams(long long teams, long long threads) {
   const long long p = pp_omp_host_team_limit;
+  if (pp_omp_gpu_team_cap > 0 && teams > pp_omp_gpu_team_cap) return pp_omp_gpu_team_cap;
   if (p <= 0) return (int)teams;
   long long per = threads < 1 ? 1 : threads > p ? p : threads; /* threads per team it can form */
   long long most = p / per;

@@ -41,10 +41,12 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
   PP_PRAGMA(omp target teams distribute parallel for PP_OMP_SIMD num_teams(nteams)     \
             thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
 
-#ifdef PP_OFFLOAD_CPU
+#if defined(PP_OFFLOAD_CPU) || (defined(__GNUC__) && !defined(__clang__))
 /* LLVM 19's host offload device writes only 2 of 100000 elements with
  * schedule(static, 1) in this construct (seen here); contiguous per thread is
- * right for CPUs anyway. */
+ * right for CPUs anyway. GCC maps a thread to a warp and the simd loop to its
+ * lanes: with schedule(static, 1) each simd loop has one iteration (one lane
+ * works), with the default static schedule each warp a contiguous chunk. */
 #define PP_OMP_BLOCKED dist_schedule(static)
 #else
 #define PP_OMP_BLOCKED dist_schedule(static) schedule(static, 1)
