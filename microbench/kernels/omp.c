@@ -51,7 +51,7 @@ static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
    * chunk's slots of the global counter with one atomic, every thread writes
    * at that base + its slot. Same results as mb_atomic_capture up to the
    * order of `out`. */
-#if defined(__GNUC__) && !defined(__clang__)
+#if PP_OMP_GCC
   /* GCC: an OpenMP thread is a warp (8 per team at tpb 256), so a chunk is 8
    * elements and two barriers each: 3 s at 2^24 on the H100; the combined
    * construct with its simd lanes' atomics is GCC's better form. */

@@ -21,7 +21,7 @@
 /* GCC 12's simd (SIMT) code of these loops computed a wrong checksum on an
  * H100 (17 instead of 999388, every variant; validate/results/nvidia-h100/
  * NOTES.md; not reduced further): GCC builds them without simd. */
-#if defined(__GNUC__) && !defined(__clang__)
+#if PP_OMP_GCC
 #define XS_OMP_SIMD
 #else
 #define XS_OMP_SIMD PP_OMP_SIMD

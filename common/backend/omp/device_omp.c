@@ -87,7 +87,7 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   } else if (pp_native_mem_info(dev, &info->free_mem, &info->total_mem) != 0) {
     info->free_mem = info->total_mem = 0; /* unknown: the fit check cannot run */
   }
-#if defined(__GNUC__) && !defined(__clang__)
+#if PP_OMP_GCC
   /* libgomp launches its own number of teams on a GPU (one per SM on an H100,
    * whatever num_teams asks) and runs the teams asked beyond it one after
    * another inside them, each with a fork and join of its warps: 65536 asked

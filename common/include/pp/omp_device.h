@@ -6,6 +6,14 @@
 #include "pp/portable.h"
 PP_EXTERN_C_BEGIN
 extern int pp_omp_device;
+/* 1 when GCC compiles the OpenMP code: its GPU mapping (an OpenMP thread is a
+ * warp, the lanes run only `simd` loops, libgomp's own team count) asks for
+ * its own forms in a few places. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PP_OMP_GCC 1
+#else
+#define PP_OMP_GCC 0
+#endif
 /* Threads the host can run when it is the offload device (cpu preset); 0 on a GPU. */
 extern int pp_omp_host_team_limit;
 /* Teams the offload runtime runs at once on the GPU when it runs more asked

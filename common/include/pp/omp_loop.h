@@ -41,7 +41,7 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
   PP_PRAGMA(omp target teams distribute parallel for PP_OMP_SIMD num_teams(nteams)     \
             thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
 
-#if defined(PP_OFFLOAD_CPU) || (defined(__GNUC__) && !defined(__clang__))
+#if defined(PP_OFFLOAD_CPU) || PP_OMP_GCC
 /* LLVM 19's host offload device writes only 2 of 100000 elements with
  * schedule(static, 1) in this construct (seen here); contiguous per thread is
  * right for CPUs anyway. GCC maps a thread to a warp and the simd loop to its
