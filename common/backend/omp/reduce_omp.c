@@ -9,13 +9,6 @@
  * loop, a cost that grows with the team count (65536 teams at 2^24, tpb 256). */
 static int reduce_teams(size_t n, int tpb, int blocks) {
   if (blocks > 0) return blocks;
-#if defined(__GNUC__) && !defined(__clang__)
-  /* GCC: the blocked shape's schedule(static, 1) gives each simd region one
-   * iteration, so one lane of a warp works (PP_OMP_SIMD, README): keep one team
-   * per tpb elements, whose simd loop spreads over the lanes. */
-  (void)n, (void)tpb;
-  return 0;
-#endif
   const size_t t = (n + (size_t)tpb - 1) / (size_t)tpb;
   return t > PP_REDUCE_MAX_BLOCKS ? PP_REDUCE_MAX_BLOCKS : t < 1 ? 1 : (int)t;
 }
