@@ -16,6 +16,9 @@ void pp_mpi_init(int *argc, char ***argv) {
   inited_ = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  /* Unbuffered stderr sends a message in pieces, and mpiexec may put its own
+   * abort banner between them: a line reaches it whole, in one write. */
+  if (size_ > 1) setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
   /* Ranks sharing a node: their order there picks the GPU. */
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
