@@ -27,9 +27,12 @@ pp_test(testsnap_fd_j8 COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_J8C
 pp_test(testsnap_fd_j14 COMMAND ${TS} --lattice 4,4,5 --displace 0.2 --seed 3 --coeff ${TS_J14C}
   --param ${TS_J14P} --fd-check 9 --backend host ${TS_FAST} EXPECT 0 "host: finite differences .*: PASS" LABELS validate)
 # Energies through Y (the GPU models' route) equal energies through B; the GPU
-# models' level-by-level U and dU recursions equal the whole-neighbour ones.
-pp_test(testsnap_energy_identity_j8 COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} EXPECT 0 "through B: .*PASS\nlevel-by-level forms .*PASS" LABELS unit)
-pp_test(testsnap_energy_identity_j14 COMMAND ${TS_SELF} ${TS_J14C} ${TS_J14P} EXPECT 0 "through B: .*PASS\nlevel-by-level forms .*PASS" LABELS unit)
+# models' level-by-level U and dU recursions and the path forms of --deidrj
+# split equal the whole-neighbour ones.
+pp_test(testsnap_energy_identity_j8 COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P}
+  EXPECT 0 "through B: .*PASS\nlevel-by-level forms .*PASS\npath forms .*PASS" LABELS unit)
+pp_test(testsnap_energy_identity_j14 COMMAND ${TS_SELF} ${TS_J14C} ${TS_J14P}
+  EXPECT 0 "through B: .*PASS\nlevel-by-level forms .*PASS\npath forms .*PASS" LABELS unit)
 
 # Planted faults: one force component or one energy off by 1e-6.
 pp_test(testsnap_fault_force COMMAND ${TS} --case W_2J8_2000 --backend host ${TS_FAST} --inject-fault snap-force
@@ -44,6 +47,9 @@ pp_test(testsnap_fault_fd COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_
 pp_test(testsnap_fault_identity COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant EXPECT 1 "FAIL" LABELS unit fault)
 pp_test(testsnap_fault_level_forms COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant-level
   EXPECT 1 "level-by-level forms .*1e-06 eV/A .*FAIL" LABELS unit fault)
+# one diagonal of one pair's path-form dE_i/dr_j left out
+pp_test(testsnap_fault_split_forms COMMAND ${TS_SELF} ${TS_J8C} ${TS_J8P} --plant-split
+  EXPECT 1 "level-by-level forms .*PASS\npath forms .*FAIL" LABELS unit fault)
 
 # The analytic FLOP counts (testsnap/flops.c) against hand-derived numbers
 # for twojmax 2 and a brute-force walk of the loops for 2, 4, 8, 14.
@@ -192,6 +198,17 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
   endforeach()
   pp_test(testsnap_omp_fault COMMAND ${TS} --case W_2J8_2000 --backend omp ${TS_FAST} --inject-fault snap-force
     EXPECT 1 "omp: FAIL" LABELS validate fault)
+  # compute_deidrj split (--deidrj split, TestSNAP Kokkos_V2's mapping): LAMMPS's
+  # case, an uneven twojmax 14 lattice (160 atoms: a partial tile; 23 to 30
+  # neighbours) against the host model, and the same with a planted fault.
+  pp_test(testsnap_omp_deidrj_split COMMAND ${TS} --case W_2J8_2000_disp --backend omp --deidrj split ${TS_FAST}
+    EXPECT 0 "omp: forces vs .*peratom.dump.*\nomp: PASS" LABELS validate)
+  pp_test(testsnap_omp_deidrj_split_j14 COMMAND ${TS} --lattice 5,4,4 --displace 0.3 --coeff ${TS_J14C}
+    --param ${TS_J14P} --backend host,omp --deidrj split ${TS_FAST} EXPECT 0 "host: PASS\nomp: PASS" LABELS validate)
+  pp_test(testsnap_omp_deidrj_split_fault COMMAND ${TS} --case W_2J8_2000_disp --backend omp --deidrj split
+    ${TS_FAST} --inject-fault snap-force EXPECT 1 "max 1e-06 eV/A \\(tolerance 1e-09\\)\nomp: FAIL" LABELS validate fault)
+  ts_input_test(testsnap_input_deidrj_bad EXPECT 2 "^testsnap: .*--deidrj.*levels or split"
+    COMMAND ${TS} --lattice 4 ${TS_POT} --backend omp --deidrj tiled ${TS_FAST})
   # A variant no asked model can run is bad usage, found before the reference
   # is computed; when another model can, the refusing one is reported NOT RUN.
   foreach(t "levels3|--levels;3|omp: 3 levels \\(lanes per neighbour\\) need kernel mode"

@@ -343,9 +343,10 @@ static void variant_name(const ts_config *c, pp_model m, char *out, size_t len) 
   char lv[8] = "dflt", ts[8] = "dflt";
   if (v->levels) snprintf(lv, sizeof lv, "%d", v->levels);
   if (v->team_size) snprintf(ts, sizeof ts, "%d", v->team_size);
-  snprintf(out, len, "scratch=%s levels=%s yi=%s team=%s",
+  snprintf(out, len, "scratch=%s levels=%s yi=%s team=%s deidrj=%s",
            v->scratch < 0 ? "dflt" : v->scratch == SNAP_SCRATCH_TEAM ? "team" : "global", lv,
-           v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts);
+           v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts,
+           v->deidrj < 0 ? "dflt" : v->deidrj == SNAP_DEIDRJ_SPLIT ? "split" : "levels");
 }
 
 /* --dump's file for model m: FILE, or FILE.<model> when several models run

@@ -57,6 +57,14 @@ static const char *p_yi(const char *v, void *ctx) {
   else return "collapsed or nested";
   return NULL;
 }
+static const char *p_deidrj(const char *v, void *ctx) {
+  ts_config *c = ctx;
+  c->variant_set = 1;
+  if (!strcmp(v, "levels")) c->variant.deidrj = SNAP_DEIDRJ_LEVELS;
+  else if (!strcmp(v, "split")) c->variant.deidrj = SNAP_DEIDRJ_SPLIT;
+  else return "levels or split";
+  return NULL;
+}
 static const char *p_team(const char *v, void *ctx) {
   ts_config *c = ctx;
   long long n;
@@ -93,6 +101,9 @@ static const pp_app_option options[] = {
     {"--scratch", "team|global", "scratch of compute_ui and the dU kernel (default: the model's)", p_scratch},
     {"--levels", "2|3", "atoms x neighbours (2) or x vector lanes too (3) (default: the model's)", p_levels},
     {"--yi", "collapsed|nested", "compute_yi as one flattened launch or nested (default: the model's)", p_yi},
+    {"--deidrj", "levels|split", "compute_deidrj level by level, a neighbour's lanes sharing its levels\n"
+                                 "                     (default), or split as TestSNAP Kokkos_V2: a thread per (pair,\n"
+                                 "                     direction, diagonal of rows), one row of U and dU each", p_deidrj},
     {"--team-size", "N", "threads per team (default: the model's)", p_team},
     {NULL, NULL, NULL, NULL}};
 
@@ -107,6 +118,7 @@ void ts_config_default(ts_config *c) {
   c->variant.scratch = SNAP_SCRATCH_DEFAULT;
   c->variant.levels = 0;
   c->variant.yi_collapsed = -1;
+  c->variant.deidrj = SNAP_DEIDRJ_DEFAULT;
 }
 
 const char *ts_unused_option(int argc, char **argv) {

@@ -19,7 +19,7 @@ void ts_data_fill(snap_data *d, const snap_potential *p, const snap_host_tables 
 
 int ts_host_eval(const snap_data *d, int want_forces) {
   const snap_kernels *k = snap_kernels_host();
-  snap_variant v = {SNAP_SCRATCH_DEFAULT, 0, -1, 0};
+  snap_variant v = {SNAP_SCRATCH_DEFAULT, 0, -1, 0, SNAP_DEIDRJ_DEFAULT};
   char why[8];
   void *w = k->prepare(d, &v, why, sizeof why);
   if (!w) return -1;

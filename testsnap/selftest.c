@@ -1,12 +1,15 @@
-/* testsnap_selftest COEFF PARAM [--plant|--plant-level]: checks the identity
- * the GPU models' energies rest on, and the level-by-level forms of the U
- * and dU recursions the GPU models use (two level buffers per neighbour,
- * snap_math.h) against the whole-neighbour forms of the host model. B is cubic in U, so U : dE/dU = 3 E_B and
+/* testsnap_selftest COEFF PARAM [--plant|--plant-level|--plant-split]: checks
+ * the identity the GPU models' energies rest on, the level-by-level forms of
+ * the U and dU recursions the GPU models use (two level buffers per
+ * neighbour, snap_math.h) and the path forms of --deidrj split (one row per
+ * diagonal and gradient component) against the whole-neighbour forms of the
+ * host model. B is cubic in U, so U : dE/dU = 3 E_B and
  *   E_i = e0 + (2/3) sum_half w U_i : conj(Y_i)      (snap_energy_term)
  * must equal the host model's E_i = e0 + sum_k beta_k B_k,i (through Z and
  * B, LAMMPS's way) on a disordered bcc lattice. --plant perturbs one Y
- * energy by 1e-6 eV, --plant-level one level-form dE_i/dr_j by 1e-6 eV/A;
- * either must be reported (exit 1). */
+ * energy by 1e-6 eV, --plant-level one level-form dE_i/dr_j by 1e-6 eV/A,
+ * --plant-split drops one diagonal of one path-form dE_i/dr_j; each must be
+ * reported (exit 1). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,13 +69,29 @@ static void level_dedr(const snap_data *d, int i, int jj, const double *yr, cons
   }
 }
 
+/* dE_i/dr_j of pair (i, jj) as --deidrj split computes it: every diagonal
+ * and component alone through one row (row: 2 x (twojmax+1)), summed;
+ * skip: a diagonal left out (-1: none), the planted fault. */
+static void path_dedr(const snap_data *d, int i, int jj, const double *yr, const double *yi, snap_c *row, int skip,
+                      double acc[3]) {
+  const snap_tables *t = &d->t;
+  const snap_dck g = snap_dck_of(d, d->rij + ((long)i * d->nmax + jj) * 3);
+  for (int k = 0; k < 3; k++) {
+    const snap_dck1 g1 = snap_dck_dim(&g, k);
+    acc[k] = 0.0;
+    for (int bend = 0; bend <= t->twojmax; bend++)
+      if (bend != skip) acc[k] += snap_dedr_path(t, &g1, bend, row, row + t->twojmax + 1, 1, yr, yi, 1);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: testsnap_selftest COEFF PARAM [--plant]\n");
+    fprintf(stderr, "usage: testsnap_selftest COEFF PARAM [--plant|--plant-level|--plant-split]\n");
     return 2;
   }
   const int plant = argc > 3 && !strcmp(argv[3], "--plant");
   const int plant_level = argc > 3 && !strcmp(argv[3], "--plant-level");
+  const int plant_split = argc > 3 && !strcmp(argv[3], "--plant-split");
   snap_potential *p = snap_read_potential(argv[1], argv[2]);
   snap_host_tables h;
   snap_atoms a;
@@ -91,7 +110,8 @@ int main(int argc, char **argv) {
   double *lr = malloc(sizeof(double) * (size_t)nu), *li = malloc(sizeof(double) * (size_t)nu);
   snap_c *lvl = malloc(sizeof(snap_c) * 8 * (size_t)snap_level_elems(p->twojmax));
   snap_c *du = malloc(sizeof(snap_c) * 4 * (size_t)nu);
-  double worst = 0.0, worst_u = 0.0, worst_f = 0.0;
+  snap_c *row = malloc(sizeof(snap_c) * 2 * (size_t)(p->twojmax + 1));
+  double worst = 0.0, worst_u = 0.0, worst_f = 0.0, worst_p = 0.0;
   int nmin = nl.nmax;
   for (int i = 0; i < a.n; i++) {
     snap_atom_ui(&d, i, ur, ui, 1, u);
@@ -107,12 +127,15 @@ int main(int argc, char **argv) {
       if (!(eu <= worst_u)) worst_u = eu;
     }
     for (int jj = 0; jj < nl.nneigh[i]; jj++) {
-      double a0[3], a1[3];
+      double a0[3], a1[3], a2[3];
       snap_pair_dedr(&d, i, jj, yr, yi, 1, du, du + nu, a0);
       level_dedr(&d, i, jj, yr, yi, lvl, a1);
+      path_dedr(&d, i, jj, yr, yi, row, plant_split && i == 0 && jj == 0 ? p->twojmax / 2 : -1, a2);
       if (plant_level && i == 0 && jj == 0) a1[1] += 1e-6;
-      for (int k = 0; k < 3; k++)
+      for (int k = 0; k < 3; k++) {
         if (!(fabs(a1[k] - a0[k]) <= worst_f)) worst_f = fabs(a1[k] - a0[k]);
+        if (!(fabs(a2[k] - a0[k]) <= worst_p)) worst_p = fabs(a2[k] - a0[k]);
+      }
     }
   }
   const int ok = worst <= TOL;
@@ -121,5 +144,8 @@ int main(int argc, char **argv) {
   const int ok_level = worst_u <= TOL_LEVEL && worst_f <= TOL_LEVEL;
   printf("level-by-level forms vs whole-neighbour forms: max |dU_i| = %.3g, max |d(dE_i/dr_j)| = %.3g eV/A "
          "(tolerance %.0e): %s\n", worst_u, worst_f, TOL_LEVEL, ok_level ? "PASS" : "FAIL");
-  return ok && ok_level ? 0 : 1;
+  const int ok_split = worst_p <= TOL_LEVEL;
+  printf("path forms (--deidrj split) vs whole-neighbour forms: max |d(dE_i/dr_j)| = %.3g eV/A (tolerance %.0e): "
+         "%s\n", worst_p, TOL_LEVEL, ok_split ? "PASS" : "FAIL");
+  return ok && ok_level && ok_split ? 0 : 1;
 }

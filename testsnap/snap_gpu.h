@@ -13,6 +13,7 @@ PP_EXTERN_C_BEGIN
 #define SNAP_GPU_TEAM_BYTES 49152   /* team memory a kernel gets without an opt-in */
 #define SNAP_GPU_MAX_TEAMS 2048     /* pair kernels: teams launched (grid-stride beyond) */
 #define SNAP_GPU_SCRATCH_MAX (512.0 * 1048576.0) /* global level buffers, bytes */
+#define SNAP_GPU_SPLIT_WARPS 2      /* --deidrj split: warps per team (Kokkos_V2's team of 2 x 32) */
 
 /* One pair kernel (compute_ui or compute_deidrj): `groups` neighbours per
  * team, `lanes` threads each, level buffers of `elems` snap_c per group in
@@ -26,7 +27,15 @@ typedef struct snap_gpu_shape {
   int team_scratch;        /* 1: level buffers in team memory (level 0), 0: global (level 1) */
   int yi_collapsed;
   snap_pair_shape ui, de;
+  int de_split;            /* --deidrj split: a thread per (pair, component, diagonal) */
+  int split_warps;         /* its warps per team (a row of U and dU per thread in team memory) */
+  long split_chunk;        /* its atom tiles per chunk (snap_split_chunk) */
 } snap_gpu_shape;
+
+/* --deidrj split's team memory per warp: rows of U and dU, lanes interleaved. */
+static inline long snap_gpu_split_bytes(const snap_data *d) {
+  return 2L * (d->t.twojmax + 1) * SNAP_TILE * (long)sizeof(snap_c);
+}
 
 /* The shape of variant v on d: 0, or -1 with the reason in why. */
 static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, snap_gpu_shape *s, char *why,
@@ -36,6 +45,15 @@ static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, s
   s->tpb = v->team_size ? v->team_size : SNAP_GPU_TPB;
   s->team_scratch = v->scratch != SNAP_SCRATCH_GLOBAL;
   s->yi_collapsed = v->yi_collapsed != 0;
+  s->de_split = v->deidrj == SNAP_DEIDRJ_SPLIT;
+  s->split_warps = SNAP_GPU_SPLIT_WARPS;
+  while (s->split_warps > 1 && s->split_warps * snap_gpu_split_bytes(d) > SNAP_GPU_TEAM_BYTES) s->split_warps--;
+  s->split_chunk = snap_split_chunk(d);
+  if (s->de_split && (v->scratch == SNAP_SCRATCH_GLOBAL || v->levels == 2)) {
+    snprintf(why, len, "--deidrj split keeps one row of U and dU per thread in team memory, lanes over the atoms "
+             "of a tile: no --scratch global or --levels 2 form");
+    return -1;
+  }
   if (s->tpb % SNAP_GPU_LANES) {
     snprintf(why, len, "--team-size %d: a multiple of %d is needed (lanes of one neighbour)", s->tpb, SNAP_GPU_LANES);
     return -1;
@@ -136,6 +154,7 @@ typedef struct snap_gpu_work {
   double *epart;             /* [(twojmax+1) * natoms]: compute_energies' level sums */
   double *dedr;              /* [natoms * nmax * 3] */
   snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
+  snap_dck *dck;             /* --deidrj split: [split_chunk * SNAP_TILE * nmax] */
 } snap_gpu_work;
 
 /* Blocks/teams of a flat launch over n items, tpb per block (capped; the

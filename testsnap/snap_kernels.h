@@ -27,7 +27,8 @@
  * kernel recomputes its outputs from scratch (no accumulation across steps).
  * Variants (snap_variant) are runtime choices: scratch of the U recursion
  * and the dU kernel in team-shared or global memory, 2 or 3 levels of
- * hierarchy, compute_yi collapsed to a 1-D launch or nested. `check` says,
+ * hierarchy, compute_yi collapsed to a 1-D launch or nested, compute_deidrj
+ * level by level or split over directions and diagonals. `check` says,
  * without allocating, whether the model can run a variant (the driver asks
  * before anything is computed), and `prepare` refuses the same ones. The
  * math of one item is in snap_math.h (PP_HD, once); the device models'
@@ -108,11 +109,17 @@ typedef struct snap_data {
 /* ---- kernel interface ----------------------------------------------------------- */
 /* Every field's "default" value means: the model's own best choice. */
 enum { SNAP_SCRATCH_DEFAULT = -1, SNAP_SCRATCH_TEAM = 0, SNAP_SCRATCH_GLOBAL = 1 };
+/* compute_deidrj's form: the dU recursion level by level (U and the three dU
+ * components of a neighbour's whole level shared by its lanes), or split
+ * (TestSNAP Kokkos_V2's mapping: one thread per pair, gradient component and
+ * diagonal of the half rows, one row of U and dU each; snap_dedr_path). */
+enum { SNAP_DEIDRJ_DEFAULT = -1, SNAP_DEIDRJ_LEVELS = 0, SNAP_DEIDRJ_SPLIT = 1 };
 typedef struct snap_variant {
   int scratch;       /* U recursion and dU scratch: SNAP_SCRATCH_TEAM (level 0) or _GLOBAL (level 1) */
   int levels;        /* 2: atoms x neighbours; 3: atoms x neighbours x vector lanes; 0: default */
   int yi_collapsed;  /* 1: compute_yi as one flattened (atom, jjz) launch; 0: nested; -1: default */
   int team_size;     /* threads per team, 0: the model's default */
+  int deidrj;        /* SNAP_DEIDRJ_LEVELS or _SPLIT; SNAP_DEIDRJ_DEFAULT: the model's (levels) */
 } snap_variant;
 
 /* The kernels of one step, in the order the driver runs them: compute_ui,

@@ -414,6 +414,102 @@ PP_HD static inline void snap_dedr_level_elem(const snap_tables *t, const snap_d
   snap_dedr_term(j, ma, mb, dus, y, acc);
 }
 
+/* ---- path forms (--deidrj split: one thread per pair, direction and path) ---------- */
+/* The half rows (j, mb), 2 mb <= j, fall on the diagonals j - mb = bend,
+ * bend = 0..twojmax; diagonal `bend` holds the rows (bend + m, m) for
+ * m = 0..min(bend, twojmax - bend). One thread walks one diagonal for one
+ * gradient component, keeping a single row of U and of that component of
+ * dU: row 0 of levels 1..bend by the ma recursion (snap_u_step with mb = 0),
+ * then down the diagonal by the mb recursion
+ *   U(j; ma, mb) = sqrt((j-ma)/mb) b U(j-1; ma, mb-1) + sqrt(ma/mb) a U(j-1; ma-1, mb-1),
+ * each row contracted with Y_i on the way. Rows are updated in place (row
+ * element ma at u[ma*rs], du[ma*rs]; rs: the stride between a thread's
+ * elements, e.g. the threads of a team interleaved). */
+/* A neighbour's Cayley-Klein parameters with one component of their
+ * gradients (scalars only: no array indexed at run time is left for a
+ * device compiler to put in local memory). */
+typedef struct snap_dck1 {
+  double ar, ai, br, bi, dar, dai, dbr, dbi;
+  double sfac, dsf;        /* sfac w and d(sfac w)/dr * r_hat[dim] */
+} snap_dck1;
+PP_HD static inline snap_dck1 snap_dck_dim(const snap_dck *g, int dim) {
+  snap_dck1 o = {g->c.ar, g->c.ai, g->c.br, g->c.bi, g->dar[dim], g->dai[dim], g->dbr[dim], g->dbi[dim],
+                 g->c.sfac, g->dsfac_u[dim]};
+  return o;
+}
+
+/* One in-place step of a row: row (j-1) of length j -> row j of length j+1.
+ * Element ma of the new row is  ca(ma) x(old ma) + cb(ma) y(old ma-1) with
+ * x, y = conj(a), -conj(b) (mb == 0: along the top row, q = j) or b, a
+ * (mb > 0: down the diagonal, q = mb); ca, cb = sqrt((j-ma)/q), sqrt(ma/q).
+ * When yr != NULL, the old row (level j-1, row mb-1) is contracted with Y_i
+ * into *acc. */
+PP_HD static inline void snap_path_step(const snap_tables *t, const snap_dck1 *g, int j, int mb, snap_c *u,
+                                        snap_c *du, long rs, const double *yr, const double *yi, long s,
+                                        double *acc) {
+  const int jd = t->twojmax + 2, q = mb ? mb : j;
+  /* x, v (the y above) and their gradients, as (re, im) */
+  const double xr = mb ? g->br : g->ar, xi = mb ? g->bi : -g->ai;
+  const double vr = mb ? g->ar : -g->br, vi = mb ? g->ai : g->bi;
+  const double dxr = mb ? g->dbr : g->dar, dxi = mb ? g->dbi : -g->dai;
+  const double dvr = mb ? g->dar : -g->dbr, dvi = mb ? g->dai : g->dbi;
+  const double sfac = g->sfac, dsf = g->dsf;
+  const int prow = mb ? mb - 1 : 0, plev = j - 1; /* the old row's (level, mb) */
+  const long ybase = (long)snap_uidx(plev, 0, prow) * s;
+  snap_c carry = {0.0, 0.0}, dcarry = {0.0, 0.0};
+  double sum = 0.0;
+  for (int ma = 0; ma < j; ma++) {
+    const snap_c o = u[ma * rs], d = du[ma * rs];
+    if (yr) { /* term of the old element (plev, ma, prow): 2 w Re(d(sfac U) conj(Y)) */
+      const double w = snap_half_weight(plev, ma, prow);
+      const long e = ybase + (long)ma * s;
+      sum += w * ((dsf * o.r + sfac * d.r) * yr[e] + (dsf * o.i + sfac * d.i) * yi[e]);
+    }
+    const double ca = t->rootpq[(j - ma) * jd + q], cb = t->rootpq[(ma + 1) * jd + q];
+    /* new element ma: carry + ca x o; new carry (element ma+1): cb v o */
+    u[ma * rs].r = carry.r + ca * (xr * o.r - xi * o.i);
+    u[ma * rs].i = carry.i + ca * (xr * o.i + xi * o.r);
+    du[ma * rs].r = dcarry.r + ca * (dxr * o.r - dxi * o.i + xr * d.r - xi * d.i);
+    du[ma * rs].i = dcarry.i + ca * (dxr * o.i + dxi * o.r + xr * d.i + xi * d.r);
+    carry.r = cb * (vr * o.r - vi * o.i);
+    carry.i = cb * (vr * o.i + vi * o.r);
+    dcarry.r = cb * (dvr * o.r - dvi * o.i + vr * d.r - vi * d.i);
+    dcarry.i = cb * (dvr * o.i + dvi * o.r + vr * d.i + vi * d.r);
+  }
+  u[j * rs] = carry, du[j * rs] = dcarry;
+  if (yr) *acc += 2.0 * sum;
+}
+
+/* The last row (level j, row mb) contracted with Y_i into *acc. */
+PP_HD static inline void snap_path_row_term(const snap_dck1 *g, int j, int mb, const snap_c *u, const snap_c *du,
+                                            long rs, const double *yr, const double *yi, long s, double *acc) {
+  const long ybase = (long)snap_uidx(j, 0, mb) * s;
+  double sum = 0.0;
+  for (int ma = 0; ma <= j; ma++) {
+    const snap_c o = u[ma * rs], d = du[ma * rs];
+    const long e = ybase + (long)ma * s;
+    sum += snap_half_weight(j, ma, mb) *
+           ((g->dsf * o.r + g->sfac * d.r) * yr[e] + (g->dsf * o.i + g->sfac * d.i) * yi[e]);
+  }
+  *acc += 2.0 * sum;
+}
+
+/* Diagonal `bend`'s part of one component of dE_i/dr_j (g: snap_dck_dim of
+ * that component; Y_i element e at (yr, yi)[e*s]); u, du: a row of
+ * twojmax+1 elements, stride rs. The sum over bend = 0..twojmax is that
+ * component of snap_pair_dedr's result. */
+PP_HD static inline double snap_dedr_path(const snap_tables *t, const snap_dck1 *g, int bend, snap_c *u, snap_c *du,
+                                          long rs, const double *yr, const double *yi, long s) {
+  const snap_c one = {1.0, 0.0}, zero = {0.0, 0.0};
+  u[0] = one, du[0] = zero;
+  for (int j = 1; j <= bend; j++) snap_path_step(t, g, j, 0, u, du, rs, NULL, NULL, s, NULL);
+  const int last = 2 * bend < t->twojmax ? 2 * bend : t->twojmax;
+  double acc = 0.0;
+  for (int j = bend + 1; j <= last; j++) snap_path_step(t, g, j, j - bend, u, du, rs, yr, yi, s, &acc);
+  snap_path_row_term(g, last, last - bend, u, du, rs, yr, yi, s, &acc);
+  return acc;
+}
+
 /* ---- whole-atom and whole-pair forms (host model, simple device forms) --------------- */
 /* U_i of atom i, every element, into (ur, ui)[e*s]; u: scratch [idxu_max]. */
 PP_HD static inline void snap_atom_ui(const snap_data *d, int i, double *ur, double *ui, long s, snap_c *u) {

@@ -81,6 +81,50 @@ PP_HD static inline long snap_pair_slot(const snap_data *d, long q, int *i) {
   *i = a;
   return jj < d->nneigh[a] ? (long)a * d->nmax + jj : -1;
 }
+/* --deidrj split (snap_dedr_path): work items (atom, neighbour slot,
+ * gradient component, diagonal) in warps of SNAP_TILE atoms, in chunks of
+ * atom tiles [t0, t0 + nt) (the chunk's Cayley-Klein parameters and their
+ * gradients, snap_dck, are computed once per pair into dck[] first, at most
+ * SNAP_SPLIT_DCK_BYTES). Warp v, lane l: atom (t0 + v % nt) * SNAP_TILE + l,
+ * slot (v / nt) % nmax, then component and diagonal, the long diagonals
+ * (bend >= twojmax / 2, all of the same length) first. A warp's lanes walk
+ * the same diagonal of the same slot: they diverge only where a neighbour
+ * list ends. */
+#ifndef SNAP_SPLIT_DCK_BYTES /* a -D value tests the chunking on small cases */
+#define SNAP_SPLIT_DCK_BYTES (32.0 * 1048576.0)
+#endif
+PP_HD static inline long snap_split_warps(const snap_data *d, long nt) {
+  return nt * d->nmax * 3L * (d->t.twojmax + 1);
+}
+/* Atom tiles per chunk (at least one). */
+PP_HD static inline long snap_split_chunk(const snap_data *d) {
+  const long per_tile = (long)SNAP_TILE * (d->nmax ? d->nmax : 1) * (long)sizeof(snap_dck);
+  long nt = (long)(SNAP_SPLIT_DCK_BYTES / per_tile);
+  if (nt > snap_tiles(d)) nt = snap_tiles(d);
+  return nt < 1 ? 1 : nt;
+}
+/* Item q of the chunk's first pass (nt * SNAP_TILE * nmax slots): slot
+ * (i, jj)'s dE_i/dr_j zeroed (the paths add into it), its snap_dck into dck[q]. */
+PP_HD static inline void snap_split_dck_item(const snap_data *d, long t0, long q, snap_dck *dck, double *dedr) {
+  const int i = (int)(t0 * SNAP_TILE + q / d->nmax), jj = (int)(q % d->nmax);
+  if (i >= d->natoms) return;
+  const long p = (long)i * d->nmax + jj;
+  dedr[3 * p] = dedr[3 * p + 1] = dedr[3 * p + 2] = 0.0;
+  if (jj < d->nneigh[i]) dck[q] = snap_dck_of(d, d->rij + 3 * p);
+}
+/* Warp v, lane l of the chunk: the pair slot p (or -1: nothing to do), its
+ * component *dim, diagonal *bend and snap_dck index *c in the chunk. */
+PP_HD static inline long snap_split_slot(const snap_data *d, long t0, long nt, long v, int lane, int *dim, int *bend,
+                                         long *c) {
+  const long r = v / nt;
+  const int i = (int)((t0 + v % nt) * SNAP_TILE + lane), jj = (int)(r % d->nmax);
+  const int w = (int)(r / d->nmax);
+  *dim = w % 3, *bend = d->t.twojmax - w / 3;
+  *c = ((long)i - t0 * SNAP_TILE) * d->nmax + jj;
+  if (*bend < 0 || i >= d->natoms || jj >= d->nneigh[i]) return -1;
+  return (long)i * d->nmax + jj;
+}
+
 /* Pair kernels: the U_i word of element e of atom i, and Y_i's base. */
 PP_HD static inline long snap_tiled(const snap_data *d, int e, int i) {
   return snap_tiled_base(d, i) + (long)e * SNAP_TILE;

@@ -56,11 +56,15 @@ for c in W_2 W_2J8_2000_disp; do
     tscheck $b/testsnap --case $c --backend ompx,cuda --scratch global --levels 2 --yi $y $ts
   done
   tscheck $b/testsnap --case $c --backend ompx,cuda --team-size 64 $ts
+  # compute_deidrj split (TestSNAP Kokkos_V2's mapping, testsnap/DEIDRJ.md)
+  tscheck $b/testsnap --case $c --backend omp,ompx,cuda --deidrj split $ts
+  tscheck $b/testsnap --case $c --backend ompx,cuda --deidrj split --yi nested --team-size 64 $ts
 done
 # an uneven generated lattice (atoms not a multiple of 32, varying neighbour
 # counts) with the twojmax 14 potential, against the host model; MPI on one GPU
 j14=inputs/testsnap/W_2J14_2000_disp
 check $b/testsnap --lattice 5,4,4 --displace 0.3 --coeff $j14/W_2J14_TestSNAP.snapcoeff --param $j14/W_2J14_TestSNAP.snapparam --backend all $ts
+tscheck $b/testsnap --lattice 5,4,4 --displace 0.3 --coeff $j14/W_2J14_TestSNAP.snapcoeff --param $j14/W_2J14_TestSNAP.snapparam --backend all --deidrj split $ts
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/testsnap --case W_2J8_2000_disp --backend omp,ompx,cuda $ts
 fi

@@ -45,7 +45,7 @@ OPTIMIZABLE = {
              "--ompx-loads"},
     "cgsolve": set(),
     "xsbench_like": {"--sort", "--threads"},
-    "testsnap": {"--scratch", "--levels", "--yi", "--team-size"},
+    "testsnap": {"--scratch", "--levels", "--yi", "--team-size", "--deidrj"},
 }
 
 # Source files an optimized run may change (the models' kernel files);

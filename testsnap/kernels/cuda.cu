@@ -20,6 +20,12 @@
  *   block per atom, threads over its elements.
  * - compute_deidrj: as compute_ui, the dU recursion through level buffers,
  *   each lane's terms of dE_i/dr_j summed, then over lanes by shuffles.
+ *   --deidrj split (TestSNAP Kokkos_V2's mapping): per chunk of atom tiles,
+ *   one thread per pair computes its snap_dck (and zeroes its dE_i/dr_j),
+ *   then one thread per (pair, component, diagonal) walks one row of U and
+ *   of that component of dU in team memory (lanes = the 32 atoms of a tile,
+ *   interleaved: element ma of lane l at ma * 32 + l), SNAP_GPU_SPLIT_WARPS
+ *   warps per team, no barriers; its part added atomically.
  * - forces: one thread per atom gathers through the reverse index.
  * - energies: through Y, one thread per (atom, level), then per atom. */
 #include <stdlib.h>
@@ -159,9 +165,44 @@ __global__ void k_deidrj(const snap_data d, snap_pair_shape s, snap_c *scr, cons
   }
 }
 
+__global__ void k_split_dck(const snap_data d, long t0, long n, snap_dck *__restrict__ dck, double *__restrict__ dedr) {
+  GRID_LOOP(q, n) snap_split_dck_item(&d, t0, q, dck, dedr);
+}
+
+__global__ void k_deidrj_split(const snap_data d, long t0, long nt, const snap_dck *__restrict__ dck,
+                               const double *__restrict__ yr, const double *__restrict__ yi, double *dedr) {
+  extern __shared__ snap_c team_mem[];
+  const int lane = threadIdx.x % SNAP_TILE, wb = threadIdx.x / SNAP_TILE, wpb = blockDim.x / SNAP_TILE;
+  const int row = d.t.twojmax + 1;
+  snap_c *u = team_mem + (long)wb * 2 * row * SNAP_TILE + lane, *du = u + (long)row * SNAP_TILE;
+  const long nw = snap_split_warps(&d, nt);
+  for (long v = (long)blockIdx.x * wpb + wb; v < nw; v += (long)gridDim.x * wpb) {
+    int dim, bend;
+    long c;
+    const long p = snap_split_slot(&d, t0, nt, v, lane, &dim, &bend, &c);
+    if (p < 0) continue;
+    const snap_dck1 g = snap_dck_dim(dck + c, dim);
+    const long b = snap_tiled_base(&d, (int)(p / d.nmax));
+    atomicAdd(dedr + 3 * p + dim, snap_dedr_path(&d.t, &g, bend, u, du, SNAP_TILE, yr + b, yi + b, SNAP_TILE));
+  }
+}
+
 static void compute_deidrj(const snap_data *d, void *p) {
   work *w = (work *)p;
   const snap_gpu_shape *s = &w->sh;
+  if (s->de_split) {
+    const int tpb = s->split_warps * SNAP_TILE;
+    const size_t team = (size_t)s->split_warps * snap_gpu_split_bytes(d);
+    for (long t0 = 0; t0 < snap_tiles(d); t0 += s->split_chunk) {
+      const long nt = snap_tiles(d) - t0 < s->split_chunk ? snap_tiles(d) - t0 : s->split_chunk;
+      const long n = nt * SNAP_TILE * d->nmax, nw = snap_split_warps(d, nt);
+      k_split_dck<<<snap_gpu_blocks(n, s->tpb), s->tpb>>>(*d, t0, n, w->dck, w->dedr);
+      PP_GPU_CHECK_LAUNCH("k_split_dck");
+      k_deidrj_split<<<snap_gpu_blocks(nw * SNAP_TILE, tpb), tpb, team>>>(*d, t0, nt, w->dck, w->yr, w->yi, w->dedr);
+      PP_GPU_CHECK_LAUNCH("k_deidrj_split");
+    }
+    return;
+  }
   const size_t team = s->team_scratch ? s->de.groups * s->de.elems * sizeof(snap_c) : 0;
   k_deidrj<<<s->de.teams, s->de.groups * s->de.lanes, team>>>(*d, s->de, s->team_scratch ? NULL : w->scr_de,
                                                                w->yr, w->yi, w->dedr);
@@ -208,7 +249,7 @@ static bool dalloc(T **p, size_t n) {
 static void release(void *p) {
   work *w = (work *)p;
   if (!w) return;
-  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de};
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de, w->dck};
   for (size_t k = 0; k < sizeof a / sizeof *a; k++)
     if (a[k]) gpuFree(a[k]);
   free(w);
@@ -230,6 +271,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   if (ok && !sh.team_scratch)
     ok = dalloc(&w->scr_ui, (size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems) &&
          dalloc(&w->scr_de, (size_t)sh.de.teams * sh.de.groups * sh.de.elems);
+  if (ok && sh.de_split) ok = dalloc(&w->dck, (size_t)sh.split_chunk * SNAP_TILE * d->nmax);
   if (!ok) {
     (void)gpuGetLastError(); /* clear the failed allocation */
     release(w);
@@ -244,6 +286,7 @@ static const snap_kernels table = {
     "(atom, neighbour), 32 lanes per neighbour (3 levels) or one thread (2 levels), buffers in shared "
     "memory (team) or global; U_i by atomic adds; compute_yi one thread per (atom, pair of Y elements) "
     "over its Z elements, flattened in tiles of 32 atoms x 4 elements per 128-thread block (collapsed) or a block "
-    "per atom (nested); forces gathered, energies through Y"};
+    "per atom (nested); forces gathered, energies through Y; --deidrj split: a thread per (pair, component, "
+    "diagonal of rows), one row of U and dU each in shared memory, atomic adds"};
 
 extern "C" const snap_kernels *TS_TABLE_GETTER(void) { return &table; }

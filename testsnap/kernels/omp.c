@@ -12,6 +12,12 @@
  *   loop in the tiles of cuda (32 atoms x 4 elements per 128 iterations,
  *   which LLVM gives one team: dist_schedule(static, 128)), or nested.
  * - compute_deidrj: one thread per pair, the dU recursion in its own memory.
+ *   --deidrj split (TestSNAP Kokkos_V2's mapping in standard OpenMP): per
+ *   chunk of atom tiles, a loop over the pairs computing their snap_dck (and
+ *   zeroing dE_i/dr_j), then a loop over (pair, component, diagonal) items,
+ *   32 consecutive iterations the 32 atoms of a tile (snap_split_slot), each
+ *   walking one row of U and dU in its own memory, its part added with
+ *   `atomic update`.
  * - forces gathered through the reverse index; energies through Y.
  * Variants: the thread-per-pair forms are the 2-level, global-scratch point
  * of Gayatri et al.'s TestSNAP experiments (HiPC 2024); team scratch and
@@ -30,13 +36,16 @@
 typedef struct work {
   double *ur, *ui, *yr, *yi; /* [snap_tiled_len] */
   double *dedr;              /* [natoms * nmax * 3] */
-  int yi_collapsed;
+  snap_dck *dck;             /* --deidrj split: [chunk * SNAP_TILE * nmax] */
+  long chunk;                /* its atom tiles per chunk */
+  int yi_collapsed, de_split;
 } work;
 
 static void release(void *p) {
   work *w = p;
   if (!w) return;
   pp_omp_free(w->ur), pp_omp_free(w->ui), pp_omp_free(w->yr), pp_omp_free(w->yi), pp_omp_free(w->dedr);
+  pp_omp_free(w->dck);
   free(w);
 }
 
@@ -63,6 +72,9 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   work *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   w->yi_collapsed = v->yi_collapsed != 0;
+  w->de_split = v->deidrj == SNAP_DEIDRJ_SPLIT;
+  w->chunk = snap_split_chunk(d);
+  if (w->de_split) w->dck = pp_omp_alloc((size_t)w->chunk * SNAP_TILE * d->nmax * sizeof(snap_dck));
   const size_t nu = (size_t)snap_tiled_len(d);
   w->ur = pp_omp_alloc(nu * sizeof(double)), w->ui = pp_omp_alloc(nu * sizeof(double));
   w->yr = pp_omp_alloc(nu * sizeof(double)), w->yi = pp_omp_alloc(nu * sizeof(double));
@@ -131,8 +143,43 @@ static void compute_yi(const snap_data *d, void *p) {
     snap_yi_tile_item(&dd, q / TPB, (int)(q % TPB) / SNAP_TILE, wpb, (int)(q % SNAP_TILE), ur, ui, yr, yi);
 }
 
+/* --deidrj split: a thread per (pair, component, diagonal), its row of U
+ * and dU in its own memory (element ma at row[ma]: the same offset in every
+ * thread, which the device's private memory interleaves across a warp). */
+static void deidrj_split(const snap_data *d, work *w) {
+  const snap_data dd = *d;
+  const double *yr = w->yr, *yi = w->yi;
+  double *dedr = w->dedr;
+  snap_dck *dck = w->dck;
+  for (long t0 = 0; t0 < snap_tiles(d); t0 += w->chunk) {
+    const long nt = snap_tiles(d) - t0 < w->chunk ? snap_tiles(d) - t0 : w->chunk;
+    const long n = nt * SNAP_TILE * d->nmax, ni = snap_split_warps(d, nt) * SNAP_TILE;
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd, t0) \
+    is_device_ptr(dck, dedr)
+    for (long q = 0; q < n; q++) snap_split_dck_item(&dd, t0, q, dck, dedr);
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd, t0, nt) \
+    is_device_ptr(dck, yr, yi, dedr)
+    for (long q = 0; q < ni; q++) {
+      int dim, bend;
+      long c;
+      const long pr = snap_split_slot(&dd, t0, nt, q / SNAP_TILE, (int)(q % SNAP_TILE), &dim, &bend, &c);
+      if (pr < 0) continue;
+      snap_c row[2 * (SNAP_TWOJMAX_MAX + 1)];
+      const long b = snap_tiled_base(&dd, (int)(pr / dd.nmax));
+      const snap_dck1 g = snap_dck_dim(dck + c, dim);
+      const double x = snap_dedr_path(&dd.t, &g, bend, row, row + dd.t.twojmax + 1, 1, yr + b, yi + b, SNAP_TILE);
+#pragma omp atomic update
+      dedr[3 * pr + dim] += x;
+    }
+  }
+}
+
 static void compute_deidrj(const snap_data *d, void *p) {
   work *w = p;
+  if (w->de_split) {
+    deidrj_split(d, w);
+    return;
+  }
   const snap_data dd = *d;
   const double *yr = w->yr, *yi = w->yi;
   double *dedr = w->dedr;
@@ -183,6 +230,7 @@ static const snap_kernels kernels = {
     "standard OpenMP: U/Y element-major; compute_ui and compute_deidrj one thread per (atom, neighbour), "
     "neighbour-major, the (d)U recursion through level buffers in the thread's own memory, U_i by atomic "
     "adds; compute_yi one thread per (atom, pair of Y elements), flat loop in tiles of 32 atoms x 4 elements per "
-    "128-thread team (collapsed) or teams over atoms (nested); forces gathered, energies through Y"};
+    "128-thread team (collapsed) or teams over atoms (nested); forces gathered, energies through Y; --deidrj split: "
+    "a thread per (pair, component, diagonal of rows), one row of U and dU each in its own memory, atomic adds"};
 
 const snap_kernels *snap_kernels_omp(void) { return &kernels; }

@@ -13,7 +13,9 @@
  *   tiles of 32 atoms x 4 elements per team (collapsed), or a team per atom
  *   (nested); no atomics.
  * - compute_deidrj: the dU recursion the same way, lanes' terms summed by
- *   shuffles.
+ *   shuffles. --deidrj split: cuda's k_split_dck and k_deidrj_split (a
+ *   thread per (pair, component, diagonal), one row of U and dU each in
+ *   team memory, lanes interleaved; atomic adds).
  * - forces gathered through the reverse index; energies through Y, per
  *   (atom, level) then per atom.
  * Built with -fopenmp-cuda-mode (CMakeLists.txt): the level buffers and the
@@ -108,6 +110,25 @@ static inline void deidrj(const snap_data *d, snap_pair_shape s, snap_c *scr, co
       for (int k = 0; k < 3; k++) dedr[p * 3 + k] = acc[k];
   }
 }
+/* --deidrj split: warps of the chunk's items (snap_split_slot), one row of U
+ * and dU per thread in team memory (element ma of lane l at ma * 32 + l). */
+static inline void deidrj_split(const snap_data *d, long t0, long nt, const snap_dck *dck, const double *yr,
+                                const double *yi, double *dedr) {
+  const int lane = ompx_thread_id_x() % SNAP_TILE, wb = ompx_thread_id_x() / SNAP_TILE;
+  const int wpb = ompx_block_dim_x() / SNAP_TILE, row = d->t.twojmax + 1;
+  snap_c *u = (snap_c *)llvm_omp_target_dynamic_shared_alloc() + (long)wb * 2 * row * SNAP_TILE + lane;
+  snap_c *du = u + (long)row * SNAP_TILE;
+  const long nw = snap_split_warps(d, nt);
+  for (long v = (long)ompx_block_id_x() * wpb + wb; v < nw; v += (long)ompx_grid_dim_x() * wpb) {
+    int dim, bend;
+    long c;
+    const long p = snap_split_slot(d, t0, nt, v, lane, &dim, &bend, &c);
+    if (p < 0) continue;
+    const snap_dck1 g = snap_dck_dim(dck + c, dim);
+    const long b = snap_tiled_base(d, (int)(p / d->nmax));
+    atomic_add(dedr + 3 * p + dim, snap_dedr_path(&d->t, &g, bend, u, du, SNAP_TILE, yr + b, yi + b, SNAP_TILE));
+  }
+}
 #pragma omp end declare target
 
 /* ---- the five kernels ------------------------------------------------------------ */
@@ -156,6 +177,20 @@ static void compute_deidrj(const snap_data *d, void *p) {
   const snap_pair_shape ps = s->de;
   const double *yr = w->yr, *yi = w->yi;
   double *dedr = w->dedr;
+  if (s->de_split) {
+    snap_dck *dck = w->dck;
+    const int tpb = s->split_warps * SNAP_TILE, team = (int)(s->split_warps * snap_gpu_split_bytes(d));
+    for (long t0 = 0; t0 < snap_tiles(d); t0 += s->split_chunk) {
+      const long nt = snap_tiles(d) - t0 < s->split_chunk ? snap_tiles(d) - t0 : s->split_chunk;
+      const long n = nt * SNAP_TILE * d->nmax, nw = snap_split_warps(d, nt);
+      LAUNCH(snap_gpu_blocks(n, s->tpb), s->tpb, firstprivate(dd, t0, n) is_device_ptr(dck, dedr))
+      GRID_LOOP(q, n) snap_split_dck_item(&dd, t0, q, dck, dedr);
+      LAUNCH(snap_gpu_blocks(nw * SNAP_TILE, tpb), tpb, firstprivate(dd, t0, nt) is_device_ptr(dck, yr, yi, dedr)
+             ompx_dyn_cgroup_mem(team))
+      deidrj_split(&dd, t0, nt, dck, yr, yi, dedr);
+    }
+    return;
+  }
   snap_c *scr = s->team_scratch ? NULL : w->scr_de;
   const int threads = ps.groups * ps.lanes;
   const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
@@ -188,7 +223,7 @@ static void compute_energies(const snap_data *d, void *p) {
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de};
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de, w->dck};
   for (size_t k = 0; k < sizeof a / sizeof *a; k++) pp_omp_free(a[k]);
   free(w);
 }
@@ -210,6 +245,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   const long ny = snap_tiled_len(d);
 #pragma omp target teams distribute parallel for device(pp_omp_device) is_device_ptr(yr, yi)
   for (long q = 0; q < ny; q++) yr[q] = yi[q] = 0.0;
+  if (sh.de_split) w->dck = pp_omp_alloc((size_t)sh.split_chunk * SNAP_TILE * d->nmax * sizeof(snap_dck));
   if (!sh.team_scratch) {
     w->scr_ui = pp_omp_alloc((size_t)sh.ui.teams * sh.ui.groups * sh.ui.elems * sizeof(snap_c));
     w->scr_de = pp_omp_alloc((size_t)sh.de.teams * sh.de.groups * sh.de.elems * sizeof(snap_c));
@@ -224,6 +260,7 @@ static const snap_kernels kernels = {
     "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i by atomic adds; "
     "compute_yi one thread per (atom, pair of Y elements) over their Z elements, tiles of 32 atoms x 4 elements per "
     "128-thread team (collapsed) or a team per atom (nested); "
-    "forces gathered, energies through Y"};
+    "forces gathered, energies through Y; --deidrj split: a thread per (pair, component, diagonal of rows), one "
+    "row of U and dU each in ompx_dyn_cgroup_mem, atomic adds"};
 
 const snap_kernels *snap_kernels_ompx(void) { return &kernels; }
