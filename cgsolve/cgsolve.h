@@ -21,11 +21,17 @@ PP_EXTERN_C_BEGIN
 /* Every pointer is device memory of the model, n local entries.
  * dot returns sum_i x[i]*y[i] on the host (this rank's part; the driver
  * sums over ranks). axpby computes w = alpha*x + beta*y elementwise; w may
- * be x or y (CG updates in place), so no pointer is restrict. */
+ * be x or y (CG updates in place), so no pointer is restrict.
+ * update is CG's x += alpha p, r -= alpha Ap and r.r of the new r in one
+ * pass (cg_update_item: the same arithmetic as two axpby and a dot),
+ * returning r.r as dot does: one kernel and one synchronization instead of
+ * three (the OpenMP models synchronize every region). */
 typedef struct cg_kernels {
   double (*dot)(const double *x, const double *y, int64_t n, double *scratch);
   void (*axpby)(double *w, double alpha, const double *x, double beta, const double *y,
                 int64_t n);
+  double (*update)(double *x, double *r, double alpha, const double *p, const double *Ap,
+                   int64_t n, double *scratch);
 } cg_kernels;
 
 PP_DECLARE_MODEL_GETTERS(cg_kernels, cg_kernels_)
@@ -33,6 +39,13 @@ PP_DECLARE_MODEL_GETTERS(cg_kernels, cg_kernels_)
 PP_BEGIN_DEVICE
 PP_HD static inline double cg_axpby_item(double alpha, double x, double beta, double y) {
   return alpha * x + beta * y;
+}
+/* Element i of update: x[i] and r[i] updated in place; returns its r.r term. */
+PP_HD static inline double cg_update_item(double alpha, double p, double ap, double *x, double *r) {
+  *x = cg_axpby_item(1.0, *x, alpha, p);
+  const double rn = cg_axpby_item(1.0, *r, -alpha, ap);
+  *r = rn;
+  return pp_dot_item(rn, rn);
 }
 PP_END_DEVICE
 

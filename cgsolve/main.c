@@ -10,7 +10,7 @@
 #include "pp/pp.h"
 #include "problem.h"
 
-static const char *const kname[K_COUNT] = {"cg_spmv", "cg_dot", "cg_axpby", "cg_halo"};
+static const char *const kname[K_COUNT] = {"cg_spmv", "cg_dot", "cg_axpby", "cg_update", "cg_halo"};
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -34,6 +34,13 @@ static const char *opt_history(const char *v, void *ctx) {
   ((cg_config *)ctx)->history = v;
   return NULL;
 }
+static const char *opt_update(const char *v, void *ctx) {
+  cg_config *c = ctx;
+  if (!strcmp(v, "fused")) c->split = 0;
+  else if (!strcmp(v, "split")) c->split = 1;
+  else return "use fused or split";
+  return NULL;
+}
 static const char *opt_scaling(const char *v, void *ctx) {
   cg_config *c = ctx;
   if (!strcmp(v, "strong")) c->weak = 0;
@@ -55,6 +62,7 @@ static double kernel_bytes(const cg_problem *pb, int k) {
   case K_SPMV: return spmv_bytes(pb);
   case K_DOT: return 16 * n; /* two operands read (r.r counted as two, like BabelStream) */
   case K_AXPBY: return 24 * n;
+  case K_UPDATE: return 48 * n; /* x, r, p, Ap read; x, r written */
   default: { /* halo: what all ranks send */
     double h = cg_halo_bytes(&pb->halo);
     pp_mpi_sum(&h, 1);
@@ -64,7 +72,13 @@ static double kernel_bytes(const cg_problem *pb, int k) {
 }
 static double kernel_flops(const cg_problem *pb, int k) {
   double n = (double)pb->nglobal;
-  return k == K_SPMV ? 2.0 * (double)pb->nnz_global : k == K_DOT ? 2 * n : k == K_AXPBY ? 3 * n : 0;
+  switch (k) {
+  case K_SPMV: return 2.0 * (double)pb->nnz_global;
+  case K_DOT: return 2 * n;
+  case K_AXPBY: return 3 * n;
+  case K_UPDATE: return 8 * n; /* as the two axpby and the dot it replaces */
+  default: return 0;
+  }
 }
 
 /* One model's measurement: the solver, the agreement anchor, the verdict. */
@@ -143,7 +157,7 @@ static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, p
 }
 
 int main(int argc, char **argv) {
-  static cg_config cfg = {{NULL, 0, 0, 0, 0, 0}, 200, 0.0, NAN, 0, NULL, 0};
+  static cg_config cfg = {{NULL, 0, 0, 0, 0, 0}, 200, 0.0, NAN, 0, NULL, 0, 0};
   static const pp_app_option options[] = {
       {"--deck", "FILE", "input deck with 'N = ...' (inputs/minife/*.deck), instead of --size", opt_deck},
       {"--max-iters", "N", "most CG iterations per solve (default 200, as miniFE)", opt_iters},
@@ -153,6 +167,8 @@ int main(int argc, char **argv) {
       {"--print-every", "K", "print the residual every K iterations (rank 0, stderr)", opt_print},
       {"--history", "FILE", "write every iteration's relative residual as CSV (at the end): "
                             "model,N,ranks,iteration,relres", opt_history},
+      {"--update", "FORM", "fused (default): x, r and r.r in one kernel (cg_update); split: two "
+                           "axpby and a dot, as miniFE", opt_update},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
       {NULL, NULL, NULL, NULL}};
@@ -161,12 +177,16 @@ int main(int argc, char **argv) {
       "elements per side of the cube, N (rows (N+1)^3)", "30", MINIFE_MAX_N, options, &cfg,
       "CG as miniFE runs it: x0 = 0, b = A x* for x*_i = 2 u(seed, i) - 1, at most --max-iters\n"
       "iterations, each: halo exchange of p (MPI only), Ap = A p (the spmv app's kernel at its\n"
-      "default launch parameters), two dots, three axpby (w = a x + b y). Every timed solve\n"
-      "restarts from x0 = 0. Rows:\n"
-      "  cg_solve   one whole solve; FOM GFLOP/s (spmv 2 nnz, dot 2n, axpby 3n flops), with\n"
-      "             iterations, time per iteration, GB/s and the validation figures\n"
+      "default launch parameters), alpha = r.r / p.Ap (cg_dot), the update x += alpha p,\n"
+      "r -= alpha Ap with the new r.r in one kernel (cg_update; --update split: two axpby and\n"
+      "a dot, as miniFE), p = r + beta p (cg_axpby). Same arithmetic either way; the fused\n"
+      "form moves 48n bytes instead of 64n and synchronizes once instead of three times.\n"
+      "Every timed solve restarts from x0 = 0. Rows:\n"
+      "  cg_solve   one whole solve; FOM GFLOP/s (spmv 2 nnz, dot 2n, axpby 3n, update 8n\n"
+      "             flops), with iterations, time per iteration, GB/s and the validation figures\n"
       "  cg_spmv    per call, GB/s of its minimum traffic (row offsets, columns, values, x, y\n"
       "             once each); cg_dot 16n bytes (incl. the MPI sum); cg_axpby 24n bytes;\n"
+      "             cg_update 48n bytes (incl. the MPI sum);\n"
       "  cg_halo    us per exchange (MPI only: the boundary plane staged through host memory\n"
       "             and sent to each neighbour, the ghosts uploaded).\n"
       "The per-kernel rows come from one extra solve that synchronizes around every call;\n"
@@ -189,8 +209,9 @@ int main(int argc, char **argv) {
   cg_history history;
   cg_history_start(&history, &s, cfg.history);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, N^3 hexahedra, (N+1)^3 rows, Dirichlet surface");
-  pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g",
-                  cfg.max_iters, cfg.tol);
+  pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g, %s",
+                  cfg.max_iters, cfg.tol,
+                  cfg.split ? "update split (two axpby and a dot)" : "update fused (x, r and r.r in one kernel)");
   pp_report_param(s.report, "decomposition", "%d rank%s, z-plane slabs, %s scaling", pp_mpi_size(),
                   pp_mpi_size() > 1 ? "s" : "", cfg.weak ? "weak" : "strong");
   pp_report_param(s.report, "halo", "boundary planes staged through host memory, MPI point to point");

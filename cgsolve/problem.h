@@ -15,6 +15,7 @@ typedef struct cg_config {
   long long print_every;
   const char *history;
   int weak;
+  int split;               /* --update split: two axpby and a dot instead of update */
 } cg_config;
 
 /* ---- problem.c: this rank's slab of the matrix, b and x* ----------------- */
@@ -39,7 +40,7 @@ void cg_problem_free(cg_problem *pb);
 
 /* ---- solve.c: one model's CG ------------------------------------------------ */
 /* The solve's parts (pp_parts indices), each timed alone in the extra run. */
-enum { K_SPMV, K_DOT, K_AXPBY, K_HALO, K_COUNT };
+enum { K_SPMV, K_DOT, K_AXPBY, K_UPDATE, K_HALO, K_COUNT };
 enum { CG_STOP_ITERS, CG_STOP_TOL, CG_STOP_BREAKDOWN };
 
 typedef struct cg_solver {

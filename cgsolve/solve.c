@@ -11,7 +11,7 @@
 static const cg_kernels *cg_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m, cg_kernels_); }
 
 /* Planted faults (tests: each must make validation fail), read once. */
-static struct { int spmv_zero, dot, breakdown; } fault;
+static struct { int spmv_zero, dot, breakdown, update; } fault;
 
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m) {
@@ -21,6 +21,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   fault.dot = pp_fault("cg-dot") || (pp_fault("cg-dot-omp") && m == PP_OMP) ||
               (pp_fault("cg-dot-host") && m == PP_HOST);
   fault.breakdown = pp_fault("cg-breakdown"); /* p.Ap = 0 at iteration 3 */
+  fault.update = pp_fault("cg-update");       /* the fused update's r.r comes back halved */
   S->s = s, S->c = c, S->pb = pb, S->m = m, S->ops = s->ops[m];
   S->sk = spmv_kernels_for(m), S->ck = cg_kernels_for(m);
   const csr_matrix *A = &pb->A;
@@ -72,6 +73,20 @@ static void do_axpby(cg_solver *S, double *w, double a, const double *x, double 
   S->ck->axpby(w, a, x, b, y, S->n);
   pp_part_end(&S->pt, K_AXPBY);
 }
+/* x += alpha p, r -= alpha Ap; returns the global r.r of the new r. */
+static double do_update(cg_solver *S, double alpha) {
+  if (S->c->split) {
+    do_axpby(S, S->x, 1.0, S->x, alpha, S->p);
+    do_axpby(S, S->r, 1.0, S->r, -alpha, S->Ap);
+    return do_dot(S, S->r, S->r);
+  }
+  pp_part_begin(&S->pt);
+  double v = S->ck->update(S->x, S->r, alpha, S->p, S->Ap, S->n, S->scratch);
+  if (fault.update) v *= 0.5;
+  pp_mpi_sum(&v, 1);
+  pp_part_end(&S->pt, K_UPDATE);
+  return v;
+}
 
 void cg_solve(void *ctx) {
   cg_solver *S = ctx;
@@ -94,10 +109,7 @@ void cg_solve(void *ctx) {
       S->stop = CG_STOP_BREAKDOWN;
       break;
     }
-    double alpha = rr / pAp;
-    do_axpby(S, S->x, 1.0, S->x, alpha, S->p);
-    do_axpby(S, S->r, 1.0, S->r, -alpha, S->Ap);
-    double rr_new = do_dot(S, S->r, S->r), rel = sqrt(rr_new) / norm0;
+    double rr_new = do_update(S, rr / pAp), rel = sqrt(rr_new) / norm0;
     S->iters = k;
     S->hist[k] = rel;
     if (S->pt.on && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)

@@ -28,6 +28,18 @@ pp_test(cgsolve_fault_dot COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST
   EXPECT 1 "cg_solve +host .*FAIL relres [0-9.e-]+<=1e-12" LABELS validate)
 pp_test(cgsolve_fault_dot_ref COMMAND ${CG} --backend host ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot
   EXPECT 1 "cg_solve +host .*FAIL .*vs ref [0-9e.+-]+<=1e-06" LABELS validate)
+# The fused update's r.r halved (--update fused, the default): beta is wrong and
+# the solve leaves the reference; the split form, which does not call update,
+# is unaffected (the fault reaches the fused kernel's result only).
+pp_test(cgsolve_fault_update COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-update
+  EXPECT 1 "cg_solve +host .*FAIL .*vs ref [0-9e.+-]+<=1e-06" LABELS validate)
+pp_test(cgsolve_fault_update_split COMMAND ${CG} --backend host ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-update --update split
+  EXPECT 0 "cg_solve +host .*PASS .*vs ref [0-9e.-]+<=1e-06" LABELS validate)
+# The split form (two axpby and a dot) validates on every model, with its rows.
+pp_test(cgsolve_update_split COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} --update split ${PP_TEST_FAST}
+  EXPECT 0 "update split.*\ncg_solve +host .*PASS .*vs ref [0-9e.-]+<=1e-06\ncg_axpby +host" LABELS validate)
+pp_test(cgsolve_update_bad COMMAND ${CG} --update fuse
+  EXPECT 2 "--update: use fused or split" LABELS input)
 pp_test(cgsolve_fault_breakdown COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-breakdown
   EXPECT 1 "cg_solve +host .*FAIL breakdown at it 3" LABELS validate)
 pp_test(cgsolve_fault_residual COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-residual
@@ -60,7 +72,7 @@ pp_test(cgsolve_tol_missed COMMAND ${CG} --backend host ${CG_TINY} --max-iters 5
 pp_test(cgsolve_print_every COMMAND ${CG} --backend host ${CG_TINY} --max-iters 10 --print-every 5
   ${PP_TEST_FAST} EXPECT 0 "iteration 10: relative residual" LABELS validate)
 pp_test(cgsolve_json
-  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/json_roundtrip.sh cgsolve --min-rows 4 --models host --kernels cg_solve,cg_spmv,cg_dot,cg_axpby --
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/json_roundtrip.sh cgsolve --min-rows 4 --models host --kernels cg_solve,cg_spmv,cg_dot,cg_axpby,cg_update --
           ${CG} --backend ${PP_TEST_MODELS} --size 8 ${PP_TEST_FAST}
   LABELS unit validate)
 

@@ -14,5 +14,14 @@ static void axpby(double *w, double alpha, const double *x, double beta, const d
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }
 
-static const cg_kernels table = {dot, axpby};
+/* Two axpby and the reference dot, not fused: the host's r.r must be the
+ * reproducible blocked sum whatever the form. */
+static double update(double *x, double *r, double alpha, const double *p, const double *Ap,
+                     int64_t n, double *scratch) {
+  axpby(x, 1.0, x, alpha, p, n);
+  axpby(r, 1.0, r, -alpha, Ap, n);
+  return dot(r, r, n, scratch);
+}
+
+static const cg_kernels table = {dot, axpby, update};
 const cg_kernels *cg_kernels_host(void) { return &table; }

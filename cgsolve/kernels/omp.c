@@ -2,7 +2,8 @@
  * `target teams distribute parallel for simd` (PP_OMP_SIMD, pp/omp_loop.h)
  * per kernel, one element per thread (num_teams = n / CG_TPB, the form
  * microbench measured best); the dot is the
- * shared omp reduction (pp/reduce.h: the construct's reduction clause). */
+ * shared omp reduction (pp/reduce.h: the construct's reduction clause), and
+ * update the same reduction shape around cg_update_item. */
 #include <omp.h>
 #include "cgsolve.h"
 #include "pp/reduce.h"
@@ -25,5 +26,17 @@ static void axpby(double *w, double alpha, const double *x, double beta, const d
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }
 
-static const cg_kernels table = {dot, axpby};
+/* The shared omp reduction's shape (pp/reduce.h): its team count, blocked. */
+static double update(double *x, double *r, double alpha, const double *p, const double *Ap,
+                     int64_t n, double *scratch) {
+  (void)scratch;
+  double s = 0;
+  const size_t m = (size_t)n;
+  PP_OMP_LOOP(m, CG_TPB, pp_reduce_blocks(m, CG_TPB, 0),
+              is_device_ptr(x, r, p, Ap) reduction(+ : s) map(tofrom : s),
+              s += cg_update_item(alpha, p[i], Ap[i], &x[i], &r[i]));
+  return s;
+}
+
+static const cg_kernels table = {dot, axpby, update};
 const cg_kernels *cg_kernels_omp(void) { return &table; }

@@ -1,6 +1,7 @@
 /* cgsolve, ompx model: LLVM OpenMP kernel mode, the same launch shapes and
  * algorithms as the native kernels (cuda.cu): axpby one element per thread;
- * dot the shared ompx reduction (pp/reduce.h: two launches and one copy). */
+ * dot the shared ompx reduction (pp/reduce.h: two launches, the result
+ * mapped back), update its first pass around cg_update_item and its finish. */
 #include <omp.h>
 #include <ompx.h>
 #include "cgsolve.h"
@@ -26,5 +27,19 @@ static void axpby(double *w, double alpha, const double *x, double beta, const d
   }
 }
 
-static const cg_kernels table = {dot, axpby};
+/* The first pass of the shared reduction around cg_update_item, then its finish. */
+static double update(double *x, double *r, double alpha, const double *p, const double *Ap,
+                     int64_t n, double *part) {
+  const int nb = pp_reduce_blocks((size_t)n, CG_TPB, 0);
+  PP_OMPX_LAUNCH(nb, CG_TPB, is_device_ptr(x, r, p, Ap, part) ompx_dyn_cgroup_mem(PP_OMPX_SUM_BYTES(CG_TPB))) {
+    double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
+    double v = 0;
+    PP_OMPX_FOR(i, n) v += cg_update_item(alpha, p[i], Ap[i], &x[i], &r[i]);
+    v = pp_ompx_block_sum(v, sh);
+    if (ompx_thread_id_x() == 0) part[ompx_block_id_x()] = v;
+  }
+  return pp_reduce_ompx()->finish(part, nb, CG_TPB);
+}
+
+static const cg_kernels table = {dot, axpby, update};
 const cg_kernels *cg_kernels_ompx(void) { return &table; }

@@ -33,5 +33,12 @@ static double sum(const double *x, size_t n, int tpb, int blocks, double *scratc
   return blocked(x, NULL, n, scratch);
 }
 
-static const pp_reduce_ops ops = {dot, sum};
+static double finish(double *part, int nb, int tpb) {
+  (void)tpb;
+  double s = 0;
+  for (int b = 0; b < nb; b++) s += part[b];
+  return s;
+}
+
+static const pp_reduce_ops ops = {dot, sum, finish};
 const pp_reduce_ops *pp_reduce_host(void) { return &ops; }

@@ -28,5 +28,9 @@ static double sum(const double *x, size_t n, int tpb, int blocks, double *scratc
   return s;
 }
 
-static const pp_reduce_ops ops = {dot, sum};
+static double finish(double *part, int nb, int tpb) {
+  return sum(part, (size_t)nb, tpb, 0, NULL);
+}
+
+static const pp_reduce_ops ops = {dot, sum, finish};
 const pp_reduce_ops *pp_reduce_omp(void) { return &ops; }

@@ -8,7 +8,11 @@
  *         PP_REDUCE_MAX_BLOCKS teams, each one contiguous block.
  *   ompx, cuda, hip  two passes: a grid-stride pass leaves one partial per
  *         block (warp shuffles, then the warps' sums through team-shared
- *         memory), one block sums the partials, an 8-byte copy brings it back.
+ *         memory), one block sums the partials (`finish`), and the result
+ *         comes back (cuda/hip: an 8-byte copy; ompx: mapped from the
+ *         finishing region, so no separate synchronized copy).
+ * A kernel that fuses its own first pass (cgsolve's update) leaves
+ * part[0..pp_reduce_blocks(...)) and calls `finish`.
  * Files: common/src/reduce_host.c, common/backend/omp/reduce_{omp,ompx}.c,
  * common/backend/cuda/reduce_native.cu (hip: backend/hip/reduce_hip.hip). */
 #ifndef PP_REDUCE_H
@@ -31,7 +35,17 @@ PP_EXTERN_C_BEGIN
 typedef struct pp_reduce_ops {
   double (*dot)(const double *x, const double *y, size_t n, int tpb, int blocks, double *scratch);
   double (*sum)(const double *x, size_t n, int tpb, int blocks, double *scratch);
+  /* The sum of part[0..nb) (device memory; part[nb] is scratch), returned
+   * on the host: the second pass. */
+  double (*finish)(double *part, int nb, int tpb);
 } pp_reduce_ops;
+
+/* Blocks of the first pass over n elements: `blocks`, else one per tpb
+ * elements, at least 1 and at most PP_REDUCE_MAX_BLOCKS. */
+static inline int pp_reduce_blocks(size_t n, int tpb, int blocks) {
+  size_t b = blocks > 0 ? (size_t)blocks : (n + (size_t)tpb - 1) / (size_t)tpb;
+  return b < 1 ? 1 : b > PP_REDUCE_MAX_BLOCKS ? PP_REDUCE_MAX_BLOCKS : (int)b;
+}
 
 /* The reductions of model m, NULL when m is not in this build. */
 const pp_reduce_ops *pp_reduce_for(pp_model m);
