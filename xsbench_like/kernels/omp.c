@@ -2,7 +2,7 @@
  * `target teams distribute parallel for simd` with `reduction`, `simd` being
  * PP_OMP_SIMD of pp/omp_loop.h (not with GCC, below), and for the radix sort's scan SPMD-style teams
  * with `omp barrier`). Every primitive is
- * expressible: lookups are one loop iteration each (thread_limit 256, the
+ * expressible: lookups are one loop iteration each (thread_limit LOOKUP_TPB, the
  * team count left to the runtime), each lookups region returns its sum by a
  * `reduction(+)` on the device, and sort_pairs sorts on the device with the
  * LSD radix sort below (kernels/sort_lanes.h: 4-bit digits, a lane of the
@@ -17,6 +17,19 @@
 #include "sort_lanes.h"
 
 #define TPB 256
+/* Threads per team of the three lookup kernels. clang turns a constant
+ * thread_limit into the PTX bound .maxntid, and ptxas then ignores any
+ * register cap and sizes registers for that many threads: with 256 the lookups
+ * took 86-96 registers (2 teams, 16 warps per SM: 25% occupancy, where nvcc
+ * gives cuda's 48 registers and 40 warps); with 1024 ptxas must fit 64
+ * (32 warps per SM, 50%; 20-32 bytes of spills). Lookups are latency-bound
+ * random gathers, so resident warps are what hides the latency. GCC keeps
+ * 256: its OpenMP thread is a warp (pp/omp_loop.h). */
+#if PP_OMP_GCC
+#define LOOKUP_TPB TPB
+#else
+#define LOOKUP_TPB 1024
+#endif
 
 /* GCC 12's simd (SIMT) code of these loops computed a wrong checksum on an
  * H100 (17 instead of 999388, every variant; validate/results/nvidia-h100/
@@ -38,7 +51,7 @@ static unsigned long long fused(const xs_data *d, xs_work *w, long long first, l
   (void)w;
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(LOOKUP_TPB) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS)
   for (long long i = 0; i < n; i++) {
     XS_ARGS_REPACK(dd);
@@ -77,14 +90,14 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
   if (!mat) {
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(LOOKUP_TPB) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy)
     for (long long i = lo; i < hi; i++) {
       XS_ARGS_REPACK(dd);
       sum += xs_lookup(&dd, energy[i], want);
     }
   } else {
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(LOOKUP_TPB) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy, mat)
     for (long long i = lo; i < hi; i++) {
       XS_ARGS_REPACK(dd);
