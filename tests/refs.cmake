@@ -2,7 +2,8 @@
 # outputs in each code's format, planted malformed ones rejected, and run.sh
 # end to end on stand-in binaries (the real ones run only on the GPU node).
 set(pp_refs ${PROJECT_SOURCE_DIR}/validate/refs)
-foreach(case xsbench:xsbench-k0 xsbench:xsbench-k6 babelstream:babelstream-cuda testsnap:testsnap)
+foreach(case xsbench:xsbench-k0 xsbench:xsbench-k6 babelstream:babelstream-cuda testsnap:testsnap
+                 testsnap:testsnap-ompt)
   string(REPLACE ":" ";" kv ${case})
   list(GET kv 0 kind)
   list(GET kv 1 file)

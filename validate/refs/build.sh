@@ -7,14 +7,16 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 usage: validate/refs/build.sh SRC_ROOT OUT [WHAT...]
-  WHAT: xsbench babelstream-cuda babelstream-omp testsnap (default: all four);
-        testsnap-host (not for the node: Kokkos OpenMP build run once here to
-        check the generated TestSNAP header against LAMMPS's forces)
+  WHAT: xsbench babelstream-cuda babelstream-omp testsnap testsnap-ompt
+        (default: all five); testsnap-host (not for the node: Kokkos OpenMP
+        build run once here to check the generated TestSNAP header against
+        LAMMPS's forces)
 
 SRC_ROOT holds the public sources, made by validate/refs/sources.sh (pinned commits):
   XSBench/      github:ANL-CESAR/XSBench ba08e52 (cuda/ is built)
   BabelStream/  github:UoB-HPC/BabelStream 57637d5
-  TestSNAP/     github:FitSNAP/TestSNAP, branch Kokkos_V2 d11d3a8 (its GPU path)
+  TestSNAP/     github:FitSNAP/TestSNAP, branch Kokkos_V2 d11d3a8 (its GPU path;
+                testsnap: Kokkos CUDA, nvcc; testsnap-ompt: Kokkos OpenMPTarget, clang-19)
   kokkos/       github:kokkos/kokkos, tag 4.6.01 (patched here for CUDA 13: 3 calls)
   nvml/         nvml.h for BabelStream's CUDA build (PyPI nvidia-nvml-dev 13.0.87)
 The fetch tool gives a bare git dir /work/.mirror/<owner>+<name>/repo of each:
@@ -34,7 +36,7 @@ case $1 in -h|--help) usage; exit 0;; esac
 SRC=$(cd "$1" && pwd)
 mkdir -p "$2"; OUT=$(cd "$2" && pwd)
 shift 2
-WHAT=${*:-xsbench babelstream-cuda babelstream-omp testsnap}
+WHAT=${*:-xsbench babelstream-cuda babelstream-omp testsnap testsnap-ompt}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 JOBS=${JOBS:-2}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -153,6 +155,37 @@ build_testsnap() {
   record TestSNAP-kokkos-cuda "$(commit TestSNAP)" "branch Kokkos_V2, -Dref_data=14 (refdata generated from W_2J14_2000_disp), Kokkos $(git -C "$SRC/kokkos" describe --tags) $(commit kokkos) CUDA+Serial HOPPER90 (3-call CUDA 13 patch)"
 }
 
+# TestSNAP on Kokkos OpenMPTarget, compiled by clang-19 for sm_90: the same
+# compiler as ProxyPort's omp build of testsnap, for issue 17's comparison.
+# Kokkos adds -fopenmp=libomp -fopenmp-targets=nvptx64 -Xopenmp-target
+# -march=sm_90 itself (also to its exported target, so TestSNAP gets them);
+# CMAKE_CXX_FLAGS adds ptxas 11.8 and the device runtime, as for babelstream-omp.
+# No patch: Kokkos 4.6.01's OpenMPTarget backend compiles as is with clang 19.
+# It needs a GPU: without one Kokkos::initialize aborts ("no GPU available");
+# forced onto the host (KOKKOS_VISIBLE_DEVICES=0 OMP_TARGET_OFFLOAD=DISABLED)
+# the first kernel aborts on a View in OpenMPTargetSpace (device-only memory).
+build_testsnap_ompt() {
+  local kb=$BUILD/kokkos-ompt kk=$BUILD/kokkos-ompt-install tb=$BUILD/testsnap-ompt
+  [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): testsnap-ompt skipped" >&2; return 0; }
+  local off="--cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc"
+  local kopts="-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMPTARGET=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_HOPPER90=ON -DBUILD_SHARED_LIBS=OFF"
+  if [ ! -e "$kk/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
+    # shellcheck disable=SC2086
+    step kokkos-ompt-cmake cmake -S "$SRC/kokkos" -B "$kb" -DCMAKE_INSTALL_PREFIX="$kk" \
+      -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_CXX_FLAGS="$off" $kopts
+    step kokkos-ompt make -C "$kb" -j"$JOBS" install
+  fi
+  refdata
+  # runpath to LLVM 19's libomp/libomptarget, as BabelStream's omp build has (the
+  # node has no LLVM: .gpu-rt/activate's LD_LIBRARY_PATH comes first there)
+  step testsnap-ompt-cmake cmake -S "$SRC/TestSNAP" -B "$tb" -DCMAKE_BUILD_TYPE=Release \
+    -Dref_data=14 -DKokkos_ROOT="$kk" -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_CXX_FLAGS="$off" \
+    -DCMAKE_EXE_LINKER_FLAGS=-Wl,-rpath,/usr/lib/llvm-19/lib
+  step testsnap-ompt make -C "$tb" -j"$JOBS"
+  install_bin "$tb/test_snap" TestSNAP-kokkos-ompt
+  record TestSNAP-kokkos-ompt "$(commit TestSNAP)" "branch Kokkos_V2, -Dref_data=14 (refdata generated from W_2J14_2000_disp), Kokkos $(git -C "$SRC/kokkos" describe --tags) $(commit kokkos) cmake $kopts, $CLANG, CMAKE_CXX_FLAGS=\"${off//$CUDA_LEGACY/.toolchain/cuda-legacy}\" (needs .gpu-rt at run time)"
+}
+
 # Not for the GPU node: TestSNAP on Kokkos OpenMP (g++), run once here to
 # check the generated header: its "RMS |Fj| deviation" against LAMMPS's
 # forces must pass parse.py (seen: 1.3e-14 eV/A, one step in ~3 s with
@@ -180,6 +213,7 @@ for w in $WHAT; do
     babelstream-cuda) build_babelstream_cuda ;;
     babelstream-omp) build_babelstream_omp ;;
     testsnap) build_testsnap ;;
+    testsnap-ompt) build_testsnap_ompt ;;
     testsnap-host) build_testsnap_host ;;
     *) echo "build.sh: unknown target $w" >&2; usage >&2; exit 2 ;;
   esac

@@ -3,7 +3,7 @@
 
 usage: parse.py KIND FILE            print the figures of one output as JSON
        parse.py --collect RESULTS    write RESULTS/refs.json from RESULTS/runs.tsv
-KIND: xsbench | babelstream | testsnap
+KIND: xsbench | babelstream | testsnap (either TestSNAP build: Kokkos CUDA or OpenMPTarget)
 
 An output is rejected (exit 1, a message naming the file and what is wrong)
 when a figure is missing or unreadable, or when the code's own verification

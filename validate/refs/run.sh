@@ -9,11 +9,13 @@ usage() {
   cat <<'EOF'
 usage: validate/refs/run.sh OUT RESULTS [WHAT...]
   OUT: build.sh's output (bin/, versions.txt); RESULTS: a new folder
-  WHAT: xsbench babelstream-cuda babelstream-omp testsnap (default: those built)
+  WHAT: xsbench babelstream-cuda babelstream-omp testsnap testsnap-ompt
+        (default: those built)
 Runs: XSBench -m event -s large -k 0 and -k 6; BabelStream at 2^24 and 2^25
-doubles with its default iteration count; TestSNAP W_2J14 (2000 atoms) 100 steps.
-BabelStream-omp needs LLVM 19's runtime: carry .gpu-rt and run from the repo
-root (run.sh sources .gpu-rt/activate when BabelStream-omp is asked for).
+doubles with its default iteration count; TestSNAP W_2J14 (2000 atoms) 100
+steps on Kokkos CUDA (testsnap) and Kokkos OpenMPTarget (testsnap-ompt).
+BabelStream-omp and TestSNAP-kokkos-ompt need LLVM 19's runtime: carry .gpu-rt
+and run from the repo root (run.sh sources .gpu-rt/activate for them).
 EOF
 }
 [ $# -ge 2 ] || { usage >&2; exit 2; }
@@ -30,6 +32,7 @@ if [ $# -gt 0 ]; then WHAT=$*; else
   [ -x "$BIN/BabelStream-cuda" ] && WHAT+=" babelstream-cuda"
   [ -x "$BIN/BabelStream-omp" ] && WHAT+=" babelstream-omp"
   [ -x "$BIN/TestSNAP-kokkos-cuda" ] && WHAT+=" testsnap"
+  [ -x "$BIN/TestSNAP-kokkos-ompt" ] && WHAT+=" testsnap-ompt"
 fi
 : > "$RES/runs.tsv"
 [ -e "$OUT/versions.txt" ] && cp "$OUT/versions.txt" "$RES/"
@@ -44,6 +47,12 @@ one() {
   printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$kind" "$rc" "$name.txt" "${*//$OUT/OUT}" >> "$RES/runs.tsv"
 }
 
+# LLVM 19's libomp/libomptarget for the clang-19 OpenMP offload builds
+gpu_rt() {
+  # shellcheck disable=SC1091
+  if [ -e "$REPO/.gpu-rt/activate" ]; then . "$REPO/.gpu-rt/activate"; fi
+}
+
 for w in $WHAT; do
   case $w in
     xsbench)
@@ -51,11 +60,13 @@ for w in $WHAT; do
     babelstream-cuda)
       for p in 24 25; do one "BabelStream-cuda-2p$p" babelstream "$BIN/BabelStream-cuda" -s $((1 << p)); done ;;
     babelstream-omp)
-      # shellcheck disable=SC1091
-      if [ -e "$REPO/.gpu-rt/activate" ]; then . "$REPO/.gpu-rt/activate"; fi
+      gpu_rt
       for p in 24 25; do one "BabelStream-omp-2p$p" babelstream "$BIN/BabelStream-omp" -s $((1 << p)); done ;;
     testsnap)
       one TestSNAP-kokkos-cuda-W_2J14-2000 testsnap "$BIN/TestSNAP-kokkos-cuda" -ns 100 ;;
+    testsnap-ompt)
+      gpu_rt
+      one TestSNAP-kokkos-ompt-W_2J14-2000 testsnap "$BIN/TestSNAP-kokkos-ompt" -ns 100 ;;
     *) echo "run.sh: unknown reference $w" >&2; usage >&2; exit 2 ;;
   esac
 done

@@ -12,20 +12,25 @@ fake XSBench-cuda xsbench-k6.txt
 fake BabelStream-cuda babelstream-cuda.txt
 if [ "$1" = BAD ]; then fake TestSNAP-kokkos-cuda bad-testsnap-forces.txt
 else fake TestSNAP-kokkos-cuda testsnap.txt; fi
+fake TestSNAP-kokkos-ompt testsnap-ompt.txt
 set +e
-"$here/run.sh" "$t/out" "$t/res" xsbench babelstream-cuda testsnap
+"$here/run.sh" "$t/out" "$t/res" xsbench babelstream-cuda testsnap testsnap-ompt
 rc=$?
 set -e
 python3 - "$t/res/refs.json" "$1" "$rc" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1])); mode, rc = sys.argv[2], int(sys.argv[3])
 runs = {r["name"]: r for r in doc["runs"]}
-assert len(runs) == 5, runs.keys()
+assert len(runs) == 6, runs.keys()
 assert runs["XSBench-cuda-k0"]["command"].endswith("XSBench-cuda -m event -s large -k 0")
 assert runs["BabelStream-cuda-2p25"]["command"].endswith("BabelStream-cuda -s 33554432")
 assert runs["XSBench-cuda-k6"]["figures"]["lookups_per_s"] == 1227000000
 assert runs["BabelStream-cuda-2p24"]["figures"]["kernels"]["Triad"]["MB_per_s"] == 4110000.0
 ts = runs["TestSNAP-kokkos-cuda-W_2J14-2000"]
+to = runs["TestSNAP-kokkos-ompt-W_2J14-2000"]
+assert to["command"].endswith("TestSNAP-kokkos-ompt -ns 100"), to
+assert to["figures"]["exec_space"] == "N6Kokkos12Experimental12OpenMPTargetE", to
+assert to["figures"]["routines_s"]["compute_yi"] == 0.763, to
 if mode == "GOOD":
     assert rc == 0 and ts["figures"]["grind_ms_per_atom_step"] == 0.00274, (rc, ts)
 else:
