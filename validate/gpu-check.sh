@@ -24,6 +24,7 @@ done; done
 for f in rows lanes teams; do check $b/spmv --backend omp --size 17,50 --omp-form $f $fast; done
 check $b/cgsolve --backend all --deck inputs/minife/tiny.deck --expect-relres 1e-10 $fast
 check $b/cgsolve --backend all --size 50 $fast
+check $b/cgsolve --backend all --size 50 --update split $fast
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/cgsolve --backend omp,ompx,cuda --size 40 $fast
   check mpirun -n 3 --allow-run-as-root --oversubscribe $b/microbench --backend all --size 2^16 --tpb 256 $fast
