@@ -1,0 +1,43 @@
+#!/bin/sh
+# The GPU trial of branch gpu-next (prepared without a GPU; merge a part into
+# main only if it validates and is faster). In one call, on one card:
+#   testsnap --deidrj levels vs split (W_2J14, omp/ompx/cuda)
+#   cgsolve n150 --update fused vs split, and main's build
+#   xsbench_like omp (lookups at thread_limit 1024) vs main's build, with cuda
+#   microbench 2^24 (ompx reductions' mapped result) vs main's, 100 samples
+#     (BabelStream's count); cuda copy/triad at BabelStream 5's shape
+#     (4 elements per thread: --blocks 16384 at tpb 256)
+#   the public references (validate/refs/run.sh), TestSNAP on Kokkos
+#     OpenMPTarget (clang 19) included
+# usage (repo root, .gpu-rt and .refs carried): validate/trials/gpu-next.sh NEW_BIN MAIN_BIN OUT
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 NEW_BIN MAIN_BIN OUT" >&2; exit 2; }
+new=$1 main=$2 out=$3
+mkdir -p "$out"
+# shellcheck disable=SC1091
+. .gpu-rt/activate
+export OMP_TARGET_OFFLOAD=MANDATORY PP_INPUTS="$PWD/inputs"
+run() {
+  name=$1; shift
+  echo "$name: $*" >> "$out/commands.txt"
+  timeout "${T:-240}" "$@" --json "$out/$name.json" > "$out/$name.txt" 2>&1
+  echo "$name rc=$?" | tee -a "$out/rc.txt"
+}
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
+for b in new main; do eval "d=\$$b"; "$d/microbench" --version > "$out/version-$b.txt" 2>&1; done
+for f in levels split; do
+  run ts-$f "$new/testsnap" --case W_2J14_2000_disp --backend omp,ompx,cuda --deidrj $f
+done
+for u in fused split; do
+  run cg-$u "$new/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda --update $u
+done
+run cg-main "$main/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda
+for b in new main; do
+  eval "d=\$$b"
+  run xs-$b "$d/xsbench_like" --backend omp,cuda --variant all
+  run mb-$b "$d/microbench" --backend omp,ompx,cuda --size 2^24 --tpb 256 --samples 100
+done
+run mb-bs-shape "$new/microbench" --backend cuda --size 2^24 --tpb 256 --blocks 16384 --samples 100 \
+  --kernels copy,mul,add,triad,dot
+validate/refs/run.sh .refs "$out/refs" > "$out/refs.log" 2>&1; echo "refs rc=$?" | tee -a "$out/rc.txt"
+grep -hE "^(compute_deidrj|step|cg_solve|cg_update|cg_dot|lookups|baseline|copy|dot|triad) " "$out"/*.txt | head -80
