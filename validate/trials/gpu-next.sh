@@ -9,7 +9,11 @@
 #     (4 elements per thread: --blocks 16384 at tpb 256)
 #   the public references (validate/refs/run.sh), TestSNAP on Kokkos
 #     OpenMPTarget (clang 19) included
-# usage (repo root, .gpu-rt and .refs carried): validate/trials/gpu-next.sh NEW_BIN MAIN_BIN OUT
+#   with GCC_BIN (a gcc-12 build's bin/, .gpu-rt-extra/gcc-12 carried): spmv's
+#     three omp forms and cgsolve (30 iterations) under GCC 12, which maps a
+#     thread to a warp and runs all 32 lanes only in simd loops: the default
+#     `teams` form has none, `lanes` and `rows` do
+# usage (repo root, .gpu-rt and .refs carried): [GCC_BIN=DIR] validate/trials/gpu-next.sh NEW_BIN MAIN_BIN OUT
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 NEW_BIN MAIN_BIN OUT" >&2; exit 2; }
 new=$1 main=$2 out=$3
@@ -39,5 +43,15 @@ for b in new main; do
 done
 run mb-bs-shape "$new/microbench" --backend cuda --size 2^24 --tpb 256 --blocks 16384 --samples 100 \
   --kernels copy,mul,add,triad,dot
+if [ -n "${GCC_BIN:-}" ]; then
+  (
+    # shellcheck disable=SC1091
+    . .gpu-rt-extra/gcc-12/activate
+    for f in teams lanes rows; do
+      run gcc-spmv-$f "$GCC_BIN/spmv" --backend omp,cuda --deck inputs/minife/n150.deck --samples 5 --omp-form $f
+    done
+    run gcc-cg "$GCC_BIN/cgsolve" --backend omp,cuda --deck inputs/minife/n150.deck --max-iters 30 --samples 3
+  )
+fi
 validate/refs/run.sh .refs "$out/refs" > "$out/refs.log" 2>&1; echo "refs rc=$?" | tee -a "$out/rc.txt"
 grep -hE "^(compute_deidrj|step|cg_solve|cg_update|cg_dot|lookups|baseline|copy|dot|triad) " "$out"/*.txt | head -80
