@@ -48,9 +48,9 @@ if [ -n "${GCC_BIN:-}" ]; then
     # shellcheck disable=SC1091
     . .gpu-rt-extra/gcc-12/activate
     for f in teams lanes rows; do
-      run gcc-spmv-$f "$GCC_BIN/spmv" --backend omp,cuda --deck inputs/minife/n150.deck --samples 5 --omp-form $f
+      run gcc-spmv-$f "$GCC_BIN/spmv" --backend omp --deck inputs/minife/n150.deck --samples 5 --omp-form $f
     done
-    run gcc-cg "$GCC_BIN/cgsolve" --backend omp,cuda --deck inputs/minife/n150.deck --max-iters 30 --samples 3
+    run gcc-cg "$GCC_BIN/cgsolve" --backend omp --deck inputs/minife/n150.deck --max-iters 30 --samples 3
   )
 fi
 validate/refs/run.sh .refs "$out/refs" > "$out/refs.log" 2>&1; echo "refs rc=$?" | tee -a "$out/rc.txt"
