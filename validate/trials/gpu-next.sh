@@ -36,6 +36,7 @@ for u in fused split; do
   run cg-$u "$new/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda --update $u
 done
 run cg-main "$main/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda
+run spmv-new "$new/spmv" --deck inputs/minife/n150.deck --backend omp,ompx,cuda
 for b in new main; do
   eval "d=\$$b"
   run xs-$b "$d/xsbench_like" --backend omp,cuda --variant all
