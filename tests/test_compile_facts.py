@@ -117,6 +117,18 @@ def main():
     check("launch clauses", cf.launch_clauses(
         "#pragma omp target teams num_teams(nb, 1) thread_limit(f(t), 2) ompx_dyn_cgroup_mem(s * 8) ompx_bare"),
         {"num_teams": "nb, 1", "thread_limit": "f(t), 2", "ompx_dyn_cgroup_mem": "s * 8"})
+    # theoretical occupancy (CUDA occupancy calculator rules): the cases NOTES.md cites
+    occ = lambda *a: (lambda o: o and (o["blocks"], o["warps"], o["limit"]))(cf.occupancy(*a))
+    check("occupancy: cuda lookups 48 regs x 256", occ("sm_90", 48, 0, 256), (5, 40, "registers"))
+    check("occupancy: omp lookups 94 regs x 256", occ("sm_90", 94, 0, 256), (2, 16, "registers"))
+    check("occupancy: 64 regs x 1024", occ("sm_90", 64, 0, 1024), (1, 32, "registers"))
+    check("occupancy: threads cap", occ("sm_90", 20, 0, 128), (16, 64, "threads"))
+    check("occupancy: shared memory (30 KiB x 64 threads)", occ("sm_90", 32, 30720, 64), (7, 14, "shared memory"))
+    check("occupancy: sm_86's 48 warps", occ("sm_86", 32, 0, 256), (6, 48, "threads"))
+    check("occupancy: sm_70, no system reserve", occ("sm_70", 32, 49152, 256), (2, 16, "shared memory"))
+    check("occupancy: unknown arch", cf.occupancy("gfx90a", 32, 0, 256), None)
+    check("occupancy: unknown block", cf.occupancy("sm_90", 32, 0, None), None)
+    check("block threads", (cf.block_threads([128, 2, 1]), cf.block_threads(256)), (256, 256))
     for f in fails:
         print(f"FAIL {f}")
     print(f"compile-facts parsers: {n - len(fails)} of {n} checks passed")
