@@ -4,7 +4,7 @@
 #   testsnap --deidrj levels vs split (W_2J14, omp/ompx/cuda)
 #   cgsolve n150 --update fused vs split, and main's build
 #   xsbench_like omp (lookups at thread_limit 1024) vs main's build, with cuda
-#   microbench 2^24 (ompx reductions' mapped result) vs main's, 100 samples
+#   microbench 2^24 (ompx reductions in one launch, pp_ompx_grid_sum) vs main's, 100 samples
 #     (BabelStream's count); cuda copy/triad at BabelStream 5's shape
 #     (4 elements per thread: --blocks 16384 at tpb 256)
 #   the public references (validate/refs/run.sh), TestSNAP on Kokkos
