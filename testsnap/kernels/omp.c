@@ -29,6 +29,17 @@
 #include "snap_tiled.h"
 
 #define TPB 128
+/* Threads per team of the collapsed compute_yi. clang turns a constant
+ * thread_limit into the PTX bound .maxntid, for which ptxas sizes the
+ * registers (validate/compile-facts): at 128 the kernel took 188 registers, 2
+ * teams of 4 warps per SM (12.5% occupancy); at 512 ptxas must fit 128 (76-84
+ * bytes of spills), one team of 16 warps (25%). GCC keeps TPB (its OpenMP
+ * thread is a warp). */
+#if PP_OMP_GCC
+#define YI_TPB TPB
+#else
+#define YI_TPB 512
+#endif
 /* Level buffer elements for the largest twojmax accepted (private arrays
  * need a size known at compile time). */
 #define LVL_MAX ((SNAP_TWOJMAX_MAX / 2 + 1) * (SNAP_TWOJMAX_MAX + 1))
@@ -135,12 +146,12 @@ static void compute_yi(const snap_data *d, void *p) {
     }
     return;
   }
-  const int wpb = TPB / SNAP_TILE;
-  const long n = snap_yi_tile_blocks(d, wpb) * TPB;
-#pragma omp target teams distribute parallel for thread_limit(TPB) dist_schedule(static, TPB) \
+  const int wpb = YI_TPB / SNAP_TILE;
+  const long n = snap_yi_tile_blocks(d, wpb) * YI_TPB;
+#pragma omp target teams distribute parallel for thread_limit(YI_TPB) dist_schedule(static, YI_TPB) \
     device(pp_omp_device) firstprivate(dd) is_device_ptr(ur, ui, yr, yi)
   for (long q = 0; q < n; q++)
-    snap_yi_tile_item(&dd, q / TPB, (int)(q % TPB) / SNAP_TILE, wpb, (int)(q % SNAP_TILE), ur, ui, yr, yi);
+    snap_yi_tile_item(&dd, q / YI_TPB, (int)(q % YI_TPB) / SNAP_TILE, wpb, (int)(q % SNAP_TILE), ur, ui, yr, yi);
 }
 
 /* --deidrj split: a thread per (pair, component, diagonal), its row of U
