@@ -1,7 +1,8 @@
 #!/bin/sh
 # The GPU trial of branch gpu-next (prepared without a GPU; merge a part into
 # main only if it validates and is faster). In one call, on one card:
-#   testsnap --deidrj levels vs split (W_2J14, omp/ompx/cuda)
+#   testsnap --deidrj levels vs split (W_2J14, omp/ompx/cuda), and main's build
+#     (omp's collapsed compute_yi at thread_limit 512)
 #   cgsolve n150 --update fused vs split, and main's build
 #   xsbench_like omp (lookups at thread_limit 1024) vs main's build, with cuda
 #   microbench 2^24 (ompx reductions in one launch, pp_ompx_grid_sum) vs main's, 100 samples
@@ -32,6 +33,7 @@ for b in new main; do eval "d=\$$b"; "$d/microbench" --version > "$out/version-$
 for f in levels split; do
   run ts-$f "$new/testsnap" --case W_2J14_2000_disp --backend omp,ompx,cuda --deidrj $f
 done
+run ts-main "$main/testsnap" --case W_2J14_2000_disp --backend omp,ompx,cuda
 for u in fused split; do
   run cg-$u "$new/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda --update $u
 done
