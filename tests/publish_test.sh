@@ -1,0 +1,27 @@
+#!/bin/sh
+# validate/publish.sh end to end on stand-in binaries (the real ones run only on
+# a GPU node): every step runs in order, one failing step (xsbench_like) fails the
+# run (exit 1) without stopping the others, and the log names each step.
+# Usage: publish_test.sh SRC_ROOT WORK
+set -u
+src=$1 work=$2
+rm -rf "$work" && mkdir -p "$work/bin" || exit 1
+for app in microbench spmv cgsolve testsnap xsbench_like; do
+  printf '#!/bin/sh\necho "%s $*" >> "%s/calls.txt"\n[ %s != xsbench_like ]\n' "$app" "$work" "$app" > "$work/bin/$app"
+  chmod +x "$work/bin/$app"
+done
+cd "$src" || exit 1
+# --binary-stamp-only: the tree check of gpu-run.sh would make the test depend on a clean checkout
+BIN="$work/bin" validate/publish.sh --no-refs --binary-stamp-only "$work/out" > "$work/publish.out" 2>&1
+rc=$?
+cat "$work/publish.out"
+[ "$rc" = 1 ] || { echo "publish_test: exit $rc, expected 1 (xsbench_like's stand-in fails)"; exit 1; }
+for s in microbench spmv-n150 spmv-n255 cgsolve-n150 cgsolve-n255 testsnap-W_2J14_2000_disp \
+         testsnap-W_2J8_2000_disp xsbench-large xsbench-large-cub gpu-check; do
+  grep -q "^$s rc=" "$work/out/publish.log" || { echo "publish_test: step $s missing from publish.log"; exit 1; }
+done
+grep -q "^xsbench-large rc=1 " "$work/out/publish.log" || { echo "publish_test: the failed step is not logged as failed"; exit 1; }
+grep -q "^gpu-check rc=1 " "$work/out/publish.log" || { echo "publish_test: gpu-check must fail on the failing stand-in"; exit 1; }
+[ "$(grep -c '^microbench --backend all --backend omp,ompx,cuda --size 2^24,2^26 --json' "$work/calls.txt")" = 1 ] ||
+  { echo "publish_test: microbench was not run once at the published sizes"; exit 1; }
+echo "publish_test: every step ran, the failure was reported"

@@ -1,0 +1,83 @@
+#!/bin/sh
+# The suite's published reference run on a GPU node (validate/results/<device>/):
+# the public codes first (validate/refs/run.sh: XSBench, BabelStream, TestSNAP on
+# Kokkos CUDA and OpenMPTarget; same node, same call), then every app at the
+# published sizes through validate/gpu-run.sh (each file's exact command in its
+# .cmd), then the correctness sweep (validate/gpu-check.sh -> gpu-check.txt).
+usage() {
+  cat <<'EOF'
+usage: validate/publish.sh [--dry-run] [--binary-stamp-only] [--no-refs] [--no-check]
+                           [--ncu] OUTDIR
+Run from the repository root with the binaries (BIN, default build/nvidia-sm90/bin, built
+from a clean commit), .gpu-rt (LLVM 19's OpenMP runtime, sourced when present) and, for the
+references, REFS (default .refs: validate/refs/build.sh's output).
+  --dry-run            print the commands, run nothing
+  --binary-stamp-only  passed to gpu-run.sh: a copy of the tree whose .git does not match
+                       (a GPU node the sources were sent to); the binaries' build stamp decides
+  --no-refs            skip the public codes;  --no-check  skip gpu-check.sh
+  --ncu                also profile xsbench_like's baseline kernels (ompx, cuda) with ncu
+Writes into OUTDIR: refs/ (their outputs, refs.json), APP*.{json,csv,txt,cmd}, gpu-check.txt,
+publish.log (each step's exit code and elapsed seconds). Exit: 0 every step passed, 1 a step
+failed (the others still run), 2 bad usage. About 5 minutes on an H100 (the check ~150 s).
+EOF
+}
+set -u
+dry=0 stamp="" refs=1 check=1 ncu=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dry-run) dry=1 ;;
+    --binary-stamp-only) stamp=--binary-stamp-only ;;
+    --no-refs) refs=0 ;;
+    --no-check) check=0 ;;
+    --ncu) ncu=1 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "publish.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) break ;;
+  esac
+  shift
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+out=$1
+bin=${BIN:-build/nvidia-sm90/bin}
+refdir=${REFS:-.refs}
+export BIN="$bin" PP_INPUTS="${PP_INPUTS:-$PWD/inputs}" OMP_TARGET_OFFLOAD=MANDATORY
+if [ $dry = 0 ]; then
+  [ -x "$bin/microbench" ] || { echo "publish.sh: no binaries in $bin (set BIN)" >&2; exit 2; }
+  mkdir -p "$out" || exit 2
+  # shellcheck disable=SC1091
+  [ -f .gpu-rt/activate ] && . .gpu-rt/activate
+  : > "$out/publish.log"
+fi
+fail=0 t0=$(date +%s)
+# step NAME COMMAND...: runs it (or prints it), logs its exit code and time.
+step() {
+  name=$1; shift
+  if [ $dry = 1 ]; then echo "$*"; return; fi
+  "$@"; rc=$?
+  [ $rc = 0 ] || fail=1
+  echo "$name rc=$rc $(($(date +%s) - t0)) s" | tee -a "$out/publish.log"
+}
+R="validate/gpu-run.sh $stamp"
+[ $refs = 1 ] && step refs sh -c "validate/refs/run.sh '$refdir' '$out/refs' > '$out/refs.log' 2>&1"
+step microbench $R microbench "$out" --backend omp,ompx,cuda --size 2^24,2^26
+for n in 150 255; do
+  step spmv-n$n env NAME=spmv-n$n $R spmv "$out" --deck inputs/minife/n$n.deck
+done
+step cgsolve-n150 env NAME=cgsolve-n150 $R cgsolve "$out" --deck inputs/minife/n150.deck
+step cgsolve-n255 env NAME=cgsolve-n255 $R cgsolve "$out" --deck inputs/minife/n255.deck \
+  --backend omp,ompx,cuda --warmup 1 --samples 5
+for c in W_2J14_2000_disp W_2J8_2000_disp; do
+  step testsnap-$c env NAME=testsnap-$c $R testsnap "$out" --case $c --backend omp,ompx,cuda
+done
+step xsbench-large env NAME=xsbench-large $R xsbench_like "$out" -s large --variant all \
+  --backend omp,ompx,cuda
+step xsbench-large-cub env NAME=xsbench-large-cub $R xsbench_like "$out" -s large --backend cuda \
+  --variant sorted-material,sorted-energy --sort vendor
+if [ $ncu = 1 ]; then
+  step ncu sh -c "timeout 120 ncu -k 'regex:k_baseline|fused' -c 2 --section SpeedOfLight --section Occupancy \
+--section LaunchStats --section MemoryWorkloadAnalysis '$bin/xsbench_like' --backend ompx,cuda -s large \
+--variant baseline --warmup 0 --samples 1 > '$out/ncu-xs-baseline.txt' 2>&1"
+fi
+[ $check = 1 ] && step gpu-check sh -c "validate/gpu-check.sh '$bin' > '$out/gpu-check.txt' 2>&1"
+[ $dry = 1 ] || echo "publish.sh: $( [ $fail = 0 ] && echo 'every step passed' || echo 'a step FAILED') ($out/publish.log)"
+exit $fail
