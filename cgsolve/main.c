@@ -42,11 +42,8 @@ static const char *opt_update(const char *v, void *ctx) {
   return NULL;
 }
 static const char *opt_scaling(const char *v, void *ctx) {
-  cg_config *c = ctx;
-  if (!strcmp(v, "strong")) c->weak = 0;
-  else if (!strcmp(v, "weak")) c->weak = 1;
-  else return "use strong or weak";
-  return NULL;
+  static const char *const modes[] = {"strong", "weak", NULL};
+  return pp_parse_choice(v, modes, &((cg_config *)ctx)->weak);
 }
 
 /* Bytes and flops of the kernels, whole problem (all ranks), per call. The

@@ -31,17 +31,19 @@ static const char *parse_vl(const char *v, void *ctx) {
   ((config *)ctx)->p.vector_len = (int)x;
   return NULL;
 }
+/* Two-way options: the first name sets the flag, the second clears it. */
+static const char *parse_flag(const char *v, const char *on, const char *off, int *flag) {
+  const char *const names[] = {on, off, NULL};
+  int k;
+  const char *err = pp_parse_choice(v, names, &k);
+  if (!err) *flag = k == 0;
+  return err;
+}
 static const char *parse_reduce(const char *v, void *ctx) {
-  if (!strcmp(v, "shuffle")) ((config *)ctx)->p.shuffle = 1;
-  else if (!strcmp(v, "shared")) ((config *)ctx)->p.shuffle = 0;
-  else return "expected 'shuffle' or 'shared'";
-  return NULL;
+  return parse_flag(v, "shuffle", "shared", &((config *)ctx)->p.shuffle);
 }
 static const char *parse_grid(const char *v, void *ctx) {
-  if (!strcmp(v, "loop")) ((config *)ctx)->p.grid_loop = 1;
-  else if (!strcmp(v, "blocks")) ((config *)ctx)->p.grid_loop = 0;
-  else return "expected 'loop' or 'blocks'";
-  return NULL;
+  return parse_flag(v, "loop", "blocks", &((config *)ctx)->p.grid_loop);
 }
 static const char *parse_teams(const char *v, void *ctx) {
   long long x;
@@ -50,18 +52,15 @@ static const char *parse_teams(const char *v, void *ctx) {
   return err;
 }
 static const char *parse_form(const char *v, void *ctx) {
-  for (int f = SPMV_OMP_ROWS; f <= SPMV_OMP_TEAMS; f++)
-    if (!strcmp(v, spmv_omp_form_name(f))) {
-      ((config *)ctx)->p.omp_form = f;
-      return NULL;
-    }
-  return "expected 'rows', 'lanes' or 'teams'";
+  const char *const names[] = {spmv_omp_form_name(SPMV_OMP_ROWS), spmv_omp_form_name(SPMV_OMP_LANES),
+                               spmv_omp_form_name(SPMV_OMP_TEAMS), NULL};
+  int k;
+  const char *err = pp_parse_choice(v, names, &k);
+  if (!err) ((config *)ctx)->p.omp_form = SPMV_OMP_ROWS + k;
+  return err;
 }
 static const char *parse_loads(const char *v, void *ctx) {
-  if (!strcmp(v, "ro")) ((config *)ctx)->p.plain_loads = 0;
-  else if (!strcmp(v, "plain")) ((config *)ctx)->p.plain_loads = 1;
-  else return "expected 'ro' or 'plain'";
-  return NULL;
+  return parse_flag(v, "plain", "ro", &((config *)ctx)->p.plain_loads);
 }
 static const char *parse_no_vendor(const char *v, void *ctx) {
   (void)v;

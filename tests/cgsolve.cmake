@@ -110,7 +110,7 @@ add_test(NAME cgsolve_sizes_checked_first COMMAND sh -c
 set_tests_properties(cgsolve_sizes_checked_first PROPERTIES LABELS input
   ENVIRONMENT "${PP_TEST_ENV};${PP_TEST_MEMORY}")
 pp_test(cgsolve_bad_tol COMMAND ${CG} --tol -1 EXPECT 2 "--tol: '-1' is not a number" LABELS input)
-pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling: use strong or weak" LABELS input)
+pp_test(cgsolve_bad_scaling COMMAND ${CG} --scaling sideways EXPECT 2 "--scaling: expected 'strong' or 'weak'" LABELS input)
 pp_test(cgsolve_bad_history COMMAND ${CG} --backend host --size 4 --history /nonexistent/h.csv --quiet
   EXPECT 2 "--history: cannot write" LABELS input)
 # --history is written once at the end (pp/outfile.h): a symlink at the path

@@ -76,6 +76,17 @@ static void test_parse(void) {
   CHECK(pp_parse_list("1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2", 1, 10, &l) == NULL && l.n == 32);
   CHECK(pp_parse_list("1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3,4,5,6,7,8,9,10,1,2,3", 1, 10, &l) != NULL);
   CHECK(pp_parse_list("11", 1, 10, &l) != NULL);   /* above */
+  /* named choices: the index, or every name in the message */
+  const char *const two[] = {"team", "global", NULL}, *const three[] = {"rows", "lanes", "teams", NULL};
+  int k = -1;
+  CHECK(pp_parse_choice("global", two, &k) == NULL && k == 1);
+  CHECK(pp_parse_choice("rows", three, &k) == NULL && k == 0);
+  k = 7;
+  const char *m2 = pp_parse_choice("Team", two, &k);
+  CHECK(m2 && !strcmp(m2, "expected 'team' or 'global'") && k == 7); /* case matters; *out untouched */
+  const char *m3 = pp_parse_choice("", three, &k);
+  CHECK(m3 && !strcmp(m3, "expected 'rows', 'lanes' or 'teams'"));
+  CHECK(pp_parse_choice(NULL, two, &k) != NULL);
 }
 
 /* XSBench's LCG: reference values printed by XSBench's own LCG_random_double()

@@ -34,13 +34,14 @@ static const char *p_fd(const char *v, void *c) { return pp_parse_int(v, 1, 1000
 static const char *p_fd_step(const char *v, void *c) {
   return pp_parse_double(v, 1e-8, 1e-2, &((ts_config *)c)->fd_step);
 }
-static const char *p_scratch(const char *v, void *ctx) {
-  ts_config *c = ctx;
+/* A variant's named forms: *field = the index of v in names (their enum order). */
+static const char *p_form(const char *v, ts_config *c, const char *const *names, int *field) {
   c->variant_set = 1;
-  if (!strcmp(v, "team")) c->variant.scratch = SNAP_SCRATCH_TEAM;
-  else if (!strcmp(v, "global")) c->variant.scratch = SNAP_SCRATCH_GLOBAL;
-  else return "team or global";
-  return NULL;
+  return pp_parse_choice(v, names, field);
+}
+static const char *p_scratch(const char *v, void *ctx) {
+  static const char *const names[] = {"team", "global", NULL}; /* SNAP_SCRATCH_TEAM, _GLOBAL */
+  return p_form(v, ctx, names, &((ts_config *)ctx)->variant.scratch);
 }
 static const char *p_levels(const char *v, void *ctx) {
   ts_config *c = ctx;
@@ -50,12 +51,8 @@ static const char *p_levels(const char *v, void *ctx) {
   return NULL;
 }
 static const char *p_yi(const char *v, void *ctx) {
-  ts_config *c = ctx;
-  c->variant_set = 1;
-  if (!strcmp(v, "collapsed")) c->variant.yi_collapsed = 1;
-  else if (!strcmp(v, "nested")) c->variant.yi_collapsed = 0;
-  else return "collapsed or nested";
-  return NULL;
+  static const char *const names[] = {"nested", "collapsed", NULL}; /* yi_collapsed 0, 1 */
+  return p_form(v, ctx, names, &((ts_config *)ctx)->variant.yi_collapsed);
 }
 static const char *p_deidrj(const char *v, void *ctx) {
   ts_config *c = ctx;

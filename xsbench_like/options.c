@@ -32,12 +32,8 @@ static const char *p_gridpoints(const char *v, void *ctx) {
   return pp_parse_int(v, 2, 1ll << 30, &((xs_config *)ctx)->gridpoints);
 }
 static const char *p_grid(const char *v, void *ctx) {
-  for (int g = XS_UNIONIZED; g <= XS_HASH; g++)
-    if (!strcmp(v, xs_grid_name(g))) {
-      ((xs_config *)ctx)->grid = g;
-      return NULL;
-    }
-  return "unknown grid type (unionized, nuclide, hash)";
+  const char *const grids[] = {xs_grid_name(XS_UNIONIZED), xs_grid_name(XS_NUCLIDE), xs_grid_name(XS_HASH), NULL};
+  return pp_parse_choice(v, grids, &((xs_config *)ctx)->grid); /* xs_grid: 0, 1, 2 */
 }
 static const char *p_hash_bins(const char *v, void *ctx) {
   xs_config *c = ctx;
@@ -45,11 +41,8 @@ static const char *p_hash_bins(const char *v, void *ctx) {
   return pp_parse_int(v, 1, 1ll << 30, &c->hash_bins);
 }
 static const char *p_method(const char *v, void *ctx) {
-  xs_config *c = ctx;
-  if (!strcmp(v, "event")) c->history = 0;
-  else if (!strcmp(v, "history")) c->history = 1;
-  else return "unknown method (event, history)";
-  return NULL;
+  static const char *const methods[] = {"event", "history", NULL};
+  return pp_parse_choice(v, methods, &((xs_config *)ctx)->history);
 }
 static const char *p_variant(const char *v, void *ctx) {
   xs_config *c = ctx;
@@ -98,11 +91,8 @@ static const char *p_expect(const char *v, void *ctx) {
   return err;
 }
 static const char *p_sort(const char *v, void *ctx) {
-  xs_config *c = ctx;
-  if (!strcmp(v, "own")) c->sort_vendor = 0;
-  else if (!strcmp(v, "vendor")) c->sort_vendor = 1;
-  else return "unknown sort (own, vendor)";
-  return NULL;
+  static const char *const sorts[] = {"own", "vendor", NULL};
+  return pp_parse_choice(v, sorts, &((xs_config *)ctx)->sort_vendor);
 }
 static const char *p_sort_check(const char *v, void *ctx) {
   (void)v;

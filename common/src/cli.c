@@ -154,6 +154,21 @@ const char *pp_parse_double(const char *s, double lo, double hi, double *out) {
   return NULL;
 }
 
+const char *pp_parse_choice(const char *s, const char *const *names, int *out) {
+  static char msg[200];
+  int n = 0;
+  for (; names[n]; n++)
+    if (s && !strcmp(s, names[n])) {
+      *out = n;
+      return NULL;
+    }
+  size_t len = (size_t)snprintf(msg, sizeof msg, "expected");
+  for (int i = 0; i < n && len < sizeof msg; i++)
+    len += (size_t)snprintf(msg + len, sizeof msg - len, "%s'%s'", i == 0 ? " " : i == n - 1 ? " or " : ", ",
+                            names[i]);
+  return msg;
+}
+
 const char *pp_parse_list(const char *s, long long lo, long long hi, pp_list *out) {
   static char msg[200];
   if (!s || !*s) return "empty list";

@@ -76,6 +76,9 @@ const char *pp_parse_int(const char *s, long long lo, long long hi, long long *o
 
 /* Parses a finite number in [lo, hi]; NULL or a message (static storage). */
 const char *pp_parse_double(const char *s, double lo, double hi, double *out);
+/* Parses one of `names` (NULL-terminated): *out = its index. NULL, or the
+ * message "expected 'a', 'b' or 'c'" (static storage). */
+const char *pp_parse_choice(const char *s, const char *const *names, int *out);
 
 /* Collective usage check: every rank calls it with its own verdict (`msg`
  * NULL when this rank found nothing wrong). If any rank has a message, the
