@@ -35,11 +35,8 @@ static const char *opt_history(const char *v, void *ctx) {
   return NULL;
 }
 static const char *opt_update(const char *v, void *ctx) {
-  cg_config *c = ctx;
-  if (!strcmp(v, "fused")) c->split = 0;
-  else if (!strcmp(v, "split")) c->split = 1;
-  else return "use fused or split";
-  return NULL;
+  static const char *const forms[] = {"fused", "split", NULL};
+  return pp_parse_choice(v, forms, &((cg_config *)ctx)->split);
 }
 static const char *opt_scaling(const char *v, void *ctx) {
   static const char *const modes[] = {"strong", "weak", NULL};

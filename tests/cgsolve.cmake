@@ -39,7 +39,7 @@ pp_test(cgsolve_fault_update_split COMMAND ${CG} --backend host ${CG_20IT} ${PP_
 pp_test(cgsolve_update_split COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} --update split ${PP_TEST_FAST}
   EXPECT 0 "update split.*\ncg_solve +host .*PASS .*vs ref [0-9e.-]+<=1e-06\ncg_axpby +host" LABELS validate)
 pp_test(cgsolve_update_bad COMMAND ${CG} --update fuse
-  EXPECT 2 "--update: use fused or split" LABELS input)
+  EXPECT 2 "--update: expected 'fused' or 'split'" LABELS input)
 pp_test(cgsolve_fault_breakdown COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-breakdown
   EXPECT 1 "cg_solve +host .*FAIL breakdown at it 3" LABELS validate)
 pp_test(cgsolve_fault_residual COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-residual

@@ -207,7 +207,7 @@ if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
     --param ${TS_J14P} --backend host,omp --deidrj split ${TS_FAST} EXPECT 0 "host: PASS\nomp: PASS" LABELS validate)
   pp_test(testsnap_omp_deidrj_split_fault COMMAND ${TS} --case W_2J8_2000_disp --backend omp --deidrj split
     ${TS_FAST} --inject-fault snap-force EXPECT 1 "max 1e-06 eV/A \\(tolerance 1e-09\\)\nomp: FAIL" LABELS validate fault)
-  ts_input_test(testsnap_input_deidrj_bad EXPECT 2 "^testsnap: .*--deidrj.*levels or split"
+  ts_input_test(testsnap_input_deidrj_bad EXPECT 2 "^testsnap: .*--deidrj: expected 'levels' or 'split'"
     COMMAND ${TS} --lattice 4 ${TS_POT} --backend omp --deidrj tiled ${TS_FAST})
   # A variant no asked model can run is bad usage, found before the reference
   # is computed; when another model can, the refusing one is reported NOT RUN.

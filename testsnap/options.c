@@ -55,12 +55,8 @@ static const char *p_yi(const char *v, void *ctx) {
   return p_form(v, ctx, names, &((ts_config *)ctx)->variant.yi_collapsed);
 }
 static const char *p_deidrj(const char *v, void *ctx) {
-  ts_config *c = ctx;
-  c->variant_set = 1;
-  if (!strcmp(v, "levels")) c->variant.deidrj = SNAP_DEIDRJ_LEVELS;
-  else if (!strcmp(v, "split")) c->variant.deidrj = SNAP_DEIDRJ_SPLIT;
-  else return "levels or split";
-  return NULL;
+  static const char *const names[] = {"levels", "split", NULL}; /* SNAP_DEIDRJ_LEVELS, _SPLIT */
+  return p_form(v, ctx, names, &((ts_config *)ctx)->variant.deidrj);
 }
 static const char *p_team(const char *v, void *ctx) {
   ts_config *c = ctx;
