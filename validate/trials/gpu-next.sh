@@ -57,4 +57,11 @@ if [ -n "${GCC_BIN:-}" ]; then
   )
 fi
 validate/refs/run.sh .refs "$out/refs" > "$out/refs.log" 2>&1; echo "refs rc=$?" | tee -a "$out/rc.txt"
+# time ratios new/base per row (validate/compare: stdlib Python only)
+if command -v python3 > /dev/null; then
+  for pair in xs-main:xs-new mb-main:mb-new cg-main:cg-fused cg-split:cg-fused ts-main:ts-levels ts-levels:ts-split; do
+    a=${pair%%:*} b=${pair#*:}
+    validate/compare "$out/$a.json" "$out/$b.json" > "$out/compare-$a-$b.txt" 2>&1
+  done
+fi
 grep -hE "^(compute_deidrj|step|cg_solve|cg_update|cg_dot|lookups|baseline|copy|dot|triad) " "$out"/*.txt | head -80
