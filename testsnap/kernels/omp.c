@@ -1,7 +1,10 @@
 /* testsnap, omp model: standard OpenMP 5 target offload only (no kernel
  * mode, no team memory API), each kernel one combined
  * `target teams distribute parallel for` (nested yi: teams over atoms,
- * parallel for over elements).
+ * parallel for over elements). The loops without private arrays carry `simd`
+ * (PP_OMP_SIMD, pp/omp_loop.h: GCC runs a warp's lanes only in simd loops;
+ * clang ignores it on GPUs); the pair loops of compute_ui and compute_deidrj
+ * do not: GCC would keep their level buffers once per lane.
  * Layout: U_i and Y_i in tiles of 32 atoms, element-major in a tile, as cuda.
  * - compute_ui: one thread per (atom, neighbour) pair, pairs neighbour-major
  *   (p = jj * natoms + i), so that a warp's threads are neighbouring atoms:
@@ -20,12 +23,14 @@
  *   `atomic update`.
  * - forces gathered through the reverse index; energies through Y.
  * Variants: the thread-per-pair forms are the 2-level, global-scratch point
- * of Gayatri et al.'s TestSNAP experiments (HiPC 2024); team scratch and
+ * of the TestSNAP experiments of "Leveraging LLVM OpenMP GPU Offload
+ * Optimizations for Kokkos Applications"; team scratch and
  * 3 levels need kernel mode (ompx) and are reported as not run here. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "pp/omp_device.h"
+#include "pp/omp_loop.h"
 #include "snap_tiled.h"
 
 #define TPB 128
@@ -92,7 +97,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
   /* Y's mirrored half is never written (nor read): zero it once. */
   double *yr = w->yr, *yi = w->yi;
-#pragma omp target teams distribute parallel for device(pp_omp_device) is_device_ptr(yr, yi)
+#pragma omp target teams distribute parallel for PP_OMP_SIMD device(pp_omp_device) is_device_ptr(yr, yi)
   for (size_t q = 0; q < nu; q++) yr[q] = yi[q] = 0.0;
   return w;
 }
@@ -102,7 +107,7 @@ static void compute_ui(const snap_data *d, void *p) {
   const snap_data dd = *d;
   double *ur = w->ur, *ui = w->ui;
   const long nu = snap_tiled_len(d), np = (long)d->natoms * d->nmax;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui)
   for (long q = 0; q < nu; q++) snap_ui_init_item(&dd, q, ur, ui);
 #pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
@@ -127,7 +132,7 @@ static void compute_ui(const snap_data *d, void *p) {
         for (int ma = 0; ma <= j; ma++) snap_level_mirror(j, ma, cur, NULL);
     }
   }
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui)
   for (long q = 0; q < nu; q++) snap_ui_mirror_item(&dd, q, ur, ui);
 }
@@ -141,14 +146,14 @@ static void compute_yi(const snap_data *d, void *p) {
 #pragma omp target teams distribute thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui, yr, yi)
     for (int i = 0; i < dd.natoms; i++) {
-#pragma omp parallel for
+#pragma omp parallel for PP_OMP_SIMD
       for (int h = 0; h < dd.t.idxy_items; h++) snap_yi_atom_item(&dd, i, h, ur, ui, yr, yi);
     }
     return;
   }
   const int wpb = YI_TPB / SNAP_TILE;
   const long n = snap_yi_tile_blocks(d, wpb) * YI_TPB;
-#pragma omp target teams distribute parallel for thread_limit(YI_TPB) dist_schedule(static, YI_TPB) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(YI_TPB) dist_schedule(static, YI_TPB) \
     device(pp_omp_device) firstprivate(dd) is_device_ptr(ur, ui, yr, yi)
   for (long q = 0; q < n; q++)
     snap_yi_tile_item(&dd, q / YI_TPB, (int)(q % YI_TPB) / SNAP_TILE, wpb, (int)(q % SNAP_TILE), ur, ui, yr, yi);
@@ -222,7 +227,7 @@ static void compute_forces(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *dedr = w->dedr;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(dedr)
   for (int a = 0; a < dd.nall; a++) snap_force_gather(&dd, dedr, a, dd.force + 3 * (long)a);
 }
@@ -231,7 +236,7 @@ static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui, yr, yi)
   for (int i = 0; i < dd.natoms; i++) dd.energy[i] = snap_tiled_energy(&dd, i, ur, ui, yr, yi);
 }
