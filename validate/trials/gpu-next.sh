@@ -10,11 +10,13 @@
 #     (4 elements per thread: --blocks 16384 at tpb 256)
 #   the public references (validate/refs/run.sh), TestSNAP on Kokkos
 #     OpenMPTarget (clang 19) included
-#   with GCC_BIN (a gcc-12 build's bin/, .gpu-rt-extra/gcc-12 carried): spmv's
-#     three omp forms and cgsolve (30 iterations) under GCC 12, which maps a
-#     thread to a warp and runs all 32 lanes only in simd loops: the default
-#     `teams` form has none, `lanes` and `rows` do
-# usage (repo root, .gpu-rt and .refs carried): [GCC_BIN=DIR] validate/trials/gpu-next.sh NEW_BIN MAIN_BIN OUT
+#   with GCC_BIN (this branch's gcc-12 build, .gpu-rt-extra/gcc-12 carried)
+#     and GCC_MAIN_BIN (main's): spmv's three omp forms, cgsolve (30
+#     iterations) and testsnap (W_2J8, 5 steps; this branch has simd on its
+#     omp loops) under GCC 12, which maps a thread to a warp and runs all 32
+#     lanes only in simd loops: spmv's default `teams` form has none
+# usage (repo root, .gpu-rt and .refs carried):
+#   [GCC_BIN=DIR [GCC_MAIN_BIN=DIR]] validate/trials/gpu-next.sh NEW_BIN MAIN_BIN OUT
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 NEW_BIN MAIN_BIN OUT" >&2; exit 2; }
 new=$1 main=$2 out=$3
@@ -53,13 +55,20 @@ if [ -n "${GCC_BIN:-}" ]; then
     for f in teams lanes rows; do
       run gcc-spmv-$f "$GCC_BIN/spmv" --backend omp --deck inputs/minife/n150.deck --samples 5 --omp-form $f
     done
-    run gcc-cg "$GCC_BIN/cgsolve" --backend omp --deck inputs/minife/n150.deck --max-iters 30 --samples 3
+    for side in new main; do
+      if [ $side = new ]; then g=$GCC_BIN; else g=${GCC_MAIN_BIN:-}; fi
+      [ -n "$g" ] || continue
+      run gcc-cg-$side "$g/cgsolve" --backend omp --deck inputs/minife/n150.deck --max-iters 30 --samples 3
+      run gcc-ts-$side "$g/testsnap" --backend omp --case W_2J8_2000_disp --warmup 1 --steps 5
+    done
   )
 fi
 validate/refs/run.sh .refs "$out/refs" > "$out/refs.log" 2>&1; echo "refs rc=$?" | tee -a "$out/rc.txt"
 # time ratios new/base per row (validate/compare: stdlib Python only)
 if command -v python3 > /dev/null; then
-  for pair in xs-main:xs-new mb-main:mb-new cg-main:cg-fused cg-split:cg-fused ts-main:ts-levels ts-levels:ts-split; do
+  for pair in xs-main:xs-new mb-main:mb-new cg-main:cg-fused cg-split:cg-fused ts-main:ts-levels ts-levels:ts-split \
+              gcc-cg-main:gcc-cg-new gcc-ts-main:gcc-ts-new; do
+    [ -f "$out/${pair%%:*}.json" ] && [ -f "$out/${pair#*:}.json" ] || continue
     a=${pair%%:*} b=${pair#*:}
     validate/compare "$out/$a.json" "$out/$b.json" > "$out/compare-$a-$b.txt" 2>&1
   done
