@@ -17,12 +17,17 @@
 #     lanes only in simd loops: spmv's default `teams` form has none
 # usage (repo root, .gpu-rt and .refs carried):
 #   [GCC_BIN=DIR [GCC_MAIN_BIN=DIR]] validate/trials/gpu-next.sh NEW_BIN MAIN_BIN OUT
+# PARTS (default "clang refs gcc") picks the parts, so that a call carries only
+# what its parts need (the device tool's 64 MiB: clang .gpu-rt + both builds; refs
+# .gpu-rt + .refs; gcc .gpu-rt-extra/gcc-12 + the gcc builds).
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 NEW_BIN MAIN_BIN OUT" >&2; exit 2; }
 new=$1 main=$2 out=$3
+parts=${PARTS:-clang refs gcc}
+has() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$out"
 # shellcheck disable=SC1091
-. .gpu-rt/activate
+[ -f .gpu-rt/activate ] && . .gpu-rt/activate
 export OMP_TARGET_OFFLOAD=MANDATORY PP_INPUTS="$PWD/inputs"
 run() {
   name=$1; shift
@@ -31,24 +36,26 @@ run() {
   echo "$name rc=$?" | tee -a "$out/rc.txt"
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$out/gpu.txt" 2>&1
-for b in new main; do eval "d=\$$b"; "$d/microbench" --version > "$out/version-$b.txt" 2>&1; done
-for f in levels split; do
-  run ts-$f "$new/testsnap" --case W_2J14_2000_disp --backend omp,ompx,cuda --deidrj $f
-done
-run ts-main "$main/testsnap" --case W_2J14_2000_disp --backend omp,ompx,cuda
-for u in fused split; do
-  run cg-$u "$new/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda --update $u
-done
-run cg-main "$main/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda
-run spmv-new "$new/spmv" --deck inputs/minife/n150.deck --backend omp,ompx,cuda
-for b in new main; do
-  eval "d=\$$b"
-  run xs-$b "$d/xsbench_like" --backend omp,cuda --variant all
-  run mb-$b "$d/microbench" --backend omp,ompx,cuda --size 2^24 --tpb 256 --samples 100
-done
-run mb-bs-shape "$new/microbench" --backend cuda --size 2^24 --tpb 256 --blocks 16384 --samples 100 \
-  --kernels copy,mul,add,triad,dot
-if [ -n "${GCC_BIN:-}" ]; then
+if has clang; then
+  for b in new main; do eval "d=\$$b"; "$d/microbench" --version > "$out/version-$b.txt" 2>&1; done
+  for f in levels split; do
+    run ts-$f "$new/testsnap" --case W_2J14_2000_disp --backend omp,ompx,cuda --deidrj $f
+  done
+  run ts-main "$main/testsnap" --case W_2J14_2000_disp --backend omp,ompx,cuda
+  for u in fused split; do
+    run cg-$u "$new/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda --update $u
+  done
+  run cg-main "$main/cgsolve" --deck inputs/minife/n150.deck --backend omp,ompx,cuda
+  run spmv-new "$new/spmv" --deck inputs/minife/n150.deck --backend omp,ompx,cuda
+  for b in new main; do
+    eval "d=\$$b"
+    run xs-$b "$d/xsbench_like" --backend omp,cuda --variant all
+    run mb-$b "$d/microbench" --backend omp,ompx,cuda --size 2^24 --tpb 256 --samples 100
+  done
+  run mb-bs-shape "$new/microbench" --backend cuda --size 2^24 --tpb 256 --blocks 16384 --samples 100 \
+    --kernels copy,mul,add,triad,dot
+fi
+if has gcc && [ -n "${GCC_BIN:-}" ]; then
   (
     # shellcheck disable=SC1091
     . .gpu-rt-extra/gcc-12/activate
@@ -63,7 +70,9 @@ if [ -n "${GCC_BIN:-}" ]; then
     done
   )
 fi
-validate/refs/run.sh .refs "$out/refs" > "$out/refs.log" 2>&1; echo "refs rc=$?" | tee -a "$out/rc.txt"
+if has refs; then
+  validate/refs/run.sh .refs "$out/refs" > "$out/refs.log" 2>&1; echo "refs rc=$?" | tee -a "$out/rc.txt"
+fi
 # time ratios new/base per row (validate/compare: stdlib Python only)
 if command -v python3 > /dev/null; then
   for pair in xs-main:xs-new mb-main:mb-new cg-main:cg-fused cg-split:cg-fused ts-main:ts-levels ts-levels:ts-split \
