@@ -9,11 +9,6 @@
 #define PP_REDUCE_GETTER pp_reduce_cuda
 #endif
 
-static unsigned pass_blocks(size_t n, int tpb, int blocks) {
-  size_t b = blocks > 0 ? (size_t)blocks : (n + (size_t)tpb - 1) / (size_t)tpb;
-  return b < 1 ? 1u : b > PP_REDUCE_MAX_BLOCKS ? (unsigned)PP_REDUCE_MAX_BLOCKS : (unsigned)b;
-}
-
 /* First pass: part[block] = this block's sum of x[i]*y[i] (DOT) or x[i]. */
 template <bool DOT>
 __global__ void k_reduce_pass(const double *x, const double *y, size_t n, double *part) {
@@ -33,7 +28,7 @@ __global__ void k_reduce_finish(double *part, int nb) {
 template <bool DOT>
 static double reduce(const double *x, const double *y, size_t n, int tpb, int blocks,
                      double *part) {
-  unsigned nb = pass_blocks(n, tpb, blocks);
+  unsigned nb = (unsigned)pp_reduce_blocks(n, tpb, blocks);
   k_reduce_pass<DOT><<<nb, tpb>>>(x, y, n, part);
   PP_GPU_CHECK_LAUNCH("reduction");
   k_reduce_finish<<<1, tpb>>>(part, (int)nb);

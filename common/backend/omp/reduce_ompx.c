@@ -6,11 +6,6 @@
 #include "pp/ompx_util.h"
 #include "pp/reduce.h"
 
-static int pass_blocks(size_t n, int tpb, int blocks) {
-  size_t b = blocks > 0 ? (size_t)blocks : (n + (size_t)tpb - 1) / (size_t)tpb;
-  return b < 1 ? 1 : b > PP_REDUCE_MAX_BLOCKS ? PP_REDUCE_MAX_BLOCKS : (int)b;
-}
-
 /* First pass: each of nb blocks leaves the sum of its threads' `item` in part[block]. */
 #define FIRST_PASS(nb, tpb, clauses, item)                                              \
   PP_OMPX_LAUNCH(nb, tpb, is_device_ptr(part) clauses                                   \
@@ -39,12 +34,12 @@ static double finish(double *part, int nb, int tpb) {
 
 static double dot(const double *x, const double *y, size_t n, int tpb, int blocks,
                   double *part) {
-  int nb = pass_blocks(n, tpb, blocks);
+  int nb = pp_reduce_blocks(n, tpb, blocks);
   FIRST_PASS(nb, tpb, is_device_ptr(x, y), pp_dot_item(x[i], y[i]))
   return finish(part, nb, tpb);
 }
 static double sum(const double *x, size_t n, int tpb, int blocks, double *part) {
-  int nb = pass_blocks(n, tpb, blocks);
+  int nb = pp_reduce_blocks(n, tpb, blocks);
   FIRST_PASS(nb, tpb, is_device_ptr(x), x[i])
   return finish(part, nb, tpb);
 }

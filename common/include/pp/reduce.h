@@ -33,6 +33,13 @@ typedef struct pp_reduce_ops {
   double (*sum)(const double *x, size_t n, int tpb, int blocks, double *scratch);
 } pp_reduce_ops;
 
+/* Blocks of the first pass over n elements: `blocks`, else one per tpb
+ * elements, at least 1 and at most PP_REDUCE_MAX_BLOCKS. */
+static inline int pp_reduce_blocks(size_t n, int tpb, int blocks) {
+  size_t b = blocks > 0 ? (size_t)blocks : (n + (size_t)tpb - 1) / (size_t)tpb;
+  return b < 1 ? 1 : b > PP_REDUCE_MAX_BLOCKS ? PP_REDUCE_MAX_BLOCKS : (int)b;
+}
+
 /* The reductions of model m, NULL when m is not in this build. */
 const pp_reduce_ops *pp_reduce_for(pp_model m);
 PP_DECLARE_MODEL_GETTERS(pp_reduce_ops, pp_reduce_)
