@@ -9,20 +9,13 @@
 #include "pp/reduce.h"
 #include "pp/omp_loop.h"
 
-static int teams_for(int64_t n) {
-  int64_t t = (n + CG_TPB - 1) / CG_TPB;
-  return t < 1 ? 1 : t > 0x7fffffff ? 0x7fffffff : (int)t;
-}
-
 static double dot(const double *x, const double *y, int64_t n, double *scratch) {
   return pp_reduce_omp()->dot(x, y, (size_t)n, CG_TPB, 0, scratch);
 }
 
 static void axpby(double *w, double alpha, const double *x, double beta, const double *y,
                   int64_t n) {
-#pragma omp target teams distribute parallel for PP_OMP_SIMD \
-    num_teams(pp_omp_teams(teams_for(n), CG_TPB)) thread_limit(CG_TPB) device(pp_omp_device) \
-    is_device_ptr(w, x, y)
+  PP_OMP_FOR(pp_omp_loop_teams((size_t)n, CG_TPB, 0), CG_TPB, is_device_ptr(w, x, y))
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }
 

@@ -3,14 +3,13 @@
 #include "pp/omp_loop.h"
 #include "pp/reduce.h"
 
-/* Teams of the reduction: `blocks`, else one per tpb elements but at most
- * PP_REDUCE_MAX_BLOCKS (as ompx/cuda's first pass), each a contiguous block
- * (PP_OMP_LOOP's blocked shape): LLVM combines the teams' partials after the
- * loop, a cost that grows with the team count (65536 teams at 2^24, tpb 256). */
+/* Teams of the reduction: `blocks` as asked, else the first pass's count of
+ * ompx/cuda (pp_reduce_blocks: at most PP_REDUCE_MAX_BLOCKS), each a
+ * contiguous block (PP_OMP_LOOP's blocked shape): LLVM combines the teams'
+ * partials after the loop, a cost that grows with the team count (65536
+ * teams at 2^24, tpb 256). */
 static int reduce_teams(size_t n, int tpb, int blocks) {
-  if (blocks > 0) return blocks;
-  const size_t t = (n + (size_t)tpb - 1) / (size_t)tpb;
-  return t > PP_REDUCE_MAX_BLOCKS ? PP_REDUCE_MAX_BLOCKS : t < 1 ? 1 : (int)t;
+  return blocks > 0 ? blocks : pp_reduce_blocks(n, tpb, 0);
 }
 
 static double dot(const double *x, const double *y, size_t n, int tpb, int blocks,

@@ -28,20 +28,6 @@ PP_HD static inline void pp_atomic_add_d(double *p, double v) {
 #endif
 }
 
-/* Returns *p and increments it, atomically (a slot index for compaction). */
-PP_HD static inline unsigned long long pp_atomic_fetch_inc(unsigned long long *p) {
-#if defined(PP_ATOMIC_NATIVE_)
-  return atomicAdd(p, 1ull);
-#elif defined(PP_ATOMIC_HOST_PASS_)
-  return (*p)++; /* native files run this only on the device */
-#else
-  unsigned long long k;
-#pragma omp atomic capture
-  k = (*p)++;
-  return k;
-#endif
-}
-
 /* Returns *p and adds v to it, atomically (claims v slots at once). */
 PP_HD static inline unsigned long long pp_atomic_fetch_add_u64(unsigned long long *p,
                                                               unsigned long long v) {
@@ -60,6 +46,11 @@ PP_HD static inline unsigned long long pp_atomic_fetch_add_u64(unsigned long lon
   }
   return k;
 #endif
+}
+
+/* Returns *p and increments it, atomically (a slot index for compaction). */
+PP_HD static inline unsigned long long pp_atomic_fetch_inc(unsigned long long *p) {
+  return pp_atomic_fetch_add_u64(p, 1ull);
 }
 PP_END_DEVICE
 
