@@ -94,9 +94,9 @@ static const pp_app_option options[] = {
     {"--scratch", "team|global", "scratch of compute_ui and the dU kernel (default: the model's)", p_scratch},
     {"--levels", "2|3", "atoms x neighbours (2) or x vector lanes too (3) (default: the model's)", p_levels},
     {"--yi", "collapsed|nested", "compute_yi as one flattened launch or nested (default: the model's)", p_yi},
-    {"--deidrj", "levels|split", "compute_deidrj level by level, a neighbour's lanes sharing its levels\n"
-                                 "                     (default), or split as TestSNAP Kokkos_V2: a thread per (pair,\n"
-                                 "                     direction, diagonal of rows), one row of U and dU each", p_deidrj},
+    {"--deidrj", "levels|split", "compute_deidrj split as TestSNAP Kokkos_V2 (default): a thread per\n"
+                                 "                     (pair, direction, diagonal of rows), one row of U and dU each;\n"
+                                 "                     or level by level, a neighbour's lanes sharing its levels", p_deidrj},
     {"--team-size", "N", "threads per team (default: the model's)", p_team},
     {NULL, NULL, NULL, NULL}};
 

@@ -45,7 +45,10 @@ static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, s
   s->tpb = v->team_size ? v->team_size : SNAP_GPU_TPB;
   s->team_scratch = v->scratch != SNAP_SCRATCH_GLOBAL;
   s->yi_collapsed = v->yi_collapsed != 0;
-  s->de_split = v->deidrj == SNAP_DEIDRJ_SPLIT;
+  /* split by default (snap_kernels.h), levels where asked or where a level-form
+   * option (--scratch global, --levels 2) was asked without --deidrj */
+  s->de_split = v->deidrj == SNAP_DEIDRJ_SPLIT ||
+                (v->deidrj == SNAP_DEIDRJ_DEFAULT && v->scratch != SNAP_SCRATCH_GLOBAL && v->levels != 2);
   s->split_warps = SNAP_GPU_SPLIT_WARPS;
   while (s->split_warps > 1 && s->split_warps * snap_gpu_split_bytes(d) > SNAP_GPU_TEAM_BYTES) s->split_warps--;
   s->split_chunk = snap_split_chunk(d);

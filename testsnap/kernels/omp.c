@@ -88,7 +88,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   work *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   w->yi_collapsed = v->yi_collapsed != 0;
-  w->de_split = v->deidrj == SNAP_DEIDRJ_SPLIT;
+  w->de_split = v->deidrj != SNAP_DEIDRJ_LEVELS; /* split unless asked */
   w->chunk = snap_split_chunk(d);
   if (w->de_split) w->dck = pp_omp_alloc((size_t)w->chunk * SNAP_TILE * d->nmax * sizeof(snap_dck));
   const size_t nu = (size_t)snap_tiled_len(d);
