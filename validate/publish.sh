@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The suite's published reference run on a GPU node (validate/results/<device>/):
 # the public codes first (validate/refs/run.sh: XSBench, BabelStream, TestSNAP on
 # Kokkos CUDA and OpenMPTarget; same node, same call), then every app at the
@@ -44,6 +44,8 @@ export BIN="$bin" PP_INPUTS="${PP_INPUTS:-$PWD/inputs}" OMP_TARGET_OFFLOAD=MANDA
 if [ $dry = 0 ]; then
   [ -x "$bin/microbench" ] || { echo "publish.sh: no binaries in $bin (set BIN)" >&2; exit 2; }
   mkdir -p "$out" || exit 2
+  # bash: .gpu-rt/activate finds its packages by BASH_SOURCE (under dash it took
+  # the caller's folder, unpacked nothing and marked the runtime unpacked)
   # shellcheck disable=SC1091
   [ -f .gpu-rt/activate ] && . .gpu-rt/activate
   : > "$out/publish.log"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The GPU trial of branch gpu-next (prepared without a GPU; merge a part into
 # main only if it validates and is faster). In one call, on one card:
 #   testsnap --deidrj levels vs split (W_2J14, omp/ompx/cuda), and main's build
