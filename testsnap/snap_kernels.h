@@ -121,7 +121,8 @@ typedef struct snap_variant {
   int team_size;     /* threads per team, 0: the model's default */
   int deidrj;        /* SNAP_DEIDRJ_LEVELS or _SPLIT; SNAP_DEIDRJ_DEFAULT: split, faster on
                         every GPU model (H200: cuda 1.03 vs 1.72 ms, ompx 0.96 vs 1.89, omp
-                        1.57 vs 3.05 per step at W_2J14; testsnap/DEIDRJ.md) */
+                        1.57 vs 3.05 per step at W_2J14; testsnap/DEIDRJ.md); omp under GCC 12:
+                        levels (kernels/omp.c) */
 } snap_variant;
 
 /* The kernels of one step, in the order the driver runs them: compute_ui,

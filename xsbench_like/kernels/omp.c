@@ -23,13 +23,19 @@
  * took 86-96 registers (2 teams, 16 warps per SM: 25% occupancy, where nvcc
  * gives cuda's 48 registers and 40 warps); with 1024 ptxas must fit 64
  * (32 warps per SM, 50%; 20-32 bytes of spills). Lookups are latency-bound
- * random gathers, so resident warps are what hides the latency. GCC keeps
- * 256: its OpenMP thread is a warp (pp/omp_loop.h). */
+ * random gathers, so resident warps are what hides the latency. H200, 17M
+ * lookups, 3 runs each (validate/results/nvidia-h200/trial-gpu-next/xs-ab):
+ * baseline 117.4 -> 78.5 ms. The sorted variants' loop (one material per
+ * launch) keeps 256 (SORTED_TPB): there 1024 made sorted-material slower, 37.0
+ * -> 49.9 ms, and sorted-energy faster, 38.9 -> 34.8; not explained yet (a
+ * warp's lookups share the material, so the long fuel loop runs with the
+ * spills). GCC keeps 256: its OpenMP thread is a warp (pp/omp_loop.h). */
 #if PP_OMP_GCC
 #define LOOKUP_TPB TPB
 #else
 #define LOOKUP_TPB 1024
 #endif
+#define SORTED_TPB TPB
 
 /* GCC 12's simd (SIMT) code of these loops computed a wrong checksum on an
  * H100 (17 instead of 999388, every variant; validate/results/nvidia-h100/
@@ -90,7 +96,7 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
   if (!mat) {
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(LOOKUP_TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(SORTED_TPB) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy)
     for (long long i = lo; i < hi; i++) {
       XS_ARGS_REPACK(dd);

@@ -6,13 +6,11 @@
  *         depend on the thread count (reproducible reference histories).
  *   omp   the combined construct's reduction clause (pp/omp_loop.h shape), at most
  *         PP_REDUCE_MAX_BLOCKS teams, each one contiguous block.
- *   cuda, hip  two passes: a grid-stride pass leaves one partial per block
- *         (warp shuffles, then the warps' sums through team-shared memory),
- *         one block sums the partials (`finish`), an 8-byte copy brings the
- *         result back (launches are asynchronous: one synchronization).
- *   ompx  the same first pass, ended in the same launch by the block that
- *         finishes last (pp_ompx_grid_sum), the result mapped from the region:
- *         one OpenMP region (each region synchronizes) instead of two and a copy.
+ *   ompx, cuda, hip  two passes: a grid-stride pass leaves one partial per
+ *         block (warp shuffles, then the warps' sums through team-shared
+ *         memory), one block sums the partials (`finish`), and the result
+ *         comes back (cuda/hip: an 8-byte copy; ompx: mapped from the
+ *         finishing region, so no separate synchronized copy).
  * A kernel that fuses its own first pass (cgsolve's update) leaves
  * part[0..pp_reduce_blocks(...)) and calls `finish`.
  * Files: common/src/reduce_host.c, common/backend/omp/reduce_{omp,ompx}.c,
