@@ -9,10 +9,11 @@
 /* The omp form used when none is asked (kernels/omp.c explains the forms), the
  * fastest each compiler gave on an H200: with clang `teams` (3.57 TB/s by the
  * papers' count at 4 lanes x 64 rows, vs 2.74 for lanes and 1.79 for rows);
- * with GCC 12 `lanes`, the only form whose PTX runs a warp's 32 lanes (its
- * OpenMP thread is a warp; lanes run `simd` loops only): n150 in 1.94 ms vs
- * 73.2 (teams) and 95.4 (rows), validate/results/nvidia-h200/trial-gpu-next. */
-#define SPMV_OMP_FASTEST (PP_OMP_GCC ? SPMV_OMP_LANES : SPMV_OMP_TEAMS)
+ * with GCC 12 `rows`, one `teams distribute parallel for simd` loop whose
+ * simd lanes GCC maps onto the warp (its OpenMP thread is a warp): n150 in
+ * 1.94 ms vs 73.2 (lanes) and 95.4 (teams), validate/results/nvidia-h200/
+ * trial-gpu-next/gcc. */
+#define SPMV_OMP_FASTEST (PP_OMP_GCC ? SPMV_OMP_ROWS : SPMV_OMP_TEAMS)
 
 spmv_params spmv_params_default(void) {
   spmv_params p = {SPMV_DEFAULT_ROWS_PER_TEAM, SPMV_DEFAULT_VECTOR_LEN, SPMV_DEFAULT_SHUFFLE,

@@ -186,7 +186,7 @@ int main(int argc, char **argv) {
       {"--grid", "KIND", "blocks: one team per row group | loop: fixed grid looping over groups (default blocks)", parse_grid},
       {"--teams", "N", "teams/blocks of the grid loop (default " PP_STR(SPMV_GRID_TEAMS) ")", parse_teams},
       {"--omp-form", "FORM", "omp kernel: rows | lanes | teams (default: the fastest measured with\n"
-       "                     the compiler: teams with clang, lanes with GCC; minife/params.c)", parse_form},
+       "                     the compiler: teams with clang, rows with GCC; minife/params.c)", parse_form},
       {"--ompx-loads", "KIND", "ompx loads: ro (read-only data cache, as nvcc does for the cuda\n"
                                "                     kernel; NVIDIA only) | plain (default ro)", parse_loads},
       {"--no-vendor", NULL, "do not run cuSPARSE/hipSPARSE next to cuda/hip", parse_no_vendor},
