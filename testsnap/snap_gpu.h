@@ -47,12 +47,12 @@ static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, s
   s->yi_collapsed = v->yi_collapsed != 0;
   /* split by default (snap_kernels.h), levels where asked or where a level-form
    * option (--scratch global, --levels 2) was asked without --deidrj */
-  s->de_split = v->deidrj == SNAP_DEIDRJ_SPLIT ||
-                (v->deidrj == SNAP_DEIDRJ_DEFAULT && v->scratch != SNAP_SCRATCH_GLOBAL && v->levels != 2);
+  const int level_form = v->scratch == SNAP_SCRATCH_GLOBAL || v->levels == 2;
+  s->de_split = snap_deidrj_split(v, !level_form);
   s->split_warps = SNAP_GPU_SPLIT_WARPS;
   while (s->split_warps > 1 && s->split_warps * snap_gpu_split_bytes(d) > SNAP_GPU_TEAM_BYTES) s->split_warps--;
   s->split_chunk = snap_split_chunk(d);
-  if (s->de_split && (v->scratch == SNAP_SCRATCH_GLOBAL || v->levels == 2)) {
+  if (s->de_split && level_form) {
     snprintf(why, len, "--deidrj split keeps one row of U and dU per thread in team memory, lanes over the atoms "
              "of a tile: no --scratch global or --levels 2 form");
     return -1;

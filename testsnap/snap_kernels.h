@@ -125,6 +125,11 @@ typedef struct snap_variant {
                         levels (kernels/omp.c) */
 } snap_variant;
 
+/* Whether compute_deidrj runs split: the form asked, else the model's default. */
+static inline int snap_deidrj_split(const snap_variant *v, int split_by_default) {
+  return v->deidrj == SNAP_DEIDRJ_SPLIT || (v->deidrj == SNAP_DEIDRJ_DEFAULT && split_by_default);
+}
+
 /* The kernels of one step, in the order the driver runs them: compute_ui,
  * compute_yi, compute_deidrj, compute_forces, compute_energies. */
 #define SNAP_NKERNELS 5
