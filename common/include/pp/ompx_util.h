@@ -56,16 +56,19 @@ static inline double pp_ompx_block_sum(double v, double *shared) {
  * goes to part[block] and takes a ticket from *ticket; the block with the
  * last ticket sums part[0..grid), thread 0 of it writes the total to *total
  * and sets *ticket back to 0. *ticket is device memory the caller owns and
- * zeroed before the first reduction (pp_reduce_scratch_alloc): a static
- * counter here gave no result in every non-LTO clang 19 build (the last
- * ticket never came; NOTES). One grid sum runs at a time per ticket. Every
+ * zeroed before the first reduction (pp_reduce_scratch_alloc). One grid
+ * sum runs at a time per ticket. Every
  * thread calls it; `shared` is PP_OMPX_GRID_SUM_BYTES of team memory. It saves
  * the second launch of a two-pass reduction, which an OpenMP region pays as a
  * synchronization. */
 static inline void pp_ompx_grid_sum(double v, double *part, unsigned *ticket, double *shared,
                                     double *total) {
   const int t = ompx_thread_id_x(), nb = ompx_grid_dim_x();
-  int *last = (int *)&shared[ompx_block_dim_x() / 32 + 1];
+  /* Pointer arithmetic, not &shared[k]: clang 19 takes the address of an
+   * element as the pointer's own escaping and globalizes `shared` through the
+   * device runtime, which bare kernels never set up; without LTO the kernel
+   * then ends at its first barrier (NOTES, H200). */
+  int *last = (int *)(shared + ompx_block_dim_x() / 32 + 1);
   if (t == 0) {
     part[ompx_block_id_x()] = v;
 #pragma omp flush
