@@ -34,7 +34,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   S->b = pp_device_upload(o, pb->b, nb);
   S->x = o->alloc(cb > nb ? cb : nb), S->p = o->alloc(cb > nb ? cb : nb);
   S->r = o->alloc(nb), S->Ap = o->alloc(nb);
-  S->scratch = o->alloc(CG_SCRATCH_LEN * sizeof(double));
+  S->scratch = pp_reduce_scratch_alloc(o); /* CG_SCRATCH_LEN doubles, zeroed */
   S->plan = S->sk->prepare(A->nrows, A->ncols, A->nnz, S->rowptr, S->col, S->val, NULL);
   S->hist = malloc(sizeof(double) * (size_t)(c->max_iters + 1));
   pp_parts_init(&S->pt, o, K_COUNT, 3 * c->max_iters + 4, 1); /* axpby: 3 per iteration + 1 */

@@ -260,7 +260,7 @@ void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold 
   r.zf = o->alloc(nf);
   r.xi = pp_device_upload(o, in->xi, ni), r.yi = pp_device_upload(o, in->yi, ni);
   r.zi = o->alloc(ni);
-  r.scratch = o->alloc(PP_REDUCE_SCRATCH_LEN * sizeof(double));
+  r.scratch = pp_reduce_scratch_alloc(o);
   r.chain = o->alloc(MB_CHAIN_LEN * sizeof(double)); /* its own: n may be < MB_CHAIN_LEN */
   r.acc = o->alloc(sizeof(double));
   r.flag = o->alloc(sizeof(int));

@@ -12,6 +12,12 @@ pp_test(facts_not_build COMMAND python3 ${CF} ${CMAKE_CURRENT_SOURCE_DIR}
   EXPECT 2 "compile-facts: .*not a configured CMake build folder" LABELS unit input)
 pp_test(facts_bad_app COMMAND python3 ${CF} ${CMAKE_BINARY_DIR} --apps nosuch
   EXPECT 2 "--apps nosuch: unknown app" LABELS unit input)
+if(PP_OFFLOAD STREQUAL "nvidia" AND PP_HAVE_OMPX)
+  # Every ompx kernel file compiled without LTO: no variable globalized
+  # through the device runtime, which bare kernels never set up.
+  pp_test(ompx_no_globalization COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_ompx_globalization.py ${CMAKE_BINARY_DIR}
+    EXPECT 0 "ompx globalization: [0-9]+ files, 0 globalized variables" LABELS unit)
+endif()
 if(PP_OFFLOAD STREQUAL "nvidia")
   pp_test(facts_build COMMAND python3 ${CF} ${CMAKE_BINARY_DIR} --apps microbench --out ${CMAKE_CURRENT_BINARY_DIR}/facts.json
     EXPECT 0 "microbench +cuda +triad +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+/[0-9]+" LABELS unit)

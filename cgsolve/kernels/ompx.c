@@ -1,7 +1,8 @@
 /* cgsolve, ompx model: LLVM OpenMP kernel mode, the same launch shapes and
  * algorithms as the native kernels (cuda.cu): axpby one element per thread;
- * dot the shared ompx reduction (pp/reduce.h: two launches, the result
- * mapped back), update its first pass around cg_update_item and its finish. */
+ * dot the shared ompx reduction (pp/reduce.h: one launch, the last block
+ * adding the blocks' sums, the result mapped back), update the same around
+ * cg_update_item. */
 #include <omp.h>
 #include <ompx.h>
 #include "cgsolve.h"
@@ -27,18 +28,19 @@ static void axpby(double *w, double alpha, const double *x, double beta, const d
   }
 }
 
-/* The first pass of the shared reduction around cg_update_item, then its finish. */
+/* The shared reduction's one pass (pp/ompx_util.h) around cg_update_item. */
 static double update(double *x, double *r, double alpha, const double *p, const double *Ap,
                      int64_t n, double *part) {
   const int nb = pp_reduce_blocks((size_t)n, CG_TPB, 0);
-  PP_OMPX_LAUNCH(nb, CG_TPB, is_device_ptr(x, r, p, Ap, part) ompx_dyn_cgroup_mem(PP_OMPX_SUM_BYTES(CG_TPB))) {
+  double rr = 0;
+  PP_OMPX_LAUNCH(nb, CG_TPB, is_device_ptr(x, r, p, Ap, part) map(from : rr)
+                 ompx_dyn_cgroup_mem(PP_OMPX_GRID_SUM_BYTES(CG_TPB))) {
     double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
     double v = 0;
     PP_OMPX_FOR(i, n) v += cg_update_item(alpha, p[i], Ap[i], &x[i], &r[i]);
-    v = pp_ompx_block_sum(v, sh);
-    if (ompx_thread_id_x() == 0) part[ompx_block_id_x()] = v;
+    pp_ompx_grid_sum(pp_ompx_block_sum(v, sh), part, PP_REDUCE_TICKET(part), sh, &rr);
   }
-  return pp_reduce_ompx()->finish(part, nb, CG_TPB);
+  return rr;
 }
 
 static const cg_kernels table = {dot, axpby, update};

@@ -1,23 +1,25 @@
-/* Reductions, ompx model (LLVM OpenMP kernel mode): the native kernels' two
- * passes (backend/cuda/reduce_native.cu) with the same launch shapes. */
+/* Reductions, ompx model (LLVM OpenMP kernel mode): the native kernels' first
+ * pass (backend/cuda/reduce_native.cu) with the same launch shapes, ended in
+ * the same launch by the last block (pp_ompx_grid_sum): one region, whose
+ * result leaves with it (map from), instead of two and a copy. */
 #include <omp.h>
 #include <ompx.h>
 #include "pp/ompx_util.h"
 #include "pp/reduce.h"
 
-/* First pass: each of nb blocks leaves the sum of its threads' `item` in part[block]. */
-#define FIRST_PASS(nb, tpb, clauses, item)                                              \
-  PP_OMPX_LAUNCH(nb, tpb, is_device_ptr(part) clauses                                   \
-                 ompx_dyn_cgroup_mem(PP_OMPX_SUM_BYTES(tpb))) {                        \
+/* r = the sum of `item` over [0, n): nb blocks, each block's sum in part[block],
+ * the last block's total mapped back. */
+#define ONE_PASS(r, nb, tpb, clauses, item)                                             \
+  PP_OMPX_LAUNCH(nb, tpb, is_device_ptr(part) map(from : r) clauses                     \
+                 ompx_dyn_cgroup_mem(PP_OMPX_GRID_SUM_BYTES(tpb))) {                   \
     double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();                      \
     double v = 0;                                                                       \
     PP_OMPX_FOR(i, n) v += item;                                                        \
-    v = pp_ompx_block_sum(v, sh);                                                       \
-    if (ompx_thread_id_x() == 0) part[ompx_block_id_x()] = v;                           \
+    pp_ompx_grid_sum(pp_ompx_block_sum(v, sh), part, PP_REDUCE_TICKET(part), sh, &r);                           \
   }
 
-/* Second pass: one block sums part[0..nb); the result leaves with the region
- * (map from), which saves the synchronized copy a separate transfer costs. */
+/* A second pass alone (pp_reduce_ops.finish): one block sums part[0..nb), the
+ * result mapped back. */
 static double finish(double *part, int nb, int tpb) {
   double r = 0;
   PP_OMPX_LAUNCH(1, tpb, is_device_ptr(part) map(from : r) ompx_dyn_cgroup_mem(PP_OMPX_SUM_BYTES(tpb))) {
@@ -32,14 +34,16 @@ static double finish(double *part, int nb, int tpb) {
 
 static double dot(const double *x, const double *y, size_t n, int tpb, int blocks,
                   double *part) {
-  int nb = pp_reduce_blocks(n, tpb, blocks);
-  FIRST_PASS(nb, tpb, is_device_ptr(x, y), pp_dot_item(x[i], y[i]))
-  return finish(part, nb, tpb);
+  const int nb = pp_reduce_blocks(n, tpb, blocks);
+  double r = 0;
+  ONE_PASS(r, nb, tpb, is_device_ptr(x, y), pp_dot_item(x[i], y[i]))
+  return r;
 }
 static double sum(const double *x, size_t n, int tpb, int blocks, double *part) {
-  int nb = pp_reduce_blocks(n, tpb, blocks);
-  FIRST_PASS(nb, tpb, is_device_ptr(x), x[i])
-  return finish(part, nb, tpb);
+  const int nb = pp_reduce_blocks(n, tpb, blocks);
+  double r = 0;
+  ONE_PASS(r, nb, tpb, is_device_ptr(x), x[i])
+  return r;
 }
 
 static const pp_reduce_ops ops = {dot, sum, finish};

@@ -14,8 +14,10 @@
 #define PP_OMPX_WARP 32
 #endif
 
-/* Team-shared bytes pp_ompx_block_sum needs for tpb threads. */
+/* Team-shared bytes pp_ompx_block_sum needs for tpb threads, and
+ * pp_ompx_grid_sum (one more word: the last block's flag). */
 #define PP_OMPX_SUM_BYTES(tpb) (((tpb) / 32 + 1) * (int)sizeof(double))
+#define PP_OMPX_GRID_SUM_BYTES(tpb) (PP_OMPX_SUM_BYTES(tpb) + (int)sizeof(double))
 
 /* A bare kernel launch on ProxyPort's device: nb blocks of tpb threads. */
 #define PP_OMPX_LAUNCH(nb, tpb, ...)                                                     \
@@ -47,6 +49,43 @@ static inline double pp_ompx_block_sum(double v, double *shared) {
     v = pp_ompx_warp_sum(v);
   }
   return v;
+}
+
+/* The one-pass end of a grid reduction (threadFenceReduction's pattern):
+ * each block's sum v (valid in thread 0, as pp_ompx_block_sum leaves it)
+ * goes to part[block] and takes a ticket from *ticket; the block with the
+ * last ticket sums part[0..grid), thread 0 of it writes the total to *total
+ * and sets *ticket back to 0. *ticket is device memory the caller owns and
+ * zeroed before the first reduction (pp_reduce_scratch_alloc). One grid
+ * sum runs at a time per ticket. Every
+ * thread calls it; `shared` is PP_OMPX_GRID_SUM_BYTES of team memory. It saves
+ * the second launch of a two-pass reduction, which an OpenMP region pays as a
+ * synchronization. */
+static inline void pp_ompx_grid_sum(double v, double *part, unsigned *ticket, double *shared,
+                                    double *total) {
+  const int t = ompx_thread_id_x(), nb = ompx_grid_dim_x();
+  /* Pointer arithmetic, not &shared[k]: clang 19 takes the address of an
+   * element as the pointer's own escaping and globalizes `shared` through the
+   * device runtime, which bare kernels never set up; without LTO the kernel
+   * then ends at its first barrier (NOTES, H200). */
+  int *last = (int *)(shared + ompx_block_dim_x() / 32 + 1);
+  if (t == 0) {
+    part[ompx_block_id_x()] = v;
+#pragma omp flush
+    unsigned k;
+#pragma omp atomic capture seq_cst
+    k = (*ticket)++;
+    *last = k == (unsigned)nb - 1u;
+  }
+  ompx_sync_block_acq_rel();
+  if (!*last) return;
+  double s = 0;
+  for (int i = t; i < nb; i += ompx_block_dim_x()) s += ((volatile double *)part)[i];
+  s = pp_ompx_block_sum(s, shared);
+  if (t == 0) {
+    *total = s;
+    *ticket = 0u; /* every block has taken its ticket; the next launch starts after this one */
+  }
 }
 #pragma omp end declare target
 

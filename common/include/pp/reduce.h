@@ -6,11 +6,13 @@
  *         depend on the thread count (reproducible reference histories).
  *   omp   the combined construct's reduction clause (pp/omp_loop.h shape), at most
  *         PP_REDUCE_MAX_BLOCKS teams, each one contiguous block.
- *   ompx, cuda, hip  two passes: a grid-stride pass leaves one partial per
- *         block (warp shuffles, then the warps' sums through team-shared
- *         memory), one block sums the partials (`finish`), and the result
- *         comes back (cuda/hip: an 8-byte copy; ompx: mapped from the
- *         finishing region, so no separate synchronized copy).
+ *   cuda, hip  two passes: a grid-stride pass leaves one partial per block
+ *         (warp shuffles, then the warps' sums through team-shared memory),
+ *         one block sums the partials (`finish`), an 8-byte copy brings the
+ *         result back (launches are asynchronous: one synchronization).
+ *   ompx  the same first pass, ended in the same launch by the block that
+ *         finishes last (pp_ompx_grid_sum), the result mapped from the region:
+ *         one OpenMP region (each region synchronizes) instead of two and a copy.
  * A kernel that fuses its own first pass (cgsolve's update) leaves
  * part[0..pp_reduce_blocks(...)) and calls `finish`.
  * Files: common/src/reduce_host.c, common/backend/omp/reduce_{omp,ompx}.c,
@@ -24,8 +26,11 @@ PP_EXTERN_C_BEGIN
 
 /* Blocks of the first pass at most (threads stride over the array). */
 #define PP_REDUCE_MAX_BLOCKS 2048
-/* Doubles of device scratch a reduction uses: the partials and the result. */
-#define PP_REDUCE_SCRATCH_LEN (PP_REDUCE_MAX_BLOCKS + 1)
+/* Doubles of device scratch a reduction uses: the partials, the result
+ * (part[PP_REDUCE_MAX_BLOCKS]) and ompx's ticket (PP_REDUCE_TICKET). */
+#define PP_REDUCE_SCRATCH_LEN (PP_REDUCE_MAX_BLOCKS + 2)
+/* ompx's block counter in the scratch: zero between reductions. */
+#define PP_REDUCE_TICKET(scratch) ((unsigned *)((scratch) + PP_REDUCE_MAX_BLOCKS + 1))
 
 /* x, y, scratch: device memory of the model; n elements. tpb: threads per
  * block/team (host ignores it). blocks: blocks/teams of the pass over the
@@ -46,6 +51,11 @@ static inline int pp_reduce_blocks(size_t n, int tpb, int blocks) {
   size_t b = blocks > 0 ? (size_t)blocks : (n + (size_t)tpb - 1) / (size_t)tpb;
   return b < 1 ? 1 : b > PP_REDUCE_MAX_BLOCKS ? PP_REDUCE_MAX_BLOCKS : (int)b;
 }
+
+/* Device scratch for the reductions of a model (PP_REDUCE_SCRATCH_LEN
+ * doubles), zeroed: ompx's ticket must start at 0. */
+struct pp_device_ops;
+double *pp_reduce_scratch_alloc(const struct pp_device_ops *ops);
 
 /* The reductions of model m, NULL when m is not in this build. */
 const pp_reduce_ops *pp_reduce_for(pp_model m);
