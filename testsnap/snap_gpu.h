@@ -9,6 +9,10 @@ PP_EXTERN_C_BEGIN
 
 /* ---- launch shapes ------------------------------------------------------------------ */
 #define SNAP_GPU_TPB 128            /* threads per team by default */
+/* compute_yi's tile kernel: 8 warps per team, one atom tile and 8 of its Y
+ * elements, so that a team's warps read the same tile's U through L1 (H200,
+ * W_2J14: ompx 4.43 -> 3.80 ms, cuda 3.45 -> 3.42 ms; 512 slower in both). */
+#define SNAP_GPU_YI_TPB 256
 #define SNAP_GPU_LANES 32           /* lanes sharing one neighbour (3 levels) */
 #define SNAP_GPU_TEAM_BYTES 49152   /* team memory a kernel gets without an opt-in */
 #define SNAP_GPU_MAX_TEAMS 2048     /* pair kernels: teams launched (grid-stride beyond) */
@@ -23,7 +27,8 @@ typedef struct snap_pair_shape {
   long elems;
 } snap_pair_shape;
 typedef struct snap_gpu_shape {
-  int tpb;                 /* threads per team of the 1-D kernels (yi, init, forces, energies) */
+  int tpb;                 /* threads per team of the 1-D kernels (init, forces, energies, nested yi) */
+  int yi_tpb;              /* threads per team of compute_yi's tile kernel */
   int team_scratch;        /* 1: level buffers in team memory (level 0), 0: global (level 1) */
   int yi_collapsed;
   snap_pair_shape ui, de;
@@ -43,6 +48,7 @@ static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, s
   const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
   const int levels = v->levels ? v->levels : 3;
   s->tpb = v->team_size ? v->team_size : SNAP_GPU_TPB;
+  s->yi_tpb = v->team_size ? v->team_size : SNAP_GPU_YI_TPB;
   s->team_scratch = v->scratch != SNAP_SCRATCH_GLOBAL;
   s->yi_collapsed = v->yi_collapsed != 0;
   /* split by default (snap_kernels.h), levels where asked or where a level-form

@@ -122,8 +122,9 @@ static void compute_yi(const snap_data *d, void *p) {
   work *w = (work *)p;
   const int tpb = w->sh.tpb;
   if (w->sh.yi_collapsed) {
-    const long nb = snap_yi_tile_blocks(d, tpb / SNAP_TILE);
-    k_yi_tiles<<<snap_gpu_blocks(nb * tpb, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
+    const int ytpb = w->sh.yi_tpb;
+    const long nb = snap_yi_tile_blocks(d, ytpb / SNAP_TILE);
+    k_yi_tiles<<<snap_gpu_blocks(nb * ytpb, ytpb), ytpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
   } else {
     k_yi_nested<<<snap_gpu_blocks((long)d->natoms * tpb, tpb), tpb>>>(*d, w->ur, w->ui, w->yr, w->yi);
   }

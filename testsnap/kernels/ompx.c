@@ -157,9 +157,9 @@ static void compute_yi(const snap_data *d, void *p) {
   double *yr = w->yr, *yi = w->yi;
   const int tpb = w->sh.tpb;
   if (w->sh.yi_collapsed) {
-    const int wpb = tpb / SNAP_TILE;
+    const int ytpb = w->sh.yi_tpb, wpb = ytpb / SNAP_TILE;
     const long nb = snap_yi_tile_blocks(d, wpb);
-    LAUNCH(snap_gpu_blocks(nb * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+    LAUNCH(snap_gpu_blocks(nb * ytpb, ytpb), ytpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
     for (long b = ompx_block_id_x(); b < nb; b += ompx_grid_dim_x())
       snap_yi_tile_item(&dd, b, ompx_thread_id_x() / SNAP_TILE, wpb, ompx_thread_id_x() % SNAP_TILE, ur, ui, yr, yi);
   } else {
