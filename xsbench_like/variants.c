@@ -30,8 +30,10 @@ static unsigned long long sorted(const xs_kernels *k, const xs_data *d, xs_work 
   k->sample(w, first, n, 1);
   if (k->sort_pairs(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
   k->mat_starts(w, key, n, start);
+  w->energies_unsorted = lo_bit >= XS_KEY_MAT_SHIFT;
   for (int m = 0; m < XS_MATERIALS; m++)
     if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
+  w->energies_unsorted = 0;
   return sum;
 }
 

@@ -123,7 +123,20 @@ typedef struct xs_work {
   double *energy, *val_alt; /* [n] sampled energies; the sort's second values */
   int *mat;                 /* [n] sampled materials (unsorted variants) */
   uint64_t *key, *key_alt;  /* [n] sort keys; the sort's second keys */
+  int energies_unsorted;    /* set by the driver around the sorted-material lookups:
+                               one material's lookups come in random energy order */
 } xs_work;
+
+/* Lookups of one material in random energy order (sorted-material, -k 4) thrash
+ * the caches when the GPU runs as many as it can hold: each keeps an index-grid
+ * row in flight while it walks the material's nuclides. The GPU models run them
+ * with at most 1/XS_UNSORTED_WARP_SHARE of the device's resident warps (threads
+ * striding over the rest). H200, large (material 0: 2.36M lookups of 321
+ * nuclides): 62.5% occupancy uncapped gave L1 hits 55%, L2 43%, DRAM 54% busy;
+ * capped, cuda -k 4 52.7 -> 34.1 ms, ompx 51.7 -> 36.7 (1/8: 51, 3/8: 40.6,
+ * 1/2: 47.0). Energy-sorted lookups (-k 6) share the grid's neighbourhoods and
+ * keep the full grid (capped at 1/4: 9.5 -> 17.0 ms). */
+#define XS_UNSORTED_WARP_SHARE 4
 
 typedef struct xs_kernels {
   xs_work *(*prepare)(const xs_data *d, long long n);

@@ -1,7 +1,9 @@
 /* xsbench_like, native model, written once in CUDA dialect (pp/gpu_native.h):
  * nvcc builds it as cuda, hipcc as hip (kernels/hip.hip). The launch shapes
  * and algorithms are those of kernels/ompx.c: blocks of 256 threads, one
- * lookup per thread (exactly ceil(n/256) blocks, no grid-stride loop), each
+ * lookup per thread (exactly ceil(n/256) blocks, no grid-stride loop; the
+ * sorted-material lookups, in random energy order, from a capped grid:
+ * XS_UNSORTED_WARP_SHARE), each
  * thread's verification values summed in a register, then per warp by
  * shuffles and one 64-bit atomic add per warp into one of XS_SUM_SLOTS
  * device slots (no block barrier: warps retire independently, as in
@@ -253,12 +255,26 @@ static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long s
   PP_GPU_CHECK(gpuMemcpy(start, dstart, (XS_MATERIALS + 1) * sizeof *start, gpuMemcpyDeviceToHost));
 }
 
+/* All of material `want` in [lo, hi) in random energy order, from a grid of
+ * xs_dev_work.unsorted_blocks blocks striding over them (XS_UNSORTED_WARP_SHARE). */
+__global__ void __launch_bounds__(TPB) k_lookups_strided(xs_data d, const double *__restrict__ energy,
+                                                         long long lo, long long hi, int want,
+                                                         unsigned long long *sum) {
+  unsigned v = 0;
+  for (long long i = lo + (long long)blockIdx.x * TPB + threadIdx.x; i < hi; i += (long long)gridDim.x * TPB)
+    v += xs_lookup(&d, energy[i], want);
+  warp_add(v, sum);
+}
+
 /* Adds to the device checksum: returns 0. */
 static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
                                   long long lo, long long hi, int want) {
   unsigned long long *sum = ((xs_dev_work *)w)->sum;
   if (mat) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, energy, mat, lo, hi, want, sum);
-  else k_lookups<true><<<blocks_for(hi - lo), TPB>>>(*d, energy, NULL, lo, hi, want, sum);
+  else if (w->energies_unsorted && ((xs_dev_work *)w)->unsorted_blocks) {
+    const unsigned b = blocks_for(hi - lo), cap = (unsigned)((xs_dev_work *)w)->unsorted_blocks;
+    k_lookups_strided<<<b < cap ? b : cap, TPB>>>(*d, energy, lo, hi, want, sum);
+  } else k_lookups<true><<<blocks_for(hi - lo), TPB>>>(*d, energy, NULL, lo, hi, want, sum);
   return 0;
 }
 
@@ -300,6 +316,10 @@ static xs_work *prepare(const xs_data *d, long long n) {
     release(&g->a);
     return NULL;
   }
+  int dev = 0;
+  gpuDeviceProp prop;
+  if (gpuGetDevice(&dev) == gpuSuccess && gpuGetDeviceProperties(&prop, dev) == gpuSuccess)
+    g->unsorted_blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / TPB) / XS_UNSORTED_WARP_SHARE;
   return &g->a;
 }
 

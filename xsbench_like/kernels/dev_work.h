@@ -11,5 +11,7 @@ typedef struct xs_dev_work {
   unsigned *counts, *bsum; /* the sort's digit counts, their scan blocks' sums */
   unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
+  int unsorted_blocks;     /* GPU models: blocks of the model's TPB for lookups in random energy order
+                              (a 1/XS_UNSORTED_WARP_SHARE of the resident warps); 0: uncapped */
 } xs_dev_work;
 #endif

@@ -1,6 +1,7 @@
 /* xsbench_like, ompx model: LLVM OpenMP kernel mode, the kernels of
  * kernels/cuda.cu in OpenMP spelling: bare launches of 256-thread teams, one
- * lookup per thread (exactly ceil(n/256) teams, no grid-stride loop), each
+ * lookup per thread (exactly ceil(n/256) teams, no grid-stride loop; the
+ * sorted-material lookups from a capped grid, as cuda: XS_UNSORTED_WARP_SHARE), each
  * thread's verification values summed in a register, then per warp by
  * shuffles (ompx_shfl_down_sync_i) and one 64-bit atomic add per warp into
  * one of XS_SUM_SLOTS device slots (no team barrier); the primitives of
@@ -151,7 +152,18 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
                                   long long lo, long long hi, int want) {
   XS_ARGS_UNPACK(d);
   unsigned long long *sum = ((xs_dev_work *)w)->sum;
-  if (!mat) {
+  const int cap = ((xs_dev_work *)w)->unsorted_blocks;
+  if (!mat && w->energies_unsorted && cap) {
+    /* random energy order: a capped grid striding over them (XS_UNSORTED_WARP_SHARE) */
+    LAUNCH(blocks_for(hi - lo) < cap ? blocks_for(hi - lo) : cap, is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
+      XS_ARGS_REPACK(dd);
+      unsigned v = 0;
+      for (long long i = lo + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(); i < hi;
+           i += (long long)ompx_grid_dim_x() * TPB)
+        v += xs_lookup(&dd, energy[i], want);
+      warp_add(v, sum);
+    }
+  } else if (!mat) {
     LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
       XS_ARGS_REPACK(dd);
       unsigned v = 0;
@@ -238,7 +250,15 @@ static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long s
 static xs_work *prepare(const xs_data *d, long long n) {
   (void)d;
   const long long m = n > 0 ? n : 1;
-  return xs_omp_work_new(n, (size_t)XS_TILE_COUNTS(m), (size_t)XS_TILE_SCAN_BLOCKS(m), 1);
+  xs_work *w = xs_omp_work_new(n, (size_t)XS_TILE_COUNTS(m), (size_t)XS_TILE_SCAN_BLOCKS(m), 1);
+  /* The device's resident warps: what LLVM's offload runtime reports as the
+   * device's omp_get_num_procs() (multiprocessors x their warps; cuda reads
+   * the same from the device's properties). */
+  int warps = 0;
+#pragma omp target device(pp_omp_device) map(from : warps)
+  warps = omp_get_num_procs();
+  if (w) ((xs_dev_work *)w)->unsorted_blocks = warps * PP_OMPX_WARP / TPB / XS_UNSORTED_WARP_SHARE;
+  return w;
 }
 
 #define SORT_NOTE XS_TILE_SORT_NOTE ", as cuda"

@@ -13,6 +13,7 @@
 #define gpuGetLastError hipGetLastError
 #define gpuGetDeviceCount hipGetDeviceCount
 #define gpuSetDevice hipSetDevice
+#define gpuGetDevice hipGetDevice
 #define gpuSetDeviceFlags hipSetDeviceFlags
 #define gpuDeviceScheduleAuto hipDeviceScheduleAuto
 #define gpuDeviceScheduleSpin hipDeviceScheduleSpin
@@ -48,6 +49,7 @@
 #define gpuGetLastError cudaGetLastError
 #define gpuGetDeviceCount cudaGetDeviceCount
 #define gpuSetDevice cudaSetDevice
+#define gpuGetDevice cudaGetDevice
 #define gpuSetDeviceFlags cudaSetDeviceFlags
 #define gpuDeviceScheduleAuto cudaDeviceScheduleAuto
 #define gpuDeviceScheduleSpin cudaDeviceScheduleSpin
