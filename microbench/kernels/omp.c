@@ -37,7 +37,7 @@ static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
 #if PP_OMP_GCC
   /* GCC: without simd. Its simd lanes are a warp's 32 lanes, all adding into
    * the one word (a compare-and-swap loop for a double): at 2^20 on the H200
-   * 20.9 s with simd, 1.16 s without (compilers/atomics/). */
+   * 20.9 s with simd, 1.44 s without (compilers/atomics/). */
 #pragma omp target teams distribute parallel for num_teams(pp_omp_loop_teams(n, tpb, mb_blocks)) \
     thread_limit(tpb) device(pp_omp_device) is_device_ptr(x, acc)
 #else
