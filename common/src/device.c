@@ -1,7 +1,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "pp/device.h"
-#include "pp/reduce.h"
 #include "pp/dispatch.h"
 #include "pp/mpi.h"
 #include "pp/system.h"
@@ -54,11 +53,6 @@ void *pp_device_upload(const pp_device_ops *ops, const void *src, size_t bytes) 
   void *d = ops->alloc(bytes);
   ops->to_device(d, src, bytes);
   return d;
-}
-
-double *pp_reduce_scratch_alloc(const pp_device_ops *ops) {
-  static const double zero[PP_REDUCE_SCRATCH_LEN];
-  return pp_device_upload(ops, zero, sizeof zero);
 }
 
 void pp_device_fail(pp_model m, const char *what, const char *detail) {

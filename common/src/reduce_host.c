@@ -1,8 +1,14 @@
 /* Reductions, host model: fixed blocks summed in order (see pp/reduce.h). */
+#include "pp/device.h"
 #include "pp/dispatch.h"
 #include "pp/reduce.h"
 
 const pp_reduce_ops *pp_reduce_for(pp_model m) { return PP_MODEL_DISPATCH(m, pp_reduce_); }
+
+double *pp_reduce_scratch_alloc(const pp_device_ops *ops) {
+  static const double zero[PP_REDUCE_SCRATCH_LEN];
+  return pp_device_upload(ops, zero, sizeof zero);
+}
 
 /* sum_i x[i]*y[i], or sum_i x[i] when y is NULL (the test is hoisted out of
  * the loop by the compiler). */

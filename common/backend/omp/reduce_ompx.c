@@ -15,7 +15,7 @@
     double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();                      \
     double v = 0;                                                                       \
     PP_OMPX_FOR(i, n) v += item;                                                        \
-    pp_ompx_grid_sum(pp_ompx_block_sum(v, sh), part, PP_REDUCE_TICKET(part), sh, &r);                           \
+    pp_ompx_grid_sum(pp_ompx_block_sum(v, sh), part, PP_REDUCE_TICKET(part), sh, &r);   \
   }
 
 /* A second pass alone (pp_reduce_ops.finish): one block sums part[0..nb), the
