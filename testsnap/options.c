@@ -97,7 +97,7 @@ static const pp_app_option options[] = {
     {"--deidrj", "levels|split", "compute_deidrj split as TestSNAP Kokkos_V2 (default): a thread per\n"
                                  "                     (pair, direction, diagonal of rows), one row of U and dU each;\n"
                                  "                     or level by level, a neighbour's lanes sharing its levels", p_deidrj},
-    {"--team-size", "N", "threads per team (default: the model's; cuda/ompx 128, compute_yi's tile kernel 256)", p_team},
+    {"--team-size", "N", "threads per team (default: the model's; cuda/ompx 128, compute_yi's tile kernel 256, compute_energies 1024)", p_team},
     {NULL, NULL, NULL, NULL}};
 
 const pp_app_option *ts_options(void) { return options; }

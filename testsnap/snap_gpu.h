@@ -18,6 +18,13 @@ PP_EXTERN_C_BEGIN
 #define SNAP_GPU_MAX_TEAMS 2048     /* pair kernels: teams launched (grid-stride beyond) */
 #define SNAP_GPU_SCRATCH_MAX (512.0 * 1048576.0) /* global level buffers, bytes */
 #define SNAP_GPU_SPLIT_WARPS 2      /* --deidrj split: warps per team (Kokkos_V2's team of 2 x 32) */
+/* compute_energies: a team of 1024 per 16 atoms, its 64 row slots over the
+ * rows (H200, W_2J14: teams of 256 / 512 / 1024 threads, cuda 45.5 / 34.5 /
+ * 29.7 us, ompx 70 / 51 / 42 us, where the two launches before took 51 / 90;
+ * 16 or 32 atoms per team and an unrolled row loop: the same 25 us on the device). */
+#define SNAP_GPU_E_TPB 1024
+#define SNAP_GPU_E_ATOMS 16
+#define SNAP_GPU_F_LANES 8          /* compute_forces: threads sharing one atom's terms */
 
 /* One pair kernel (compute_ui or compute_deidrj): `groups` neighbours per
  * team, `lanes` threads each, level buffers of `elems` snap_c per group in
@@ -29,6 +36,7 @@ typedef struct snap_pair_shape {
 typedef struct snap_gpu_shape {
   int tpb;                 /* threads per team of the 1-D kernels (init, forces, energies, nested yi) */
   int yi_tpb;              /* threads per team of compute_yi's tile kernel */
+  int e_tpb;               /* threads per team of compute_energies (SNAP_GPU_E_ATOMS atoms per team) */
   int team_scratch;        /* 1: level buffers in team memory (level 0), 0: global (level 1) */
   int yi_collapsed;
   snap_pair_shape ui, de;
@@ -49,6 +57,7 @@ static inline int snap_gpu_shape_of(const snap_data *d, const snap_variant *v, s
   const int levels = v->levels ? v->levels : 3;
   s->tpb = v->team_size ? v->team_size : SNAP_GPU_TPB;
   s->yi_tpb = v->team_size ? v->team_size : SNAP_GPU_YI_TPB;
+  s->e_tpb = v->team_size ? v->team_size : SNAP_GPU_E_TPB;
   s->team_scratch = v->scratch != SNAP_SCRATCH_GLOBAL;
   s->yi_collapsed = v->yi_collapsed != 0;
   /* split by default (snap_kernels.h), levels where asked or where a level-form
@@ -131,27 +140,65 @@ PP_HD static inline void snap_ui_spread_item(const snap_data *d, long q, const d
   ur[q] = u.r, ui[q] = u.i;
 }
 
-/* compute_energies through Y (snap_tiled_energy) in two passes (15 times the
- * threads at twojmax 14):
- * item q of (twojmax+1) * natoms, the sum of level j = q / natoms of atom
- * i = q % natoms into epart[q]; then E_i = e0 + those sums in level order. */
-PP_HD static inline void snap_energy_level_item(const snap_data *d, long q, const double *ur, const double *ui,
-                                                const double *yr, const double *yi, double *epart) {
-  const int j = (int)(q / d->natoms), i = (int)(q % d->natoms);
-  const long b = snap_tiled_base(d, i);
-  double e = 0.0;
-  for (int mb = 0; 2 * mb <= j; mb++)
-    for (int ma = 0; ma <= j; ma++) {
-      const long w = b + (long)snap_uidx(j, ma, mb) * SNAP_TILE;
-      const snap_c u = {ur[w], ui[w]}, y = {yr[w], yi[w]};
-      e += snap_energy_term(j, ma, mb, u, y);
-    }
-  epart[q] = e;
+/* compute_energies through Y (snap_tiled_energy) in one launch: a team per
+ * SNAP_GPU_E_ATOMS atoms of a tile (lane = atom: a half-warp reads 128
+ * neighbouring bytes), its row slots over the rows (j, mb) of the computed
+ * half, row r to slot r % slots; the slots' sums meet in team memory
+ * (part[slot * SNAP_GPU_E_ATOMS + lane]) and slot 0 adds them in slot order. */
+PP_HD static inline long snap_energy_teams(const snap_data *d) {
+  return (snap_tiles(d) * SNAP_TILE + SNAP_GPU_E_ATOMS - 1) / SNAP_GPU_E_ATOMS;
 }
-PP_HD static inline double snap_energy_of_levels(const snap_data *d, int i, const double *epart) {
+PP_HD static inline double snap_energy_rows(const snap_data *d, long team, int thread, int threads,
+                                            const double *ur, const double *ui, const double *yr,
+                                            const double *yi) {
+  const int slot = thread / SNAP_GPU_E_ATOMS, slots = threads / SNAP_GPU_E_ATOMS;
+  const long b = snap_tiled_base(d, (int)(team * SNAP_GPU_E_ATOMS + thread % SNAP_GPU_E_ATOMS));
   double e = 0.0;
-  for (int j = 0; j <= d->t.twojmax; j++) e += epart[(long)j * d->natoms + i];
-  return d->e0 + e;
+  int row = 0;
+  for (int j = 0; j <= d->t.twojmax; j++)
+    for (int mb = 0; 2 * mb <= j; mb++, row++) {
+      if (row % slots != slot) continue;
+      for (int ma = 0; ma <= j; ma++) {
+        const long w = b + (long)snap_uidx(j, ma, mb) * SNAP_TILE;
+        const snap_c u = {ur[w], ui[w]}, y = {yr[w], yi[w]};
+        e += snap_energy_term(j, ma, mb, u, y);
+      }
+    }
+  return e;
+}
+/* Thread `thread` < SNAP_GPU_E_ATOMS of the team: its atom's energy. */
+PP_HD static inline void snap_energy_store(const snap_data *d, long team, int thread, int threads,
+                                           const double *part) {
+  const long i = team * SNAP_GPU_E_ATOMS + thread;
+  if (thread >= SNAP_GPU_E_ATOMS || i >= d->natoms) return;
+  double e = d->e0;
+  for (int s = 0; s < threads / SNAP_GPU_E_ATOMS; s++) e += part[s * SNAP_GPU_E_ATOMS + thread];
+  d->energy[i] = e;
+}
+
+/* compute_forces with SNAP_GPU_F_LANES threads per atom (the gather of
+ * snap_force_gather, 16 teams of 128 for 2000 atoms, left most of the GPU
+ * idle): lane l takes every lanes-th term; the lanes' sums are added by
+ * shuffles, a fixed order. Items run over whole warps (snap_force_items) so
+ * that every lane of a warp reaches the shuffles. */
+PP_HD static inline long snap_force_items(const snap_data *d) {
+  return ((long)d->nall * SNAP_GPU_F_LANES + 31) / 32 * 32;
+}
+PP_HD static inline void snap_force_lane(const snap_data *d, const double *dedr, long q, double f[3]) {
+  const int a = (int)(q / SNAP_GPU_F_LANES), l = (int)(q % SNAP_GPU_F_LANES);
+  f[0] = f[1] = f[2] = 0.0;
+  if (a >= d->nall) return;
+  if (a < d->natoms)
+    for (int jj = l; jj < d->nneigh[a]; jj += SNAP_GPU_F_LANES)
+      for (int k = 0; k < 3; k++) f[k] += dedr[((long)a * d->nmax + jj) * 3 + k];
+  for (int q2 = d->rev_start[a] + l; q2 < d->rev_start[a + 1]; q2 += SNAP_GPU_F_LANES)
+    for (int k = 0; k < 3; k++) f[k] -= dedr[(long)d->rev_pair[q2] * 3 + k];
+}
+/* After the shuffles: lane 0 of the atom stores its force. */
+PP_HD static inline void snap_force_store(const snap_data *d, long q, const double f[3]) {
+  const long a = q / SNAP_GPU_F_LANES;
+  if (q % SNAP_GPU_F_LANES || a >= d->nall) return;
+  for (int k = 0; k < 3; k++) d->force[3 * a + k] = f[k];
 }
 PP_END_DEVICE
 
@@ -160,7 +207,6 @@ typedef struct snap_gpu_work {
   snap_gpu_shape sh;
   double *ur, *ui, *yr, *yi; /* [snap_tiled_len] */
   double *uar, *uai;         /* [natoms * idxu_half]: compute_ui's atom-major sums */
-  double *epart;             /* [(twojmax+1) * natoms]: compute_energies' level sums */
   double *dedr;              /* [natoms * nmax * 3] */
   snap_c *scr_ui, *scr_de;   /* global level buffers (--scratch global) */
   snap_dck *dck;             /* --deidrj split: [split_chunk * SNAP_TILE * nmax] */

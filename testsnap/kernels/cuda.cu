@@ -26,18 +26,19 @@
  *   of that component of dU in team memory (lanes = the 32 atoms of a tile,
  *   interleaved: element ma of lane l at ma * 32 + l), SNAP_GPU_SPLIT_WARPS
  *   warps per team, no barriers; its part added atomically.
- * - forces: one thread per atom gathers through the reverse index.
- * - energies: through Y, one thread per (atom, level), then per atom. */
+ * - forces: SNAP_GPU_F_LANES threads per atom gather through the reverse
+ *   index, their sums added by shuffles.
+ * - energies: through Y, a team per 16 atoms of a tile, its threads over the rows. */
 #include <stdlib.h>
 #include "pp/gpu_native.h"
 #include "snap_gpu.h"
 
 #ifdef PP_NATIVE_HIP
 #define TS_TABLE_GETTER snap_kernels_hip
-#define SHFL_DOWN(v, off) __shfl_down((v), (off), SNAP_GPU_LANES)
+#define SHFL_DOWN_W(v, off, w) __shfl_down((v), (off), (w))
 #else
 #define TS_TABLE_GETTER snap_kernels_cuda
-#define SHFL_DOWN(v, off) __shfl_down_sync(0xffffffffu, (v), (off), SNAP_GPU_LANES)
+#define SHFL_DOWN_W(v, off, w) __shfl_down_sync(0xffffffffu, (v), (off), (w))
 #endif
 
 typedef snap_gpu_work work;
@@ -160,7 +161,7 @@ __global__ void k_deidrj(const snap_data d, snap_pair_shape s, snap_c *scr, cons
       }
     }
     for (int off = s.lanes / 2; off > 0; off /= 2)
-      for (int k = 0; k < 3; k++) acc[k] += SHFL_DOWN(acc[k], off);
+      for (int k = 0; k < 3; k++) acc[k] += SHFL_DOWN_W(acc[k], off, SNAP_GPU_LANES);
     if (on && lane == 0)
       for (int k = 0; k < 3; k++) dedr[p * 3 + k] = acc[k];
   }
@@ -212,31 +213,39 @@ static void compute_deidrj(const snap_data *d, void *p) {
 
 /* ---- forces, energies --------------------------------------------------------------- */
 __global__ void k_forces(const snap_data d, const double *__restrict__ dedr) {
-  GRID_LOOP(a, d.nall) snap_force_gather(&d, dedr, (int)a, d.force + 3 * a);
+  GRID_LOOP(q, snap_force_items(&d)) {
+    double f[3];
+    snap_force_lane(&d, dedr, q, f);
+    for (int off = SNAP_GPU_F_LANES / 2; off > 0; off /= 2)
+      for (int k = 0; k < 3; k++) f[k] += SHFL_DOWN_W(f[k], off, SNAP_GPU_F_LANES);
+    snap_force_store(&d, q, f);
+  }
 }
 
-__global__ void k_energy_levels(const snap_data d, const double *__restrict__ ur, const double *__restrict__ ui,
-                                const double *__restrict__ yr, const double *__restrict__ yi,
-                                double *__restrict__ epart) {
-  GRID_LOOP(q, (long)(d.t.twojmax + 1) * d.natoms) snap_energy_level_item(&d, q, ur, ui, yr, yi, epart);
-}
-
-__global__ void k_energies(const snap_data d, const double *__restrict__ epart) {
-  GRID_LOOP(i, d.natoms) d.energy[i] = snap_energy_of_levels(&d, (int)i, epart);
+__global__ void __launch_bounds__(SNAP_GPU_E_TPB) k_energies(const snap_data d, const double *__restrict__ ur,
+                                                             const double *__restrict__ ui,
+                                                             const double *__restrict__ yr,
+                                                             const double *__restrict__ yi) {
+  extern __shared__ double part[];
+  for (long t = blockIdx.x; t < snap_energy_teams(&d); t += gridDim.x) {
+    part[threadIdx.x] = snap_energy_rows(&d, t, threadIdx.x, blockDim.x, ur, ui, yr, yi);
+    __syncthreads();
+    snap_energy_store(&d, t, threadIdx.x, blockDim.x, part);
+    __syncthreads();
+  }
 }
 
 static void compute_forces(const snap_data *d, void *p) {
   work *w = (work *)p;
-  k_forces<<<snap_gpu_blocks(d->nall, w->sh.tpb), w->sh.tpb>>>(*d, w->dedr);
+  k_forces<<<snap_gpu_blocks(snap_force_items(d), w->sh.tpb), w->sh.tpb>>>(*d, w->dedr);
   PP_GPU_CHECK_LAUNCH("k_forces");
 }
 
 static void compute_energies(const snap_data *d, void *p) {
   work *w = (work *)p;
-  const long n = (long)(d->t.twojmax + 1) * d->natoms;
-  k_energy_levels<<<snap_gpu_blocks(n, w->sh.tpb), w->sh.tpb>>>(*d, w->ur, w->ui, w->yr, w->yi, w->epart);
-  PP_GPU_CHECK_LAUNCH("k_energy_levels");
-  k_energies<<<snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb>>>(*d, w->epart);
+  const int tpb = w->sh.e_tpb;
+  k_energies<<<snap_gpu_blocks(snap_energy_teams(d) * tpb, tpb), tpb, tpb * sizeof(double)>>>(*d, w->ur, w->ui, w->yr,
+                                                                                      w->yi);
   PP_GPU_CHECK_LAUNCH("k_energies");
 }
 
@@ -250,7 +259,7 @@ static bool dalloc(T **p, size_t n) {
 static void release(void *p) {
   work *w = (work *)p;
   if (!w) return;
-  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de, w->dck};
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->dedr, w->scr_ui, w->scr_de, w->dck};
   for (size_t k = 0; k < sizeof a / sizeof *a; k++)
     if (a[k]) gpuFree(a[k]);
   free(w);
@@ -265,7 +274,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   const size_t nu = (size_t)snap_tiled_len(d);
   const size_t nh = (size_t)d->natoms * d->t.idxu_half;
   bool ok = dalloc(&w->ur, nu) && dalloc(&w->ui, nu) && dalloc(&w->yr, nu) && dalloc(&w->yi, nu) &&
-            dalloc(&w->uar, nh) && dalloc(&w->uai, nh) && dalloc(&w->epart, (size_t)(d->t.twojmax + 1) * d->natoms) &&
+            dalloc(&w->uar, nh) && dalloc(&w->uai, nh) &&
             dalloc(&w->dedr, (size_t)d->natoms * d->nmax * 3);
   /* Y's mirrored half is never written (nor read): zero it once. */
   if (ok) ok = gpuMemset(w->yr, 0, nu * sizeof(double)) == gpuSuccess && gpuMemset(w->yi, 0, nu * 8) == gpuSuccess;
@@ -287,7 +296,7 @@ static const snap_kernels table = {
     "(atom, neighbour), 32 lanes per neighbour (3 levels) or one thread (2 levels), buffers in shared "
     "memory (team) or global; U_i by atomic adds; compute_yi one thread per (atom, pair of Y elements) "
     "over its Z elements, flattened in tiles of 32 atoms x 4 elements per 128-thread block (collapsed) or a block "
-    "per atom (nested); forces gathered, energies through Y; --deidrj split: a thread per (pair, component, "
+    "per atom (nested); forces gathered (8 threads per atom), energies through Y (a team per 16 atoms); --deidrj split: a thread per (pair, component, "
     "diagonal of rows), one row of U and dU each in shared memory, atomic adds"};
 
 extern "C" const snap_kernels *TS_TABLE_GETTER(void) { return &table; }

@@ -16,8 +16,9 @@
  *   shuffles. --deidrj split: cuda's k_split_dck and k_deidrj_split (a
  *   thread per (pair, component, diagonal), one row of U and dU each in
  *   team memory, lanes interleaved; atomic adds).
- * - forces gathered through the reverse index; energies through Y, per
- *   (atom, level) then per atom.
+ * - forces gathered through the reverse index, SNAP_GPU_F_LANES threads per
+ *   atom and shuffles; energies through Y, a team per 16 atoms of a tile,
+ *   its threads over the rows.
  * Built with -fopenmp-cuda-mode (CMakeLists.txt): the level buffers and the
  * helpers' address-taken locals must stay the thread's own. */
 #include <omp.h>
@@ -202,20 +203,32 @@ static void compute_forces(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *dedr = w->dedr;
-  LAUNCH(snap_gpu_blocks(d->nall, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(dedr))
-  GRID_LOOP(a, dd.nall) snap_force_gather(&dd, dedr, (int)a, dd.force + 3 * a);
+  LAUNCH(snap_gpu_blocks(snap_force_items(d), w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(dedr))
+  GRID_LOOP(q, snap_force_items(&dd)) {
+    double f[3];
+    snap_force_lane(&dd, dedr, q, f);
+    for (int off = SNAP_GPU_F_LANES / 2; off > 0; off /= 2)
+      for (int k = 0; k < 3; k++) f[k] += ompx_shfl_down_sync_d(~0ull, f[k], off, SNAP_GPU_F_LANES);
+    snap_force_store(&dd, q, f);
+  }
 }
 
 static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
-  double *epart = w->epart;
-  const long n = (long)(d->t.twojmax + 1) * d->natoms;
-  LAUNCH(snap_gpu_blocks(n, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi, epart))
-  GRID_LOOP(q, n) snap_energy_level_item(&dd, q, ur, ui, yr, yi, epart);
-  LAUNCH(snap_gpu_blocks(d->natoms, w->sh.tpb), w->sh.tpb, firstprivate(dd) is_device_ptr(epart))
-  GRID_LOOP(i, dd.natoms) dd.energy[i] = snap_energy_of_levels(&dd, (int)i, epart);
+  const int tpb = w->sh.e_tpb;
+  LAUNCH(snap_gpu_blocks(snap_energy_teams(d) * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi)
+         ompx_dyn_cgroup_mem(tpb * (int)sizeof(double))) {
+    double *part = (double *)llvm_omp_target_dynamic_shared_alloc();
+    const int th = ompx_thread_id_x(), nth = ompx_block_dim_x();
+    for (long t = ompx_block_id_x(); t < snap_energy_teams(&dd); t += ompx_grid_dim_x()) {
+      part[th] = snap_energy_rows(&dd, t, th, nth, ur, ui, yr, yi);
+      ompx_sync_block_acq_rel();
+      snap_energy_store(&dd, t, th, nth, part);
+      ompx_sync_block_acq_rel();
+    }
+  }
 }
 
 /* ---- scratch -------------------------------------------------------------------------- */
@@ -223,7 +236,7 @@ static void compute_energies(const snap_data *d, void *p) {
 static void release(void *p) {
   work *w = p;
   if (!w) return;
-  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->epart, w->dedr, w->scr_ui, w->scr_de, w->dck};
+  void *a[] = {w->ur, w->ui, w->yr, w->yi, w->uar, w->uai, w->dedr, w->scr_ui, w->scr_de, w->dck};
   for (size_t k = 0; k < sizeof a / sizeof *a; k++) pp_omp_free(a[k]);
   free(w);
 }
@@ -238,7 +251,6 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   w->ur = pp_omp_alloc(nu), w->ui = pp_omp_alloc(nu), w->yr = pp_omp_alloc(nu), w->yi = pp_omp_alloc(nu);
   w->uar = pp_omp_alloc((size_t)d->natoms * d->t.idxu_half * sizeof(double));
   w->uai = pp_omp_alloc((size_t)d->natoms * d->t.idxu_half * sizeof(double));
-  w->epart = pp_omp_alloc((size_t)(d->t.twojmax + 1) * d->natoms * sizeof(double));
   w->dedr = pp_omp_alloc((size_t)d->natoms * d->nmax * 3 * sizeof(double));
   /* Y's mirrored half is never written (nor read): zero it once. */
   double *yr = w->yr, *yi = w->yi;
@@ -260,7 +272,7 @@ static const snap_kernels kernels = {
     "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i by atomic adds; "
     "compute_yi one thread per (atom, pair of Y elements) over their Z elements, tiles of 32 atoms x 4 elements per "
     "128-thread team (collapsed) or a team per atom (nested); "
-    "forces gathered, energies through Y; --deidrj split: a thread per (pair, component, diagonal of rows), one "
+    "forces gathered (8 threads per atom), energies through Y (a team per 16 atoms); --deidrj split: a thread per (pair, component, diagonal of rows), one "
     "row of U and dU each in ompx_dyn_cgroup_mem, atomic adds"};
 
 const snap_kernels *snap_kernels_ompx(void) { return &kernels; }
