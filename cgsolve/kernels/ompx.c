@@ -28,18 +28,13 @@ static void axpby(double *w, double alpha, const double *x, double beta, const d
   }
 }
 
-/* The shared reduction's one pass (pp/ompx_util.h) around cg_update_item. */
+/* The shared reduction's one launch (PP_OMPX_GRID_REDUCE) around cg_update_item. */
 static double update(double *x, double *r, double alpha, const double *p, const double *Ap,
                      int64_t n, double *part) {
   const int nb = pp_reduce_blocks((size_t)n, CG_TPB, 0);
   double rr = 0;
-  PP_OMPX_LAUNCH(nb, CG_TPB, is_device_ptr(x, r, p, Ap, part) map(from : rr)
-                 ompx_dyn_cgroup_mem(PP_OMPX_GRID_SUM_BYTES(CG_TPB))) {
-    double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();
-    double v = 0;
-    PP_OMPX_FOR(i, n) v += cg_update_item(alpha, p[i], Ap[i], &x[i], &r[i]);
-    pp_ompx_grid_sum(pp_ompx_block_sum(v, sh), part, PP_REDUCE_TICKET(part), sh, &rr);
-  }
+  PP_OMPX_GRID_REDUCE(rr, nb, CG_TPB, n, part, is_device_ptr(x, r, p, Ap),
+                      cg_update_item(alpha, p[i], Ap[i], &x[i], &r[i]))
   return rr;
 }
 

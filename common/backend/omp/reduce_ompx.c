@@ -1,22 +1,12 @@
 /* Reductions, ompx model (LLVM OpenMP kernel mode): the native kernels' first
  * pass (backend/cuda/reduce_native.cu) with the same launch shapes, ended in
- * the same launch by the last block (pp_ompx_grid_sum): one region, whose
- * result leaves with it (map from), instead of two and a copy. */
+ * the same launch by the last block (PP_OMPX_GRID_REDUCE, pp/ompx_util.h):
+ * one region, whose result leaves with it (map from), instead of two and a
+ * copy. */
 #include <omp.h>
 #include <ompx.h>
 #include "pp/ompx_util.h"
 #include "pp/reduce.h"
-
-/* r = the sum of `item` over [0, n): nb blocks, each block's sum in part[block],
- * the last block's total mapped back. */
-#define ONE_PASS(r, nb, tpb, clauses, item)                                             \
-  PP_OMPX_LAUNCH(nb, tpb, is_device_ptr(part) map(from : r) clauses                     \
-                 ompx_dyn_cgroup_mem(PP_OMPX_GRID_SUM_BYTES(tpb))) {                   \
-    double *sh = (double *)llvm_omp_target_dynamic_shared_alloc();                      \
-    double v = 0;                                                                       \
-    PP_OMPX_FOR(i, n) v += item;                                                        \
-    pp_ompx_grid_sum(pp_ompx_block_sum(v, sh), part, PP_REDUCE_TICKET(part), sh, &r);   \
-  }
 
 /* A second pass alone (pp_reduce_ops.finish): one block sums part[0..nb), the
  * result mapped back. */
@@ -36,13 +26,13 @@ static double dot(const double *x, const double *y, size_t n, int tpb, int block
                   double *part) {
   const int nb = pp_reduce_blocks(n, tpb, blocks);
   double r = 0;
-  ONE_PASS(r, nb, tpb, is_device_ptr(x, y), pp_dot_item(x[i], y[i]))
+  PP_OMPX_GRID_REDUCE(r, nb, tpb, n, part, is_device_ptr(x, y), pp_dot_item(x[i], y[i]))
   return r;
 }
 static double sum(const double *x, size_t n, int tpb, int blocks, double *part) {
   const int nb = pp_reduce_blocks(n, tpb, blocks);
   double r = 0;
-  ONE_PASS(r, nb, tpb, is_device_ptr(x), x[i])
+  PP_OMPX_GRID_REDUCE(r, nb, tpb, n, part, is_device_ptr(x), x[i])
   return r;
 }
 

@@ -1,10 +1,11 @@
 /* Helpers for LLVM OpenMP kernel-mode (ompx) kernel files: the warp width,
- * a bare launch, a grid-stride loop, and a block sum through shuffles and
- * team-shared memory. Include after <omp.h> and <ompx.h>. */
+ * a bare launch, a grid-stride loop, a block sum through shuffles and
+ * team-shared memory, and a whole reduction in one launch. Include after <omp.h> and <ompx.h>. */
 #ifndef PP_OMPX_UTIL_H
 #define PP_OMPX_UTIL_H
 #include "pp/omp_device.h"
 #include "pp/portable.h"
+#include "pp/reduce.h"
 
 /* Lanes of a warp/wavefront. Known in device code only; host code uses it just
  * to size team memory, where the larger NVIDIA count (more warps) is safe. */
@@ -88,5 +89,20 @@ static inline void pp_ompx_grid_sum(double v, double *part, unsigned *ticket, do
   }
 }
 #pragma omp end declare target
+
+/* r = the sum of `item` (an expression of the index i) over i in [0, n), in
+ * one region of nb blocks of tpb threads: each block's sum to part[block],
+ * the last block's total mapped back to r (pp_ompx_grid_sum). part: the
+ * model's reduction scratch (pp_reduce_scratch_alloc: its ticket at
+ * PP_REDUCE_TICKET); clauses: the item's own, e.g. is_device_ptr(x, y). */
+#define PP_OMPX_GRID_REDUCE(r, nb, tpb, n, part, clauses, item)                          \
+  PP_OMPX_LAUNCH(nb, tpb, is_device_ptr(part) map(from : r) clauses                     \
+                 ompx_dyn_cgroup_mem(PP_OMPX_GRID_SUM_BYTES(tpb))) {                   \
+    double *pp_sh_ = (double *)llvm_omp_target_dynamic_shared_alloc();                  \
+    double pp_v_ = 0;                                                                   \
+    PP_OMPX_FOR(i, n) pp_v_ += item;                                                    \
+    pp_ompx_grid_sum(pp_ompx_block_sum(pp_v_, pp_sh_), part, PP_REDUCE_TICKET(part),    \
+                     pp_sh_, &r);                                                       \
+  }
 
 #endif

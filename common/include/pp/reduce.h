@@ -14,7 +14,8 @@
  *         finishes last (pp_ompx_grid_sum), the result mapped from the region:
  *         one OpenMP region (each region synchronizes) instead of two and a copy.
  * A kernel that fuses its own first pass (cgsolve's update) leaves
- * part[0..pp_reduce_blocks(...)) and calls `finish`.
+ * part[0..pp_reduce_blocks(...)) and calls `finish` (cuda/hip), or wraps its
+ * item in PP_OMPX_GRID_REDUCE (ompx, pp/ompx_util.h).
  * Files: common/src/reduce_host.c, common/backend/omp/reduce_{omp,ompx}.c,
  * common/backend/cuda/reduce_native.cu (hip: backend/hip/reduce_hip.hip). */
 #ifndef PP_REDUCE_H
