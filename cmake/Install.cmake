@@ -16,7 +16,7 @@ install(FILES validate/compare_report.py validate/compare_facts.py validate/comp
         validate/suite_cases.py validate/suite_rules.py validate/suite_summary.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
 # the published reference rows the suite's summary compares with (validate/suite_cases.py)
-set(_ref validate/results/nvidia-h200)
+set(_ref results/nvidia-h200)
 install(FILES ${_ref}/microbench.json ${_ref}/spmv-n150.json ${_ref}/cgsolve-n150.json
         ${_ref}/xsbench-large.json ${_ref}/testsnap-W_2J14_2000_disp.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})

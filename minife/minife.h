@@ -64,7 +64,7 @@ typedef struct spmv_params {
 } spmv_params;
 
 /* Defaults from the sweep on an H200 at N=150 (spmv/sweep.sh, results in
- * validate/results/nvidia-h200/spmv-sweep-n150.txt): 4 lanes x 64 rows is
+ * results/nvidia-h200/spmv-sweep-n150.txt): 4 lanes x 64 rows is
  * within 1.5% of the fastest shape of both cuda (4 x 32) and ompx (4 x 128),
  * and one shape for both keeps the comparison about the model. */
 #define SPMV_DEFAULT_ROWS_PER_TEAM 64

@@ -11,7 +11,7 @@
  * papers' count at 4 lanes x 64 rows, vs 2.74 for lanes and 1.79 for rows);
  * with GCC 12 `rows`, one `teams distribute parallel for simd` loop whose
  * simd lanes GCC maps onto the warp (its OpenMP thread is a warp): n150 in
- * 1.94 ms vs 73.2 (lanes) and 95.4 (teams), validate/results/nvidia-h200/
+ * 1.94 ms vs 73.2 (lanes) and 95.4 (teams), results/nvidia-h200/
  * trial-gpu-next/gcc. */
 #define SPMV_OMP_FASTEST (PP_OMP_GCC ? SPMV_OMP_ROWS : SPMV_OMP_TEAMS)
 

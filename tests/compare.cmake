@@ -80,7 +80,7 @@ set_tests_properties(compare_missing_file compare_no_common compare_one_file com
   compare_run_twice PROPERTIES FIXTURES_REQUIRED compare_runs)
 
 # Two committed GPU runs (event vs wall-clock timer): exit 0 or 1, never a crash.
-set(_cmp_real ${PROJECT_SOURCE_DIR}/validate/results/nvidia-h200)
+set(_cmp_real ${PROJECT_SOURCE_DIR}/results/nvidia-h200)
 add_test(NAME compare_real_runs COMMAND ${PP_EXPECT} --absent Traceback 0 "compare: [0-9]+ rows compared in 1 comparison" --
   sh -c "\"$0\" \"$1\" --quiet \"$2\" \"$3\"; rc=$?; echo \"compare exit $rc\"; [ $rc -le 1 ]"
   python3 ${CMP} ${_cmp_real}/microbench.json ${_cmp_real}/microbench-wall.json)

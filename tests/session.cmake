@@ -61,7 +61,7 @@ pp_test(results_table COMMAND python3 ${RT} --check-readme
   EXPECT 0 "README table matches the JSON" LABELS unit)
 # ... and a result file that did not validate is refused, never shown.
 set(_rt ${CMAKE_CURRENT_BINARY_DIR}/results-table-unvalidated/nvidia-h200)
-file(READ ${PROJECT_SOURCE_DIR}/validate/results/nvidia-h200/microbench.json _j)
+file(READ ${PROJECT_SOURCE_DIR}/results/nvidia-h200/microbench.json _j)
 string(REPLACE "\"validated\": true" "\"validated\": false" _j "${_j}")
 file(WRITE ${_rt}/microbench.json "${_j}")
 pp_test(results_table_unvalidated COMMAND python3 ${RT} --results ${_rt}/..

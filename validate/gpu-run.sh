@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reference runs on a GPU node; their output is what validate/results/<device>/
+# Reference runs on a GPU node; their output is what results/<device>/
 # publishes. Usage: validate/gpu-run.sh [--allow-dirty] APP OUTDIR [extra app options]
 #   BIN   folder of the binaries (default build/nvidia-sm90/bin)
 #   NAME  file stem (default APP)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The suite's published reference run on a GPU node (validate/results/<device>/):
+# The suite's published reference run on a GPU node (results/<device>/):
 # the public codes first (validate/refs/run.sh: XSBench, BabelStream, TestSNAP on
 # Kokkos CUDA and OpenMPTarget; same node, same call), then every app at the
 # published sizes through validate/gpu-run.sh (each file's exact command in its

@@ -22,7 +22,7 @@ END = "<!-- results-table:end -->"
 MODELS = ("omp", "ompx")  # compared with the native model (cuda or hip)
 VENDOR = {"spmv_cusparse": "cuSPARSE", "spmv_hipsparse": "hipSPARSE"}
 
-# (label, file under validate/results, kernel, size, variant, note after the figure)
+# (label, file under results, kernel, size, variant, note after the figure)
 CASES = [
     ("microbench triad 2^24, 256 thr", "nvidia-h200/microbench.json", "triad", 1 << 24, "tpb=256", ""),
     ("microbench zaxpy_d 2^24, 256 thr", "nvidia-h200/microbench.json", "zaxpy_d", 1 << 24, "tpb=256", ""),
@@ -137,7 +137,7 @@ def readme_parts(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--results", default=os.path.join(REPO, "validate", "results"))
+    ap.add_argument("--results", default=os.path.join(REPO, "results"))
     ap.add_argument("--readme", default=os.path.join(REPO, "README.md"))
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--update-readme", action="store_true")

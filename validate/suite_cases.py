@@ -1,7 +1,7 @@
 """The suite's cases and what a reportable run may change (RUNRULES.md).
 
 One case per app and scale. "reference" is the published case (the GPU-node
-sizes of validate/results/nvidia-h200/); "small" finishes in a few minutes on
+sizes of results/nvidia-h200/); "small" finishes in a few minutes on
 a 2-core CPU machine. "{inputs}" is the inputs folder the apps use.
 """
 import subprocess

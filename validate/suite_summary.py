@@ -6,7 +6,7 @@ other variants (xsbench_like's kernels) stay apart. Each headline row carries
 the median over repeats of each process's FOM, the run-to-run spread
 ((max - min) / median of those), the ratio to the native model (cuda/hip; the
 host model when the build has none), the fraction of the copy ceiling, and the
-ratio to the published reference row (validate/results/nvidia-h200/) when the
+ratio to the published reference row (results/nvidia-h200/) when the
 run's GPU is the published one. Figures show exactly these numbers; summary.md
 has them as tables beside the figures.
 """
@@ -19,7 +19,7 @@ import sys
 import suite_cases
 import suite_rules
 
-PUBLISHED = os.path.join(os.path.dirname(os.path.realpath(__file__)), "results", "nvidia-h200")
+PUBLISHED = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "results", "nvidia-h200")
 
 
 def load(path):

@@ -1,7 +1,7 @@
 /* microbench, omp model: standard OpenMP 5 target offload only. Each loop is
  * one combined `target teams distribute parallel for simd` in the shape of
  * pp/omp_loop.h (`simd`: PP_OMP_SIMD): by default one iteration per thread
- * (num_teams = n / tpb); --blocks picks the team count (validate/results/nvidia-h200/NOTES.md). */
+ * (num_teams = n / tpb); --blocks picks the team count (results/nvidia-h200/NOTES.md). */
 #include <omp.h>
 #include "microbench.h"
 #include "pp/omp_loop.h"

@@ -91,7 +91,7 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   /* split by default with clang (H200 W_2J14: 1.57 vs 3.05 ms per step);
    * GCC 12 keeps the level form, faster there (36.1 vs 77.9 ms): its simd-less
    * pair loops run a lane per warp either way, and split has 3x the threads'
-   * U recursions; validate/results/nvidia-h200/trial-gpu-next) */
+   * U recursions; results/nvidia-h200/trial-gpu-next) */
   w->de_split = snap_deidrj_split(v, !PP_OMP_GCC);
   w->chunk = snap_split_chunk(d);
   if (w->de_split) w->dck = pp_omp_alloc((size_t)w->chunk * SNAP_TILE * d->nmax * sizeof(snap_dck));

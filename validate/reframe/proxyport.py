@@ -168,7 +168,7 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
                                for name, (fom, unit, _) in pp_rows.perf_rows(doc, self.model).items()}
         published = self.current_partition.extras.get("pp_reference")
         if published and self.case == "reference":
-            pub = pp_rows.load(os.path.join(REPO, "validate", "results", published,
+            pub = pp_rows.load(os.path.join(REPO, "results", published,
                                             suite_cases.CASES[self.app]["published"]))
             gpu, seen = suite_summary.gpu_name(pub or {}), pp_rows.gpu_names(doc)
             if gpu not in seen:  # e.g. an H100 in a partition set up for the H200

@@ -24,7 +24,7 @@
  * gives cuda's 48 registers and 40 warps); with 1024 ptxas must fit 64
  * (32 warps per SM, 50%; 20-32 bytes of spills). Lookups are latency-bound
  * random gathers, so resident warps are what hides the latency. H200, 17M
- * lookups, 3 runs each (validate/results/nvidia-h200/trial-gpu-next/xs-ab):
+ * lookups, 3 runs each (results/nvidia-h200/trial-gpu-next/xs-ab):
  * baseline 117.4 -> 78.5 ms. The sorted variants' loop (one material per
  * launch) keeps 256 (SORTED_TPB): there 1024 made sorted-material slower, 37.0
  * -> 49.9 ms, and sorted-energy faster, 38.9 -> 34.8; not explained yet (a
@@ -38,7 +38,7 @@
 #define SORTED_TPB TPB
 
 /* GCC 12's simd (SIMT) code of these loops computed a wrong checksum on an
- * H100 (17 instead of 999388, every variant; validate/results/nvidia-h100/
+ * H100 (17 instead of 999388, every variant; results/nvidia-h100/
  * NOTES.md; not reduced further): GCC builds them without simd. */
 #if PP_OMP_GCC
 #define XS_OMP_SIMD

@@ -91,7 +91,7 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
   /* libgomp launches its own number of teams on a GPU (one per SM on an H100,
    * whatever num_teams asks) and runs the teams asked beyond it one after
    * another inside them, each with a fork and join of its warps: 65536 asked
-   * teams made a 2^24 triad 13x slower than 132 (validate/results/nvidia-h100/
+   * teams made a 2^24 triad 13x slower than 132 (results/nvidia-h100/
    * NOTES.md). Ask for no more than it launches: its default, read here. */
   if (info->is_gpu) {
     int teams = 0;

@@ -51,7 +51,7 @@ extern int pp_timer_wall;
  * context before any model opens it, so every model on that GPU waits the same
  * way (OpenMP's runtime shares the primary context). On the H200 we used, the
  * driver default cost ~40 us per synchronization and spin ~8 us
- * (validate/results/nvidia-h200/gpu-wait.txt). */
+ * (results/nvidia-h200/gpu-wait.txt). */
 extern int pp_gpu_wait;
 /* Applies pp_gpu_wait to device `index` (< 0: by node-local rank); returns 0,
  * or -1 when the build has no native model to set it through. */

@@ -7,7 +7,7 @@
  *                (schedule(static, 1), coalesced): clang then runs one
  *                parallel region per team instead of one per tpb iterations,
  *                the faster layout on an H200
- *                (validate/results/nvidia-h200/NOTES.md).
+ *                (results/nvidia-h200/NOTES.md).
  * For omp kernel files (compiled with the offload flags) only. */
 #ifndef PP_OMP_LOOP_H
 #define PP_OMP_LOOP_H

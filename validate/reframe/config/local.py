@@ -7,7 +7,7 @@
       h200:gpu    one NVIDIA H200 (the `nvidia-sm90` preset; give the legacy CUDA root with
                   -S proxyport_build.cmake_opts=-DPP_OMP_CUDA_PATH=$PWD/.toolchain/cuda-legacy,
                   or a build carried there with PP_BUILD_DIR); the reference case is checked
-                  against validate/results/nvidia-h200/ (extras pp_reference)
+                  against results/nvidia-h200/ (extras pp_reference)
 Partition features pp_<model> say which models a partition can run; stage,
 output and performance logs go to build/reframe/ (git-ignored).
 """

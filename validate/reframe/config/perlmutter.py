@@ -11,7 +11,7 @@ one GPU of a compute node. Account and QOS through Slurm's own variables:
   (-p PrgEnv-llvm: one compiler only; PP_BUILD_DIR=build/perlmutter-llvm: a build made already)
 
 No published results for the A100: the checks carry no references here
-(extras pp_reference names a validate/results/ folder where one exists).
+(extras pp_reference names a results/ folder where one exists).
 """
 import os
 
