@@ -73,7 +73,7 @@ pp_offload_row(cce MATCH CrayClang "Clang:Cray clang" TAG cce MIN 15
 # -fopenmp-targets=<host triple> for the host as a device. Debian's packages
 # need the device runtime named (its bc file in LLVM 19's lib, added when it
 # exists), and its ROCm 5.2 device libraries; a CUDA 13 ptxas needs clang >= 21
-# or a legacy CUDA root (pp_check_clang_cuda, /work/shared/TOOLCHAIN.md).
+# or a legacy CUDA root (pp_check_clang_cuda, docs/toolchain.md).
 # -foffload-lto (tuned): device LTO optimizes the device runtime's worksharing
 # loop with the kernel; clang-19 omp streaming kernels 1.2-1.6x faster, ompx
 # unchanged, every cell validated (results/nvidia-h100/compilers).

@@ -4,7 +4,7 @@
 # the build/matrix-run/<preset>/<tag>/ folders (scripts/compilers pack: bin/,
 # runtime, models, apps, build-fail; or its .tar.xz, or build/matrix/<preset>
 # itself), the inputs/ decks, and the runtimes: .gpu-rt (LLVM 19,
-# ../shared/gpu/omp-runtime.sh: the clang-19 tags) and .gpu-rt-extra/{gcc-12,clang-16}
+# scripts/gpu-runtime: the clang-19 tags) and .gpu-rt-extra/{gcc-12,clang-16}
 # (scripts/compilers setup).
 set -uo pipefail
 # Run from the source tree: its inputs/, whichever binaries (carried without their share/).

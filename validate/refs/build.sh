@@ -19,8 +19,8 @@ SRC_ROOT holds the public sources, made by validate/refs/sources.sh (pinned comm
                 testsnap: Kokkos CUDA, nvcc; testsnap-ompt: Kokkos OpenMPTarget, clang-19)
   kokkos/       github:kokkos/kokkos, tag 4.6.01 (patched here for CUDA 13: 3 calls)
   nvml/         nvml.h for BabelStream's CUDA build (PyPI nvidia-nvml-dev 13.0.87)
-The fetch tool gives a bare git dir /work/.mirror/<owner>+<name>/repo of each:
-  validate/refs/sources.sh /work/.mirror SRC_ROOT
+From a folder of bare clones MIRRORS/<owner>+<name>/repo, or from GitHub:
+  validate/refs/sources.sh https://github.com SRC_ROOT
 TestSNAP's refdata_2J14_W.h is a missing blob in every public mirror: it is
 generated from inputs/testsnap/W_2J14_2000_disp (validate/refs/testsnap_refdata.py).
 

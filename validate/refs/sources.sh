@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Checks out the public reference codes at the commits validate/refs was
-# built and checked with, from bare git dirs (the fetch tool's
-# /work/.mirror/<owner>+<name>/repo, or any clone), into SRC_ROOT for build.sh.
+# built and checked with, from bare git dirs MIRROR_ROOT/<owner>+<name>/repo
+# (or from a git host such as https://github.com), into SRC_ROOT for build.sh.
 set -euo pipefail
 if [ $# -ne 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
   cat <<'EOF'
 usage: validate/refs/sources.sh MIRROR_ROOT SRC_ROOT
   MIRROR_ROOT/<owner>+<name>/repo: bare git dirs of ANL-CESAR/XSBench,
-  UoB-HPC/BabelStream, FitSNAP/TestSNAP, kokkos/kokkos (fetch github:<owner>/<name>).
+  UoB-HPC/BabelStream, FitSNAP/TestSNAP, kokkos/kokkos (git clone --bare);
+  or a URL (https://github.com): MIRROR_ROOT/<owner>/<name> is cloned.
   SRC_ROOT: a new folder outside this repository.
 Also downloads nvml.h (PyPI wheel nvidia-nvml-dev 13.0.87, header only) with pip.
 EOF
@@ -20,7 +21,8 @@ BabelStream UoB-HPC+BabelStream 57637d572532fc028b6c0964944f1afc27ff5436
 TestSNAP FitSNAP+TestSNAP d11d3a8ee55514d3ffb97c23cd4bcffe4d536b22
 kokkos kokkos+kokkos 1b1383c6001f3bfe9fe309ca923c2d786600cc79"
 while read -r name repo rev; do
-  [ -d "$S/$name/.git" ] || git clone -q --no-checkout "$M/$repo/repo" "$S/$name"
+  case $M in *://*) src=$M/${repo/+//} ;; *) src=$M/$repo/repo ;; esac
+  [ -d "$S/$name/.git" ] || git clone -q --no-checkout "$src" "$S/$name"
   # TestSNAP's refdata_2J8/2J14 headers are missing blobs in the public
   # mirrors: check out everything else (build.sh generates the 2J14 one).
   git -C "$S/$name" update-ref --no-deref HEAD "$rev"

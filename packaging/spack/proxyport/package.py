@@ -55,7 +55,7 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     requires("+cuda", when="offload=nvidia", msg="offload=nvidia needs +cuda (ptxas, cuda_arch)")
     requires("+rocm", when="offload=amd", msg="offload=amd needs +rocm (device libraries, amdgpu_target)")
 
-    # The known-bad combinations (/work/shared/TOOLCHAIN.md and the rows of
+    # The known-bad combinations (docs/toolchain.md and the rows of
     # cmake/OffloadCompilers.cmake, which would stop the configure).
     # Each row's lowest version (llvm-amdgpu is versioned by ROCm: the row is
     # documented from ROCm 6.0, LLVM 17).
