@@ -1,0 +1,51 @@
+#!/bin/sh
+# planted.sh links|paths SRC: runs links.py / outside_paths.py on a copy of
+# the documents with faults planted, and passes only if every planted fault
+# is reported (exit 1, one line each) and nothing else is.
+set -u
+what=$1 src=$(cd "$2" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+w=$(mktemp -d) || exit 2
+trap 'rm -rf "$w"' EXIT
+fail() { echo "planted.sh: $*"; exit 1; }
+
+case $what in
+links)
+  # A copy of the real README and docs beside the rest of the tree (linked),
+  # then one broken file link and one broken anchor.
+  for e in "$src"/* "$src"/.[!.]*; do
+    case ${e##*/} in README.md|docs|.git|build) ;; *) [ -e "$e" ] && ln -s "$e" "$w/${e##*/}" ;; esac
+  done
+  cp "$src/README.md" "$w/" && mkdir "$w/docs" && { cp "$src"/docs/*.md "$w/docs/" 2>/dev/null || true; }
+  printf '\nSee [gone](docs/no-such-page.md) and [bad anchor](README.md#no-such-heading).\n' >> "$w/README.md"
+  printf '\n[fine](../README.md) and `[in code](nowhere.md)`\n' >> "$w/docs/planted.md"
+  out=$(python3 "$here/links.py" "$w" README.md docs/planted.md 2>&1); rc=$?
+  printf '%s\n' "$out"
+  [ $rc = 1 ] || fail "exit $rc, not 1"
+  printf '%s\n' "$out" | grep -q "README.md:[0-9]*: link 'docs/no-such-page.md': no such file" || fail "missing file not reported"
+  printf '%s\n' "$out" | grep -q "no heading with anchor '#no-such-heading' in README.md" || fail "missing anchor not reported"
+  printf '%s\n' "$out" | grep -q "nowhere.md" && fail "a link inside a code span was checked"
+  [ "$(printf '%s\n' "$out" | grep -c ': link ')" = 2 ] || fail "not exactly the two planted faults"
+  ;;
+paths)
+  # Lines a docs page or script might carry, built here so that this file
+  # does not hold them; one under results/ (excluded: raw records).
+  up=.. wk=work
+  mkdir -p "$w/docs" "$w/scripts" "$w/results/m"
+  printf 'pack it with %s/shared/gpu/omp-runtime.sh\n' "$up" > "$w/docs/a.md"
+  printf 'cd /%s/main && make\n' "$wk" > "$w/scripts/b.sh"
+  printf 'clean line\nfrom the fetch tool\n' > "$w/docs/c.md"
+  printf 'ran in /%s/main\n' "$wk" > "$w/results/m/raw.txt"
+  printf 'fine: $work/root/bin and build/%s/x\n' "$wk" > "$w/docs/ok.md"
+  out=$(python3 "$here/outside_paths.py" "$w" 2>&1); rc=$?
+  printf '%s\n' "$out"
+  [ $rc = 1 ] || fail "exit $rc, not 1"
+  for hit in "docs/a.md:1:" "scripts/b.sh:1:" "docs/c.md:2:"; do
+    printf '%s\n' "$out" | grep -q "^$hit" || fail "$hit not reported"
+  done
+  printf '%s\n' "$out" | grep -q "^results/\|^docs/ok.md" && fail "an excluded file or a relative path was reported"
+  [ "$(printf '%s\n' "$out" | grep -c '^[a-z]*/[a-z.]*:[0-9]*:')" = 3 ] || fail "not exactly the three planted lines"
+  ;;
+*) echo "usage: planted.sh links|paths SRC" >&2; exit 2 ;;
+esac
+echo "planted.sh: every planted fault reported"
