@@ -1,6 +1,6 @@
-# testsnap rerun on its new kernels (git 1a560e4: scripts/compilers build --preset nvidia-sm90 --flags --apps testsnap; pack), two device calls on one H200:
-#   RUN_TIMEOUT=60 validate/compilers-run.sh --only 'clang-19*' --apps testsnap --budget 200 OUT (carry .gpu-rt)
-#   RUN_TIMEOUT=90 validate/compilers-run.sh --only 'clang-16,gcc-12*' --apps testsnap --budget 230 OUT (carry .gpu-rt-extra)
+# testsnap rerun on its new kernels (git 1a560e4: scripts/compilers build --preset nvidia-sm90 --flags --apps testsnap; pack), two runs on one H200:
+#   RUN_TIMEOUT=60 validate/compilers-run.sh --only 'clang-19*' --apps testsnap --budget 200 OUT
+#   RUN_TIMEOUT=90 validate/compilers-run.sh --only 'clang-16,gcc-12*' --apps testsnap --budget 230 OUT
 cd "/work/main"
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 60 build/matrix-run/nvidia-sm90/clang-19/bin/testsnap --backend omp,ompx,cuda --case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200 --json /root/out/mx/testsnap-clang-19.json ) > /root/out/mx/testsnap-clang-19.txt 2>&1
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 60 build/matrix-run/nvidia-sm90/clang-19+all/bin/testsnap --backend omp,ompx --case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200 --json /root/out/mx/testsnap-clang-19+all.json ) > /root/out/mx/testsnap-clang-19+all.txt 2>&1

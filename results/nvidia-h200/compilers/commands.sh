@@ -1,7 +1,7 @@
 # Every build at git 695c07d93409: scripts/compilers build --preset nvidia-sm90 --flags; scripts/compilers pack --preset nvidia-sm90
-# Two device calls on one H200 (the 64 MiB carry limit), 2026-11-26:
-#   RUN_TIMEOUT=60 validate/compilers-run.sh --only 'clang-19*' --budget 170 OUT/clang-19   (carry .gpu-rt build/matrix-run-nvidia-sm90.tar.xz)
-#   RUN_TIMEOUT=90 validate/compilers-run.sh --only 'clang-16,gcc-12*' --budget 230 OUT/others (carry .gpu-rt-extra build/matrix-run-nvidia-sm90.tar.xz)
+# Two runs on one H200 (clang-19 builds; then clang-16 and gcc-12 builds):
+#   RUN_TIMEOUT=60 validate/compilers-run.sh --only 'clang-19*' --budget 170 OUT/clang-19
+#   RUN_TIMEOUT=90 validate/compilers-run.sh --only 'clang-16,gcc-12*' --budget 230 OUT/others
 # atomics/: MB_ARGS='--size 2^20 --tpb 256 --kernels atomic_update,atomic_capture --samples 5' with --apps microbench (atomics/commands.sh)
 # compilers-run.sh 2026-11-26T02:35:19Z on vm
 cd "/work/main"
