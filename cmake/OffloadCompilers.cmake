@@ -76,7 +76,7 @@ pp_offload_row(cce MATCH CrayClang "Clang:Cray clang" TAG cce MIN 15
 # or a legacy CUDA root (pp_check_clang_cuda, docs/toolchain.md).
 # -foffload-lto (tuned): device LTO optimizes the device runtime's worksharing
 # loop with the kernel; clang-19 omp streaming kernels 1.2-1.6x faster, ompx
-# unchanged, every cell validated (results/nvidia-h100/compilers).
+# unchanged, every cell validated (docs/performance.md, results/nvidia-h200/compilers).
 pp_offload_row(clang MATCH Clang TAG clang MIN 16 TUNED_NVIDIA "-foffload-lto" TUNED_MIN 19
   NVIDIA "-fopenmp --offload-arch=@NV_ARCH@ ?--libomptarget-nvptx-bc-path=@LLVM_LIB@/libomptarget-nvptx-@NV_ARCH@.bc --cuda-path=@PP_OMP_CUDA_PATH@"
   AMD "-fopenmp --offload-arch=@AMD_ARCH@ ?--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"

@@ -117,7 +117,7 @@ def main():
     check("launch clauses", cf.launch_clauses(
         "#pragma omp target teams num_teams(nb, 1) thread_limit(f(t), 2) ompx_dyn_cgroup_mem(s * 8) ompx_bare"),
         {"num_teams": "nb, 1", "thread_limit": "f(t), 2", "ompx_dyn_cgroup_mem": "s * 8"})
-    # theoretical occupancy (CUDA occupancy calculator rules): the cases NOTES.md cites
+    # theoretical occupancy (CUDA occupancy calculator rules): the cases docs/performance.md cites
     occ = lambda *a: (lambda o: o and (o["blocks"], o["warps"], o["limit"]))(cf.occupancy(*a))
     check("occupancy: cuda lookups 48 regs x 256", occ("sm_90", 48, 0, 256), (5, 40, "registers"))
     check("occupancy: omp lookups 94 regs x 256", occ("sm_90", 94, 0, 256), (2, 16, "registers"))
