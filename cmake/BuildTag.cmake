@@ -36,8 +36,9 @@ endif()
 # are not misread. Call at the end of the top-level CMakeLists.txt.
 function(pp_forced_flags_note out)
   set(note "")
-  foreach(app microbench minife spmv cgsolve xsbench_like testsnap)
-    foreach(f omp ompx)
+  foreach(app minife ${PP_APPS}) # the apps and the library two of them share
+    foreach(M ${PP_OFFLOAD_MODELS})
+      set(f ${PP_MODEL_NAME_${M}})
       if(EXISTS ${PROJECT_SOURCE_DIR}/${app}/kernels/${f}.c AND TARGET ${app})
         get_source_file_property(o ${PROJECT_SOURCE_DIR}/${app}/kernels/${f}.c
                                  DIRECTORY ${PROJECT_SOURCE_DIR}/${app} COMPILE_OPTIONS)
