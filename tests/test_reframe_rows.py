@@ -53,7 +53,7 @@ check("GPU names of a run", pp_rows.gpu_names(run) == {"NVIDIA H100 80GB HBM3"})
 check("a CPU-only run saw no GPU", pp_rows.gpu_names({"devices": [{"ran": True, "is_gpu": False, "name": "x"}]}) == set())
 # every published reference file gives distinct names for each model's rows
 for app in suite_cases.APPS:
-    doc = pp_rows.load(os.path.join(REPO, "validate", "results", "nvidia-h200", suite_cases.CASES[app]["published"]))
+    doc = pp_rows.load(os.path.join(REPO, "results", "nvidia-h200", suite_cases.CASES[app]["published"]))
     for m in ("host", "omp", "ompx", "cuda"):
         rows = pp_rows.model_rows(doc, m)
         check(f"{app} {m}: {len(rows)} published rows, names distinct",
