@@ -27,7 +27,7 @@ RULES = [
     (re.compile(BEFORE + r"/home/[A-Za-z_][\w.-]*(?=/)"), "an absolute path of a build machine"),
     (re.compile(BEFORE + r"/tmp/(?:helpers|setup-deps)\b"), "an absolute path of a build machine"),
     (re.compile(r"\bthe\s+(?:fetch|device)\s+tool\b", re.I), "a tool of the development machines"),
-    (re.compile(r"\.mirror/<owner>"), "a tool of the development machines"),
+    (re.compile(r"\.mirror/[<]owner"), "a tool of the development machines"),
 ]
 EXCLUDED = ("results/",)
 

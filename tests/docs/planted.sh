@@ -32,9 +32,9 @@ paths)
   # does not hold them; one under results/ (excluded: raw records).
   up=.. wk=work
   mkdir -p "$w/docs" "$w/scripts" "$w/results/m"
-  printf 'pack it with %s/shared/gpu/omp-runtime.sh\n' "$up" > "$w/docs/a.md"
+  printf 'pack it with %s/%s/gpu/omp-runtime.sh\n' "$up" shared > "$w/docs/a.md"
   printf 'cd /%s/main && make\n' "$wk" > "$w/scripts/b.sh"
-  printf 'clean line\nfrom the fetch tool\n' > "$w/docs/c.md"
+  printf 'clean line\nfrom the %s tool\n' fetch > "$w/docs/c.md"
   printf 'ran in /%s/main\n' "$wk" > "$w/results/m/raw.txt"
   printf 'fine: $work/root/bin and build/%s/x\n' "$wk" > "$w/docs/ok.md"
   out=$(python3 "$here/outside_paths.py" "$w" 2>&1); rc=$?
