@@ -22,3 +22,4 @@ install(FILES ${_ref}/microbench.json ${_ref}/spmv-n150.json ${_ref}/cgsolve-n15
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})
 install(FILES validate/schema/result.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate/schema)
 install(FILES README.md RUNRULES.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)
+install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport/docs FILES_MATCHING PATTERN "*.md")

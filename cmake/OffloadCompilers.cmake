@@ -1,7 +1,7 @@
 # The OpenMP offload compilers ProxyPort knows: one row each, read by
 # cmake/Backends.cmake (and by tests/compiler_table.cmake through real
-# configures with each compiler id faked). README "OpenMP offload compilers"
-# says which rows were run here and which are documented only.
+# configures with each compiler id faked). docs/compilers.md says which rows
+# were run and which are documented only.
 #
 # pp_offload_row(NAME
 #   MATCH  <id>[:<banner regex>]...  CMake compiler id, optionally with a regex

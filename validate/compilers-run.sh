@@ -45,8 +45,8 @@ later); it is reported as TIMEOUT with the last lines of its output.
 Order: the base builds (clang-19, clang-16, gcc-12: slow tags last), then the flag sets,
 so that a --budget cuts the flag sweep of the slowest compiler first.
 
-Short sizes (5 apps x 10 builds budgeted to about 4 minutes of an H100/H200 in two
-calls, README "Several OpenMP compilers"); override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
+Short sizes (5 apps x 10 builds in about 4 minutes on an H100 or H200;
+docs/compilers.md); override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
   microbench   --size 2^24 --tpb 256,1024 --samples 5 --bootstrap 200 --kernels (all but the
                atomics; those as published: MB_ARGS='--size 2^20 --tpb 256 --kernels
                atomic_update,atomic_capture --samples 5', a run of their own)

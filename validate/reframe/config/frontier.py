@@ -2,7 +2,7 @@
 
 4 x AMD MI250X per node = 8 GCDs (gfx90a), each a device to the apps; Slurm
 (partition batch), Lmod. One environment per Frontier preset of
-CMakePresets.json (module lines from the README's "Perlmutter and
+CMakePresets.json (module lines from docs/building.md, "Perlmutter and
 Frontier"); the build runs on the login node, each check on one GCD.
 
   export SBATCH_ACCOUNT=PRJ123

@@ -1,7 +1,7 @@
 """ReFrame site configuration: NERSC Perlmutter GPU nodes (documented, not run here).
 
 4 x NVIDIA A100 (sm_80) per node, Slurm (-C gpu), Lmod. One environment per
-Perlmutter preset of CMakePresets.json (module lines from the README's
+Perlmutter preset of CMakePresets.json (module lines from docs/building.md,
 "Perlmutter and Frontier"); the build runs on the login node, each check on
 one GPU of a compute node. Account and QOS through Slurm's own variables:
 
