@@ -4,7 +4,7 @@
 #ifndef CGSOLVE_PROBLEM_H
 #define CGSOLVE_PROBLEM_H
 #include "cgsolve.h"
-#include "pp/bench.h"
+#include "pp/session.h"
 #include "pp/measure.h"
 
 typedef struct cg_config {

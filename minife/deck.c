@@ -2,7 +2,7 @@
  * (written by inputs/minife/reference/cg_reference.py). */
 #include <stddef.h>
 #include "minife.h"
-#include "pp/bench.h"
+#include "pp/session.h"
 #include "pp/deck.h"
 
 static const char *const known_keys[] = {"N", "cg_iters", "cg_seed", "cg_relres", "cg_xerr", NULL};

@@ -2,7 +2,7 @@
  * reference y (problem.c). */
 #ifndef SPMV_PROBLEM_H
 #define SPMV_PROBLEM_H
-#include "pp/bench.h"
+#include "pp/session.h"
 #include "minife.h"
 
 /* Relative L2 error of y allowed. Summation orders differ between models

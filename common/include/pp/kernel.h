@@ -24,7 +24,7 @@
 #define PP_KERNEL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "pp/bench.h"
+#include "pp/session.h"
 #include "pp/report.h"
 PP_EXTERN_C_BEGIN
 

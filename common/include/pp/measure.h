@@ -7,7 +7,7 @@
  * itself. pp_kernel_bench (pp/kernel.h) is this path for a static table. */
 #ifndef PP_MEASURE_H
 #define PP_MEASURE_H
-#include "pp/bench.h"
+#include "pp/session.h"
 #include "pp/report.h"
 PP_EXTERN_C_BEGIN
 

@@ -12,7 +12,7 @@
 #include "pp/stats.h"
 #include "pp/timer.h"
 #include "pp/validate.h"
-#include "pp/bench.h"
+#include "pp/session.h"
 #include "pp/dispatch.h"
 #include "pp/fault.h"
 #include "pp/measure.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "pp/bench.h"
+#include "pp/session.h"
 #include "pp/ceiling.h"
 #include "pp/mpi.h"
 #include "pp/outfile.h"

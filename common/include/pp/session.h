@@ -1,8 +1,8 @@
 /* The part of every driver that is the same: parse the command line, open
  * the asked models' devices, measure the copy ceiling (after the app checked
  * its inputs), time kernels, finish the report. */
-#ifndef PP_BENCH_H
-#define PP_BENCH_H
+#ifndef PP_SESSION_H
+#define PP_SESSION_H
 #include <stddef.h>
 #include "pp/cli.h"
 #include "pp/device.h"
