@@ -57,7 +57,7 @@ docs/compilers.md); override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
   testsnap     --case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200
                (forces and energies against the case's LAMMPS dump)
 Slow tags (SLOW_TAGS, a shell pattern, default 'gcc-*': GCC 12's offload runs 160-620x
-slower than cuda, results/nvidia-h200/NOTES.md) keep the sizes, so that their
+slower than cuda, docs/performance.md) keep the sizes, so that their
 cells compare with the others, and take fewer repetitions (appended; '' turns it off):
   microbench, spmv  --warmup 1 --samples 3
   cgsolve, xsbench_like  --warmup 0 --samples 1 --bootstrap 0
