@@ -9,7 +9,7 @@ usage() {
 usage: validate/publish.sh [--dry-run] [--binary-stamp-only] [--no-refs] [--no-check]
                            [--ncu] OUTDIR
 Run from the repository root with the binaries (BIN, default build/nvidia-sm90/bin, built
-from a clean commit), .gpu-rt (LLVM 19's OpenMP runtime, sourced when present) and, for the
+from a clean commit), .gpu-rt (LLVM 19's OpenMP runtime from scripts/gpu-runtime, sourced when present) and, for the
 references, REFS (default .refs: validate/refs/build.sh's output).
   --dry-run            print the commands, run nothing
   --binary-stamp-only  passed to gpu-run.sh: a copy of the tree whose .git does not match

@@ -14,8 +14,9 @@ usage: validate/refs/run.sh OUT RESULTS [WHAT...]
 Runs: XSBench -m event -s large -k 0 and -k 6; BabelStream at 2^24 and 2^25
 doubles with its default iteration count; TestSNAP W_2J14 (2000 atoms) 100
 steps on Kokkos CUDA (testsnap) and Kokkos OpenMPTarget (testsnap-ompt).
-BabelStream-omp and TestSNAP-kokkos-ompt need LLVM 19's runtime: carry .gpu-rt
-and run from the repo root (run.sh sources .gpu-rt/activate for them).
+BabelStream-omp and TestSNAP-kokkos-ompt need LLVM 19's runtime: on a node
+without it, bring .gpu-rt (scripts/gpu-runtime .refs/bin/BabelStream-omp) and run
+from the repo root (run.sh sources .gpu-rt/activate for them).
 EOF
 }
 [ $# -ge 2 ] || { usage >&2; exit 2; }
