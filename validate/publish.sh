@@ -19,8 +19,8 @@ references, REFS (default .refs: validate/refs/build.sh's output).
 Writes into OUTDIR: refs/ (their outputs, refs.json), APP*.{json,csv,txt,cmd}, gpu-check.txt,
 publish.log (each step's exit code and elapsed seconds). Exit: 0 every step passed, 1 a step
 failed (the others still run), 2 bad usage. About 9.5 minutes on an H200 (the apps' host rows
-included; the check ~120 s): under a 10-minute limit per call, run it with --no-check and
-validate/gpu-check.sh in a second call.
+included; the check ~120 s): where a job may run at most 10 minutes, run it with --no-check
+and validate/gpu-check.sh in a second job.
 EOF
 }
 set -u
