@@ -3,7 +3,6 @@
 #include "pp/device.h"
 #include "pp/dispatch.h"
 #include "pp/mpi.h"
-#include "pp/system.h"
 
 /* Each backend's ops table (only the built backends define theirs). */
 PP_DECLARE_MODEL_GETTERS(pp_device_ops, pp_device_ops_)
@@ -31,22 +30,6 @@ int pp_native_identity(int index, pp_device_info *info) {
 
 const pp_device_ops *pp_device_ops_for(pp_model m) {
   return PP_MODEL_DISPATCH(m, pp_device_ops_);
-}
-
-const pp_device_ops *pp_device_open(pp_model m, int index, pp_device_info *info) {
-  static int opened[PP_MODEL_COUNT];
-  static pp_device_info infos[PP_MODEL_COUNT];
-  const pp_device_ops *ops = pp_device_ops_for(m);
-  if (!ops) pp_device_fail(m, "open", "model not in this build");
-  if (!opened[m]) {
-    memset(&infos[m], 0, sizeof infos[m]);
-    infos[m].native_index = -1; /* a GPU model's init sets it */
-    ops->init(index, &infos[m]);
-    pp_device_identify(m, &infos[m]); /* provenance: never fails */
-    opened[m] = 1;
-  }
-  if (info) *info = infos[m];
-  return ops;
 }
 
 void *pp_device_upload(const pp_device_ops *ops, const void *src, size_t bytes) {

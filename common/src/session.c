@@ -7,8 +7,10 @@
 #include <unistd.h>
 #include "pp/session.h"
 #include "pp/ceiling.h"
+#include "pp/machine.h"
 #include "pp/mpi.h"
 #include "pp/outfile.h"
+#include "pp/system.h"
 #include "pp/timer.h"
 
 void pp_progress(const pp_session *s, const char *fmt, ...) {
@@ -32,6 +34,25 @@ void pp_session_check_outfile(const pp_session *s, const char *opt, const char *
   char *msg = malloc(n);
   if (msg) snprintf(msg, n, "%s: cannot write '%s': %s", opt, path, err);
   pp_usage_check_all(s->app->name, msg ? msg : "cannot write a result file");
+}
+
+/* Initializes model m on device `index` once per process and returns its
+ * ops; later calls return the same ops. The record gets the device's
+ * identity (provenance, pp_device_identify: never fails). */
+static const pp_device_ops *open_device(pp_model m, int index, pp_device_info *info) {
+  static int opened[PP_MODEL_COUNT];
+  static pp_device_info infos[PP_MODEL_COUNT];
+  const pp_device_ops *ops = pp_device_ops_for(m);
+  if (!ops) pp_device_fail(m, "open", "model not in this build");
+  if (!opened[m]) {
+    memset(&infos[m], 0, sizeof infos[m]);
+    infos[m].native_index = -1; /* a GPU model's init sets it */
+    ops->init(index, &infos[m]);
+    pp_device_identify(m, &infos[m]);
+    opened[m] = 1;
+  }
+  *info = infos[m];
+  return ops;
 }
 
 /* Buffers of the host ceiling: max(256 MiB, 8 x the last-level cache), so
@@ -84,7 +105,7 @@ void pp_session_ready(pp_session *s) {
     pp_model g = gpu_order[k];
     if (!(pp_models_built() & (1u << g))) continue;
     pp_device_info info;
-    const pp_device_ops *ops = s->ops[g] ? s->ops[g] : pp_device_open(g, s->opt.device, &info);
+    const pp_device_ops *ops = s->ops[g] ? s->ops[g] : open_device(g, s->opt.device, &info);
     if (!s->ops[g]) s->info[g] = info; /* opened only to measure */
     gpu = measure(s, g, ops, gpu_ceiling_bytes(s, g));
   }
@@ -137,7 +158,7 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (!(s->opt.backends & (1u << m))) continue;
     pp_progress(s, "opening %s", pp_model_name((pp_model)m));
-    s->ops[m] = pp_device_open((pp_model)m, s->opt.device, &s->info[m]);
+    s->ops[m] = open_device((pp_model)m, s->opt.device, &s->info[m]);
   }
   /* The copy ceilings are measured later, by pp_session_ready (the app's
    * inputs are checked first); until then copy_gbs is NaN. */

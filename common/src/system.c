@@ -12,6 +12,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "pp/machine.h"
 #include "pp/mpi.h"
 #include "pp/system.h"
 

@@ -4,6 +4,7 @@
 #include <omp.h>
 #include "pp/cli.h"
 #include "pp/device.h"
+#include "pp/machine.h"
 #include "pp/mpi.h"
 #include "pp/omp_device.h"
 #include "pp/system.h"

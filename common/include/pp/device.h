@@ -57,11 +57,6 @@ extern int pp_gpu_wait;
  * or -1 when the build has no native model to set it through. */
 int pp_native_set_wait(int index);
 
-/* Host memory: physical, and available (MemAvailable; physical if unknown). */
-size_t pp_host_physical_bytes(void);
-size_t pp_host_available_bytes(void);
-/* The host's last-level cache, all instances together (32 MiB when unknown). */
-size_t pp_host_llc_bytes(void);
 /* Free and total memory of GPU `index` asked from the native driver (CUDA or
  * HIP), so OpenMP-only runs know them too. Returns 0, or -1 when the build
  * has no native model or the driver cannot tell. Never exits. */
@@ -77,10 +72,6 @@ int pp_native_identity(int index, pp_device_info *info);
 
 /* The ops of model m, or NULL when m is not in this build. */
 const pp_device_ops *pp_device_ops_for(pp_model m);
-
-/* Initializes model m on device `index` once per process and returns its
- * ops; later calls return the same ops. `info` may be NULL. */
-const pp_device_ops *pp_device_open(pp_model m, int index, pp_device_info *info);
 
 /* Allocates and uploads `bytes` from host memory `src`. */
 void *pp_device_upload(const pp_device_ops *ops, const void *src, size_t bytes);
