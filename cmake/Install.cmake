@@ -1,14 +1,11 @@
 # `cmake --install build/<preset> --prefix P`: the apps in P/bin, the inputs
 # they read in P/share/proxyport/inputs (found relative to the executable, so
 # the prefix can be moved), the result tools in P/share/proxyport/validate,
-# the README in P/share/doc/proxyport.
+# the README in P/share/doc/proxyport, and the app list (PP_APPS, read from
+# apps.txt by cmake/Apps.cmake) in P/share/proxyport/apps.txt, where the tools read it.
 include(GNUInstallDirs)
-set(PP_APPS microbench spmv cgsolve xsbench_like testsnap)
-foreach(app ${PP_APPS})
-  if(TARGET ${app})
-    install(TARGETS ${app} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-  endif()
-endforeach()
+install(TARGETS ${PP_APPS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_BINARY_DIR}/share/proxyport/apps.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport)
 install(DIRECTORY inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/inputs)
 install(PROGRAMS validate/compare validate/compile-facts validate/gpu-check.sh validate/gpu-run.sh
         validate/suite DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
@@ -17,8 +14,13 @@ install(FILES validate/compare_report.py validate/compare_facts.py validate/comp
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
 # the published reference rows the suite's summary compares with (validate/suite_cases.py)
 set(_ref results/nvidia-h200)
-install(FILES ${_ref}/microbench.json ${_ref}/spmv-n150.json ${_ref}/cgsolve-n150.json
-        ${_ref}/xsbench-large.json ${_ref}/testsnap-W_2J14_2000_disp.json
+# (each app's published case)
+install(FILES
+        ${_ref}/microbench.json
+        ${_ref}/spmv-n150.json
+        ${_ref}/cgsolve-n150.json
+        ${_ref}/xsbench-large.json
+        ${_ref}/testsnap-W_2J14_2000_disp.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})
 install(FILES validate/schema/result.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate/schema)
 install(FILES README.md RUNRULES.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)

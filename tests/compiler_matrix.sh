@@ -11,7 +11,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
-apps=(microbench xsbench_like testsnap)
+apps=(microbench xsbench_like testsnap) # a subset of apps.txt: the apps args() has short runs of
 if [[ ${1:-} != --no-build ]]; then
   scripts/compilers build --preset cpu --apps "$(IFS=,; echo "${apps[*]}")" --only clang-19,gcc-12
 fi

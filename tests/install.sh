@@ -1,6 +1,7 @@
 #!/bin/sh
 # install.sh BUILD_DIR SOURCE_DIR: `cmake --install` into a prefix, the prefix
-# moved elsewhere, then every app's default case (testsnap: its default case's
+# moved elsewhere, then every app of its share/proxyport/apps.txt must answer
+# --version from it, and every app's default case (testsnap: its default case's
 # inputs, found beside the executable; the others read no files) must run and
 # validate from it, with no path of the source or build tree in the binaries;
 # a binary copied without its share/ must say where it looked (exit 2).
@@ -12,12 +13,17 @@ unset PP_INPUTS
 cmake --install "$build" --prefix "$w/first" >"$w/install.log" 2>&1 || { cat "$w/install.log"; fail "cmake --install failed"; }
 mv "$w/first" "$w/moved" || fail "cannot move the prefix"
 p=$w/moved
-for f in bin/microbench bin/spmv bin/cgsolve bin/xsbench_like bin/testsnap share/proxyport/inputs/testsnap \
-         share/proxyport/validate/compare share/doc/proxyport/README.md; do
+# the app list, as the tools of the install read it, is the source tree's
+cmp -s "$src/apps.txt" "$p/share/proxyport/apps.txt" || fail "share/proxyport/apps.txt is not the source's apps.txt"
+apps=$(grep -v '^[[:space:]]*#' "$p/share/proxyport/apps.txt" | tr -d '[:blank:]' | grep .)
+[ -n "$apps" ] || fail "share/proxyport/apps.txt lists no app"
+for f in share/proxyport/inputs/testsnap share/proxyport/validate/compare share/doc/proxyport/README.md; do
   [ -e "$p/$f" ] || fail "$f is not installed"
 done
-for app in testsnap microbench spmv cgsolve xsbench_like; do
+for app in $apps; do
+  [ -x "$p/bin/$app" ] || fail "bin/$app is not installed"
   if strings "$p/bin/$app" | grep -qF -e "$src/inputs" -e "$build"; then fail "$app holds a source or build path"; fi
+  "$p/bin/$app" --version >/dev/null 2>&1 || fail "$app --version from the moved prefix: exit $?"
 done
 fast="--warmup 0 --samples 1 --bootstrap 0 --ceiling-mib 8 --quiet --backend host"
 cd "$w" || fail "no scratch folder"

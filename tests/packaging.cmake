@@ -49,9 +49,7 @@ pp_spack_fault(missing_conflict "/conflicts(\"+ompx\", when=\"%llvm@:17\"/d"
 add_test(NAME install_relocated COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 set_tests_properties(install_relocated PROPERTIES LABELS validate ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 600)
 # --version: every app prints its build record (what a module or Spack user asks first).
-foreach(app microbench spmv cgsolve xsbench_like testsnap)
-  if(TARGET ${app})
-    pp_test(version_${app} COMMAND $<TARGET_FILE:${app}> --version LABELS unit
-      EXPECT 0 "^${app} \\(ProxyPort [0-9.]+\\)\n  git revision +[0-9a-f]+\n  C compiler +\n  models +host")
-  endif()
+foreach(app ${PP_APPS})
+  pp_test(version_${app} COMMAND $<TARGET_FILE:${app}> --version LABELS unit
+    EXPECT 0 "^${app} \\(ProxyPort [0-9.]+\\)\n  git revision +[0-9a-f]+\n  C compiler +\n  models +host")
 endforeach()

@@ -131,8 +131,12 @@ fi
 app_args() {   # app_args APP TAG: the app's options (a slow tag's fewer repetitions appended)
   local a
   case $1 in
-    microbench) a=$mb_args ;; spmv) a=$spmv_args ;; cgsolve) a=$cg_args ;;
-    xsbench_like) a=$xs_args ;; testsnap) a=$ts_args ;; *) a="" ;;
+    microbench) a=$mb_args ;;
+    spmv) a=$spmv_args ;;
+    cgsolve) a=$cg_args ;;
+    xsbench_like) a=$xs_args ;;
+    testsnap) a=$ts_args ;;
+    *) a="" ;; # an app without options here: its default case
   esac
   if ((!full)) && is_slow "$2"; then
     case $1 in

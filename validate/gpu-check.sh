@@ -1,5 +1,5 @@
 #!/bin/sh
-# Correctness sweep on a GPU node: every app, every built model, small and odd
+# Correctness sweep on a GPU node: every app of apps.txt, every built model, small and odd
 # sizes and launch shapes, and a 2-rank MPI cgsolve on one GPU. Prints one
 # line per command and the failures; exits non-zero if any command failed.
 # Usage: validate/gpu-check.sh [BIN]   (default build/nvidia-sm90/bin)
@@ -9,8 +9,11 @@ export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
 b=${1:-build/nvidia-sm90/bin}
 export OMP_TARGET_OFFLOAD=MANDATORY
 fast="--warmup 1 --samples 3 --quiet --ceiling-mib 64"
-fail=0
+fail=0 checked=" "
+# the apps a check ran (the arguments that are binaries of $b)
+note() { for a in "$@"; do case $a in "$b"/*) checked="$checked${a#"$b"/} " ;; esac; done; }
 check() {
+  note "$@"
   if out=$("$@" 2>&1); then echo "ok   $*"
   else echo "FAIL $*"; echo "$out" | grep -E "FAIL|rror|:" | head -5; fail=1; fi
 }
@@ -43,6 +46,7 @@ fi
 # W_2J8_2000_disp, 2 steps; a variant that a built model refuses ("NOT RUN",
 # other than "not built") counts as a failure here.
 tscheck() {
+  note "$@"
   if out=$("$@" 2>&1) && ! echo "$out" | grep "NOT RUN" | grep -vq "not built"; then echo "ok   $*"
   else echo "FAIL $*"; echo "$out" | grep -E "FAIL|rror|NOT RUN" | grep -v "not built" | head -5; fail=1; fi
 }
@@ -68,6 +72,16 @@ check $b/testsnap --lattice 5,4,4 --displace 0.3 --coeff $j14/W_2J14_TestSNAP.sn
 tscheck $b/testsnap --lattice 5,4,4 --displace 0.3 --coeff $j14/W_2J14_TestSNAP.snapcoeff --param $j14/W_2J14_TestSNAP.snapparam --backend all --deidrj split $ts
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/testsnap --case W_2J8_2000_disp --backend omp,ompx,cuda $ts
+fi
+# an app of the list (apps.txt, beside this folder in the source tree and an
+# install) without checks of its own above: its default case, every model
+apps=$(dirname "$0")/../apps.txt
+if [ -f "$apps" ]; then
+  for app in $(grep -v '^[[:space:]]*#' "$apps" | tr -d '[:blank:]' | grep .); do
+    case $checked in *" $app "*) ;; *) check $b/$app --backend all $fast ;; esac
+  done
+else
+  echo "FAIL no app list $apps"; fail=1
 fi
 [ $fail = 0 ] && echo "gpu-check: all passed" || echo "gpu-check: FAILURES"
 exit $fail

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Multi-GPU scaling runs of cgsolve, xsbench_like and testsnap on one node:
+# Multi-GPU scaling runs on one node (a subset of apps.txt: the apps that split their work over ranks)
+# of cgsolve, xsbench_like and testsnap:
 # one MPI rank per GPU (each rank takes the GPU of its node-local rank), for
 # every rank count in GPUS. Writes OUT/<app>-<series>-<P>.json (+ .txt), the
 # exact commands (commands.txt), the node's GPU topology and whether its MPI is

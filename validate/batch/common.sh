@@ -5,8 +5,11 @@
 # each GPU's verdict after the launch.
 [[ -x validate/suite ]] || { echo "batch: submit from the ProxyPort repository root" >&2; exit 2; }
 export PP_BIN=${PP_BIN:-$PWD/build/${PP_PRESET:?set PP_PRESET or PP_BIN}/bin}
-[[ -x $PP_BIN/microbench ]] || { echo "batch: no apps in $PP_BIN (build first: see the script's header)" >&2; exit 2; }
-export PP_RESULTS=${PP_RESULTS:-$PWD/results/batch-${PP_JOB:-job}-$(date -u +%Y%m%dT%H%M%SZ)}
+# every app of the one list (apps.txt) must be built
+for app in $(grep -v '^[[:space:]]*#' apps.txt | tr -d '[:blank:]' | grep .); do
+  [[ -x $PP_BIN/$app ]] || { echo "batch: no $app in $PP_BIN (build first: see the script's header)" >&2; exit 2; }
+done
+export PP_RESULTS=${PP_RESULTS:-$PWD/runs/batch-${PP_JOB:-job}-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$PP_RESULTS"
 echo "batch: apps from $PP_BIN, results in $PP_RESULTS"
 

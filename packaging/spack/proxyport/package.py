@@ -1,5 +1,5 @@
-# Spack package for ProxyPort: GPU proxy apps (microbench, spmv, cgsolve,
-# xsbench_like, testsnap) with one kernel file per programming model.
+# Spack package for ProxyPort: GPU proxy apps (their list: apps.txt, installed
+# as share/proxyport/apps.txt) with one kernel file per programming model.
 # Use from a checkout: `spack repo add packaging/spack`, then (the setup and the
 # output of this run are in packaging/spack/README.md)
 #   spack install --test=root proxyport@0.2.0 offload=cpu %c=llvm@19
@@ -128,3 +128,17 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
         ctest = Executable(self.spec["cmake"].prefix.bin.ctest)
         with working_dir(self.build_directory):
             ctest("-L", "unit", "--output-on-failure", "-j", str(make_jobs))
+
+    def _apps(self):
+        """The apps of the install's list (share/proxyport/apps.txt: one a line, # comments)."""
+        with open(join_path(self.prefix.share.proxyport, "apps.txt")) as f:
+            return [w for w in (line.split("#")[0].strip() for line in f) if w]
+
+    # `spack test run proxyport`: every app of the list runs from the install.
+    def test_apps(self):
+        """every app of share/proxyport/apps.txt prints its build record (--version)"""
+        for app in self._apps():
+            with test_part(self, f"test_apps_{app}", purpose=f"{app} --version"):
+                exe = Executable(join_path(self.prefix.bin, app))
+                out = exe("--version", output=str.split, error=str.split)
+                assert out.startswith(app + " (ProxyPort"), f"{app} --version: {out[:80]!r}"
