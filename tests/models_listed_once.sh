@@ -1,26 +1,137 @@
 #!/usr/bin/env bash
-# The models are listed once, in PP_MODELS (common/include/pp/model.h), and
-# everything that names them all is generated from it. Fails on a hand-written
-# list elsewhere: per-model getter declarations, a table of the names, a
-# per-model dispatch macro, a CMake loop over the models.
+# The models are listed once, in PP_MODELS (common/include/pp/model.h), and the
+# apps once, in apps.txt; everything that names them all is generated from or
+# reads those lists. Fails on a hand-written list elsewhere:
+# - models: per-model getter declarations, a table of the names, a per-model
+#   dispatch macro (C); two or more model names side by side in CMake
+#   (`foreach(m omp ompx)`, `HOST OMP OMPX CUDA HIP`) or as Python strings
+#   (`("cuda", "hip")`);
+# - apps: three or more apps named on one line, or one a line on three lines
+#   in a row, in any file but apps.txt, the apps' own folders, results/ and
+#   Markdown (prose and tables may name them). A list of some apps for a reason
+#   (the MPI apps, the CI's short matrix) says so on its line or the line
+#   above: "subset of apps.txt".
+# It first runs on the planted lists of tests/listed-once/ (the names filled in
+# from the two lists), each of which it must report, so that it is not blind.
 # Usage: tests/models_listed_once.sh SOURCE_DIR
 set -u
 cd "${1:?usage: models_listed_once.sh SOURCE_DIR}" || exit 2
-models='host|omp|ompx|cuda|hip'
-fail=0
-find_list() { # what, extended regex, grep --include patterns...
-  local what=$1 re=$2 hits
-  shift 2
-  hits=$(grep -rnE --exclude-dir=build --exclude-dir=.git --exclude-dir=.toolchain "${@/#/--include=}" \
-    -e "$re" . | grep -v '^./tests/models_listed_once.sh:')
-  if [[ -n $hits ]]; then
-    printf '%s (generate it from PP_MODELS):\n%s\n' "$what" "$hits"
-    fail=1
-  fi
+src=$PWD
+# the two lists themselves
+mapfile -t models < <(sed -nE 's/^ *X\(([A-Z0-9_]+), *([a-z0-9_]+),.*/\2/p' common/include/pp/model.h)
+mapfile -t apps < <(grep -v '^[[:space:]]*#' apps.txt | tr -d '[:blank:]' | grep .)
+((${#models[@]} >= 2)) || { echo "models_listed_once: no models read from common/include/pp/model.h"; exit 2; }
+((${#apps[@]} >= 3)) || { echo "models_listed_once: fewer than 3 apps in apps.txt"; exit 2; }
+m_re=$(IFS='|'; echo "${models[*]}")
+M_re=${m_re^^}
+
+# kind FILE: c, cmake, python, shell or other (by name, else by its #! line)
+kind() {
+  case $1 in
+    *.c|*.h|*.cu|*.hip) echo c; return ;;
+    */CMakeLists.txt|CMakeLists.txt|*.cmake) echo cmake; return ;;
+    *.py) echo python; return ;;
+    *.sh|*.sbatch) echo shell; return ;;
+  esac
+  case $(head -c 64 "$1" 2>/dev/null | head -n 1) in
+    '#!'*python*) echo python ;;
+    '#!'*sh*) echo shell ;;
+    *) echo other ;;
+  esac
 }
-find_list "per-model getter declarations" "^const [A-Za-z_]+ \*[A-Za-z_]+_($models)\(void\);" '*.h' '*.c'
-find_list "a table of the models' names" "\"host\", *\"omp\"" '*.h' '*.c' '*.cu' '*.hip'
-find_list "a per-model dispatch macro" "define PP_IF_(${models^^})_\(" '*.h' '*.c'
-find_list "a CMake loop over the models" "foreach\(m [A-Z ]*CUDA HIP" 'CMakeLists.txt' '*.cmake'
-((fail)) || echo "models listed once: PP_MODELS"
-exit $fail
+
+# scan ROOT [EXCLUDED_DIR...]: prints "file:line: what" for every hand-written list
+# under ROOT (relative paths), skipping Markdown, results/, apps.txt and the dirs
+# given; the apps' own folders are checked for model lists only.
+scan() {
+  local root=$1 f k
+  shift
+  local skip='^(results/|apps\.txt$)|\.md$'
+  for d in "$@"; do skip+="|^$d/"; done
+  # a checkout: its files and the new ones git does not ignore (not virtualenvs,
+  # build trees); else (a source tarball, a Spack stage) every file but the build's
+  if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$root" && git ls-files -co --exclude-standard)
+  else
+    (cd "$root" && find . \( -name build -o -name .toolchain -o -name runs -o -name 'spack-build*' -o -name '.*' \
+      ! -name . \) -prune -o -type f -print | sed 's|^\./||')
+  fi | grep -vE "$skip" | sort |
+  while IFS= read -r f; do
+    [[ -f $root/$f ]] || continue # deleted in the work tree
+    grep -Iq . "$root/$f" 2>/dev/null || continue # text files only
+    k=$(kind "$root/$f")
+    own=0
+    for a in "${apps[@]}"; do [[ $f == "$a"/* ]] && own=1; done
+    awk -v file="$f" -v kind="$k" -v own=$own -v apps="${apps[*]}" -v mre="$m_re" -v Mre="$M_re" '
+      BEGIN { napps = split(apps, A, " ") }
+      function napps_in(s,   i, n) { # distinct apps named in s as words
+        n = 0; s = " " s " "
+        for (i = 1; i <= napps; i++) if (s ~ ("[^A-Za-z0-9_]" A[i] "[^A-Za-z0-9_]")) n++
+        return n
+      }
+      function lone_app(s,   i) { # the app s names alone on its line (quotes, commas, brackets, a comment aside)
+        sub(/(#|\/\/|\/\*).*/, "", s)
+        gsub(/[][(){}"'"'"',;[:space:]\\]/, "", s)
+        for (i = 1; i <= napps; i++) if (s == A[i]) return A[i]
+        return ""
+      }
+      function report(what) { print file ":" FNR ": " what; hit = 1 }
+      {
+        line = $0
+        # apps: three or more on one line, unless it or the line above says it is a subset
+        subset = own || line ~ /subset of apps\.txt/ || prev ~ /subset of apps\.txt/
+        if (!subset && napps_in(line) >= 3) report("apps listed by hand (read apps.txt)")
+        a = lone_app(line)
+        if (a != "" && !subset && !(a in run)) { run[a] = 1; nrun++; if (nrun == 3) report("apps listed by hand, one a line (read apps.txt)") }
+        else if (a == "") { delete run; nrun = 0 }
+        prev = line
+        # models, outside comments
+        code = line
+        if (kind == "cmake" || kind == "python" || kind == "shell") sub(/#.*/, "", code)
+        if (kind == "cmake") gsub(/"[^"]* [^"]*"/, "\"\"", code) # messages and patterns are prose
+        if (kind == "cmake" && (code ~ ("(^|[^A-Za-z0-9_])(" mre ")[\"; ]+(" mre ")([^A-Za-z0-9_]|$)") ||
+                                code ~ ("(^|[^A-Za-z0-9_])(" Mre ")[\"; ]+(" Mre ")([^A-Za-z0-9_]|$)")))
+          report("models listed by hand in CMake (loop over PP_MODELS, cmake/Models.cmake)")
+        if (kind == "python" && code ~ ("[\"'"'"'](" mre ")[\"'"'"'] *, *[\"'"'"'](" mre ")[\"'"'"']"))
+          report("models listed by hand in Python (read them from the build record or PP_MODELS)")
+        if (kind == "c" && code ~ ("^const [A-Za-z_]+ \\*[A-Za-z_]+_(" mre ")\\(void\\);"))
+          report("per-model getter declarations (PP_DECLARE_MODEL_GETTERS)")
+        if (kind == "c" && code ~ ("\"" models1 "\", *\"" models2 "\""))
+          report("a table of the models names (PP_MODELS)")
+        if (kind == "c" && code ~ ("define PP_IF_(" Mre ")_\\("))
+          report("a per-model dispatch macro (PP_MODEL_DISPATCH)")
+      }' models1="${models[0]}" models2="${models[1]}" "$root/$f"
+  done
+}
+
+# The planted lists: each fixture file must be reported, at the line marked
+# "planted"; the lines without it must not be.
+fix=$(mktemp -d)
+trap 'rm -rf "$fix"' EXIT
+for t in tests/listed-once/*; do
+  sed -e "s/@APP1@/${apps[0]}/g; s/@APP2@/${apps[1]}/g; s/@APP3@/${apps[2]}/g" \
+      -e "s/@M1@/${models[0]}/g; s/@M2@/${models[1]}/g; s/@M1U@/${models[0]^^}/g; s/@M2U@/${models[1]^^}/g" \
+      "$t" > "$fix/${t##*/}"
+done
+found=$(scan "$fix")
+blind=0
+for t in "$fix"/*; do
+  name=${t##*/}
+  want=$(grep -n 'planted' "$t" | cut -d: -f1 | sort)
+  got=$(printf '%s\n' "$found" | sed -n "s/^$name:\([0-9]*\):.*/\1/p" | sort -u)
+  if [[ $want != "$got" ]]; then
+    printf 'models_listed_once: blind or wrong on the planted %s: expected lines [%s], reported [%s]\n' \
+      "tests/listed-once/$name" "${want//$'\n'/ }" "${got//$'\n'/ }"
+    blind=1
+  fi
+done
+((blind)) && exit 1
+
+# The repository, less this test's fixtures.
+hits=$(scan "$src" tests/listed-once)
+if [[ -n $hits ]]; then
+  printf '%s\n' "$hits"
+  echo "models_listed_once: hand-written lists above; the one lists are PP_MODELS (common/include/pp/model.h) and apps.txt"
+  exit 1
+fi
+echo "models listed once: PP_MODELS; apps listed once: apps.txt (checked: ${#apps[@]} apps, ${#models[@]} models, $(ls tests/listed-once | wc -l) planted lists found)"
