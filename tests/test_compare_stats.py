@@ -22,8 +22,6 @@ Cases and what must hold (seen at these seeds in brackets):
 --method naive calls from one process's samples per side (the percentile
 bootstrap compare used before): the same-distribution cases must then fail.
 """
-import importlib.machinery
-import importlib.util
 import os
 import random
 import sys
@@ -31,7 +29,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 VALIDATE = os.path.join(os.path.dirname(HERE), "validate")
 sys.path[:0] = [HERE, VALIDATE]
-import compare_stats as cs  # noqa: E402
+from pptools.compare import stats as cs  # noqa: E402
 import make_compare_runs as mk  # noqa: E402
 
 CALLS = ("regression", "improvement")
@@ -47,10 +45,8 @@ def welch_verdicts(base, new):
 
 
 def compare_module():
-    loader = importlib.machinery.SourceFileLoader("compare_cli", os.path.join(VALIDATE, "compare"))
-    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
-    loader.exec_module(mod)
-    return mod
+    from pptools.compare import command
+    return command
 
 
 def naive_verdicts(base, new):

@@ -21,15 +21,15 @@ and a line of "Runs without a result".
 Exit: 1 when any row failed validation (listed first, with its check) or a run
 had no result, else 0.
 """
-import json
 import os
 import re
 import zlib
 
-import compare_facts
+from .. import outfile, project
+from .. import result as resultfile
+from . import facts as compare_facts
 
-TUNING = re.compile(r"^[A-Za-z_][\w-]*=[\w.+-]+$")
-NATIVE = ("cuda", "hip")
+TUNING = resultfile.TUNING
 
 
 def word(why):
@@ -42,10 +42,9 @@ def load_status(paths, die):
     out = {}
     for path in paths or ():
         try:
-            with open(path, encoding="utf-8") as f:
-                lines = f.read().splitlines()
-        except OSError as e:
-            die(f"--status {path}: {e.strerror}")
+            lines = resultfile.read_text(path, "--status").splitlines()
+        except resultfile.BadInput as e:
+            die(str(e))
         head = lines[0].split("\t") if lines else []
         if head[:6] != ["app", "tag", "backends", "exit", "seconds", "result"]:
             die(f"--status {path}: not a compilers-run.sh summary.tsv (header {head[:6]})")
@@ -55,7 +54,7 @@ def load_status(paths, die):
             if result in ("PASS", "FAIL") or not app:
                 continue
             for m in filter(None, models.split(",")):
-                label = m if m in NATIVE else f"{m}[{tag}]"
+                label = f"{m}[{tag}]" if m in project.cc_models() else m
                 out.setdefault((app, label), (result, note, path))
     return out
 
@@ -86,7 +85,7 @@ class Pool:
                 if isinstance(d, dict) and d.get("ran") is False:
                     self.notes.append(f"{run['label']}: {d.get('model')} did not run: {d.get('reason', '?')}")
         self.devices = sorted({d.get("name") for r in runs for d in r["doc"].get("devices") or ()
-                               if isinstance(d, dict) and d.get("ran") and d.get("model") in NATIVE
+                               if isinstance(d, dict) and d.get("ran") and resultfile.is_native(d.get("model"))
                                and d.get("name")})
 
     def apps(self):
@@ -128,14 +127,14 @@ class Pool:
 
 def label_order(label):
     model, tag = compare_facts.split_label(label)
-    rank = {"cuda": 0, "hip": 0, "host": 3}.get(model, 1)
+    rank = 0 if resultfile.is_native(model) else 3 if model == project.reference_model() else 1
     return (rank, tag or "", model)
 
 
 def native_of(labels, wanted=None):
     if wanted:
         return wanted if wanted in labels else None
-    return next((n for n in NATIVE if n in labels), None)
+    return resultfile.native_of(labels)
 
 
 def flag_base(label, labels):
@@ -183,7 +182,7 @@ def heatmap(path, title, rows, cols, vals, cbar, failed=None):
     fig.colorbar(im, ax=ax, label=cbar + " (log scale)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    outfile.save_figure(fig, path, dpi=120)
     plt.close(fig)
     return True
 
@@ -223,22 +222,18 @@ def bars(path, title, cats, labels, vals, native, per_row=6):
     axes[0][0].set_title(title + " (higher = faster)", fontsize=10)
     axes[0][0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    outfile.save_figure(fig, path, dpi=110)
     plt.close(fig)
 
 
 def write_matrix(path, rows, cols, vals, what, cells=None):
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({"what": what, "rows": rows, "cols": cols, "values": vals,
-                   "cells": cells or [[None] * len(cols) for _ in rows]}, f, indent=1)
+    outfile.write_json(path, {"what": what, "rows": rows, "cols": cols, "values": vals,
+                              "cells": cells or [[None] * len(cols) for _ in rows]})
 
 
 def report(runs, args, die):
     out = args.report
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:
-        die(f"--report {out}: {e.strerror}")
+    outfile.out_dir(out, "--report")
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -297,7 +292,7 @@ def report(runs, args, die):
         cats = sorted(cells)
         md += [f"## {app}", ""]
         if native is None:
-            md += [f"No native model (cuda/hip) rows in {app}: no normalized figure.", ""]
+            md += [f"No native model ({'/'.join(project.native_models())}) rows in {app}: no normalized figure.", ""]
         else:
             vals = {}
             head = ["kernel", "size"] + [x for x in labels if x != native]
@@ -391,8 +386,7 @@ def report(runs, args, die):
     if not plot:
         md += ["Figures not drawn: matplotlib is not installed or does not import.", ""]
     path = os.path.join(out, "report.md")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(md))
+    outfile.write_text(path, "\n".join(md))
     print(f"compare: wrote {path}" + ("" if plot else " (no figures: matplotlib is not installed or does not import)"))
     print(f"compare: report of {len(pool.rows)} rows, {len(labels_all)} labels, {len(heat_cols)} kernels, "
           f"{len(flag_tab)} flag-sweep rows, {len(invalid)} invalid row(s)")

@@ -6,25 +6,24 @@ has it. A row's kernel matches a facts kernel of the same app and model when
 the names are equal or the row's name ends in "_" + the function's name
 (cgsolve's row cg_dot is the function dot); failing that, the same match in
 another app's kernel files (cgsolve's cg_spmv runs spmv's kernel file)."""
-import json
-import re
+from .. import result
 
-
-def split_label(label):
-    m = re.match(r"^([^\[\]]+)\[([^\[\]]+)\]$", label)
-    return (m.group(1), m.group(2)) if m else (label, None)
+split_label = result.split_label
 
 
 def load_facts(paths, die):
     docs = []
     for p in paths or ():
         try:
-            with open(p, encoding="utf-8") as f:
-                doc = json.load(f)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            die(f"--facts {p}: cannot read a JSON facts file: {e}")
+            doc = result.load_json(p, "--facts", limit=result.RESULT_LIMIT)
+        except result.BadInput as e:
+            die(f"{e} (a JSON facts file expected)")
         if not isinstance(doc, dict) or doc.get("schema") != "proxyport-compile-facts-1":
             die(f"--facts {p}: not a compile-facts file (schema proxyport-compile-facts-1)")
+        if not isinstance(doc.get("build"), dict) or not isinstance(doc.get("kernels"), list) or not all(
+                isinstance(k, dict) and all(isinstance(k.get(f), str) for f in ("app", "kernel", "model"))
+                for k in doc["kernels"]):
+            die(f"--facts {p}: a compile-facts file needs a \"build\" object and \"kernels\" with app, kernel, model")
         docs.append(doc)
     return docs
 
