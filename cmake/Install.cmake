@@ -9,10 +9,12 @@ install(FILES ${CMAKE_BINARY_DIR}/share/proxyport/apps.txt DESTINATION ${CMAKE_I
 install(DIRECTORY inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/inputs)
 install(PROGRAMS validate/compare validate/compile-facts validate/gpu-check.sh validate/gpu-run.sh
         validate/suite DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
-install(FILES validate/compare_report.py validate/compare_facts.py validate/compare_stats.py
-        validate/suite_cases.py validate/suite_rules.py validate/suite_summary.py
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
-# the published reference rows the suite's summary compares with (validate/suite_cases.py)
+# the tools' package (validate/pptools), and the model list it reads at the same
+# place relative to validate/ as in the source tree (P/share/proxyport/common/...)
+install(DIRECTORY validate/pptools DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+install(FILES common/include/pp/model.h DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/common/include/pp)
+# the published reference rows the suite's summary compares with (validate/pptools/suite/cases.py)
 set(_ref results/nvidia-h200)
 # (each app's published case)
 install(FILES

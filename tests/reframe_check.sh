@@ -10,4 +10,6 @@ rf=${PP_REFRAME:-}
 [ -n "$rf" ] || { [ -x "$repo/validate/reframe/.venv/bin/reframe" ] && rf=$repo/validate/reframe/.venv/bin/reframe; }
 [ -n "$rf" ] || rf=$(command -v reframe) ||
   { echo "reframe_check: ReFrame is not installed (validate/reframe/install.sh)"; exit 77; }
+# the checks import the tools' package (validate/pptools), whichever ReFrame runs them
+export PYTHONPATH="$repo/validate${PYTHONPATH:+:$PYTHONPATH}"
 exec "$rf" -C "$repo/validate/reframe/config/${PP_RFM_SITE:-local}.py" -c "$repo/validate/reframe" --prefix "$out" "$@"

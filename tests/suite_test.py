@@ -18,7 +18,7 @@ import tempfile
 HERE = os.path.dirname(os.path.realpath(__file__))
 SUITE = os.path.join(HERE, "..", "validate", "suite")
 sys.path.insert(0, os.path.join(HERE, "..", "validate"))
-import suite_cases  # noqa: E402  (the build record of a binary)
+from pptools.suite import cases as suite_cases  # noqa: E402  (the build record of a binary)
 failures = []
 
 

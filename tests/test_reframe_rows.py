@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""validate/reframe/pp_rows.py: the ReFrame checks' sanity and performance
+"""validate/pptools/reframe_rows.py: the ReFrame checks' sanity and performance
 reading of a result file, without ReFrame. The planted fault: a run that
 exits 0 with one row not validated must still fail the sanity check."""
 import copy
@@ -8,9 +8,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-sys.path[:0] = [os.path.join(REPO, "validate", "reframe"), os.path.join(REPO, "validate")]
-import pp_rows  # noqa: E402
-import suite_cases  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "validate"))
+from pptools import reframe_rows as pp_rows  # noqa: E402
+from pptools.suite import cases as suite_cases  # noqa: E402
 
 
 def row(kernel, model, valid=True, variant="", size=10, fom=1.0, unit="GB/s", higher=True):
@@ -52,8 +52,8 @@ run = {"devices": [{"model": "omp", "ran": True, "is_gpu": True,
 check("GPU names of a run", pp_rows.gpu_names(run) == {"NVIDIA H100 80GB HBM3"})
 check("a CPU-only run saw no GPU", pp_rows.gpu_names({"devices": [{"ran": True, "is_gpu": False, "name": "x"}]}) == set())
 # every published reference file gives distinct names for each model's rows
-for app in suite_cases.APPS:
-    doc = pp_rows.load(os.path.join(REPO, "results", "nvidia-h200", suite_cases.CASES[app]["published"]))
+for app in suite_cases.apps():
+    doc = pp_rows.load(os.path.join(REPO, "results", "nvidia-h200", suite_cases.case(app)["published"]))
     for m in ("host", "omp", "ompx", "cuda"):
         rows = pp_rows.model_rows(doc, m)
         check(f"{app} {m}: {len(rows)} published rows, names distinct",

@@ -5,7 +5,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "validate"))
-import suite_summary  # noqa: E402
+from pptools.suite import summary as suite_summary  # noqa: E402
 
 fails = []
 

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Installs ReFrame (PyPI "reframe-hpc", 4.x) into validate/reframe/.venv and
+# Installs ReFrame (PyPI "reframe-hpc", 4.x) into validate/reframe/.venv, puts
+# validate/ on that environment's path (pptools.pth: the checks import the tools'
+# package, validate/pptools; run this again after moving the repository) and
 # prints its version; idempotent. Then: validate/reframe/.venv/bin/reframe ...
 #   install.sh --download DIR [PYVER]  wheels for a machine without PyPI (default
 #                                      Python 3.12, x86_64 Linux) into DIR, ~9 MB:
@@ -24,4 +26,6 @@ if ! "$here/.venv/bin/python" -c 'import reframe' 2>/dev/null; then
     *) "$here/.venv/bin/pip" install --quiet "$spec" ;;
   esac
 fi
+site=$("$here/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+(cd "$here/.." && pwd) > "$site/pptools.pth"
 "$here/.venv/bin/reframe" --version

@@ -3,7 +3,7 @@
   reframe -C validate/reframe/config/local.py -c validate/reframe -r -t small
 
 Each check runs `<app> --backend <model> <case options> --json result.json`
-with the case options of validate/suite_cases.py (small / reference). Sanity:
+with the case options of validate/pptools/suite/cases.py (small / reference). Sanity:
 exit code 0 and every result row of that model validated. Performance: one
 variable per row, its figure of merit in the unit the app writes; on a
 partition whose extras name a published results folder (pp_reference:
@@ -18,12 +18,14 @@ The apps are built once per partition and environment by proxyport_build:
 CMake with the cache variables of a CMakePresets.json preset (the
 environment's extras 'pp_preset', else 'cpu'), or taken from an existing
 build folder: PP_BUILD_DIR=build/cpu, or -S proxyport_build.build_dir=DIR.
+
+The checks read result files through the tools' package, validate/pptools:
+validate/reframe/install.sh puts validate/ on its virtual environment's path
+(a .pth file); with another ReFrame, set PYTHONPATH=<repository>/validate
+(tests/reframe_check.sh does).
 """
-import json
 import os
-import re
 import shlex
-import sys
 
 import reframe as rfm
 import reframe.utility.sanity as sn
@@ -32,31 +34,27 @@ from reframe.core.builtins import fixture, parameter, run_after, run_before, san
 from reframe.core.exceptions import SanityError
 from reframe.core.meta import make_test
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path[:0] = [HERE, os.path.join(REPO, "validate")]
-import pp_rows  # noqa: E402
-import suite_cases  # noqa: E402
-import suite_summary  # noqa: E402
+try:
+    from pptools import project
+    from pptools import reframe_rows as pp_rows
+    from pptools import result as resultfile
+    from pptools.suite import cases as suite_cases
+    from pptools.suite import summary as suite_summary
+except ImportError as e:
+    raise ImportError(f"{e}: validate/pptools is not on the Python path; run validate/reframe/install.sh "
+                      "(its virtual environment finds it) or set PYTHONPATH=<repository>/validate") from e
+
+REPO = project.ROOT
 
 
 
-def all_models(header=os.path.join(REPO, "common", "include", "pp", "model.h")):
-    """The models' --backend names, from the rows X(ENUM, name, ...) of PP_MODELS (the one list)."""
-    with open(header) as f:
-        names = re.findall(r"^\s*X\(\s*[A-Z0-9_]+\s*,\s*([a-z0-9_]+)\s*,", f.read(), re.M)
-    if not names:
-        raise ValueError(f"no X(...) rows in {header}")
-    return names
-
-
-MODELS = all_models()
+MODELS = list(project.models())  # PP_MODELS of pp/model.h, the one list
 
 
 def preset_cache(name, path=os.path.join(REPO, "CMakePresets.json")):
     """(generator, {cache variable: value}) of a configure preset, inherits resolved."""
-    with open(path) as f:
-        presets = {p["name"]: p for p in json.load(f)["configurePresets"]}
+    doc = resultfile.load_json(path, "CMake presets")
+    presets = {p["name"]: p for p in doc["configurePresets"]}
     if name not in presets:
         raise ValueError(f"no configure preset '{name}' in {path}")
     chain, p = [], presets[name]
@@ -98,7 +96,7 @@ class proxyport_build(rfm.CompileOnlyRegressionTest):
         if self.build_dir:  # reuse: only check that every app is there
             self.build_system = "CustomBuild"
             self.build_system.commands = [f"test -x {shlex.quote(os.path.join(self.bindir, a))}"
-                                          for a in suite_cases.APPS]
+                                          for a in suite_cases.apps()]
             return
         name = self.preset or self.current_environ.extras.get("pp_preset", "cpu")
         gen, cache = preset_cache(name)
@@ -110,16 +108,16 @@ class proxyport_build(rfm.CompileOnlyRegressionTest):
         bs.config_opts = ([f"-G {shlex.quote(gen)}"] if gen else []) + \
             [shlex.quote(f"-D{k}={v}") for k, v in cache.items()] + [shlex.quote(o) for o in self.cmake_opts]
         bs.max_concurrency = self.build_jobs
-        bs.build_opts = list(suite_cases.APPS)
+        bs.build_opts = list(suite_cases.apps())
 
     @sanity_function
     def apps_built(self):
-        missing = [a for a in suite_cases.APPS if not os.access(os.path.join(self.bindir, a), os.X_OK)]
+        missing = [a for a in suite_cases.apps() if not os.access(os.path.join(self.bindir, a), os.X_OK)]
         return sn.assert_false(missing, msg=f"not built in {self.bindir}: {', '.join(missing)}")
 
 
 class proxyport_app(rfm.RunOnlyRegressionTest):
-    """One app, one model, one case of validate/suite_cases.py."""
+    """One app, one model, one case of validate/pptools/suite/cases.py."""
     app = variable(str)
     model = parameter(MODELS)
     case = parameter(["small", "reference"])
@@ -169,7 +167,7 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
         published = self.current_partition.extras.get("pp_reference")
         if published and self.case == "reference":
             pub = pp_rows.load(os.path.join(REPO, "results", published,
-                                            suite_cases.CASES[self.app]["published"]))
+                                            suite_cases.case(self.app)["published"]))
             gpu, seen = suite_summary.gpu_name(pub or {}), pp_rows.gpu_names(doc)
             if gpu not in seen:  # e.g. an H100 in a partition set up for the H200
                 self.logger.warning(f"no references: this run saw {sorted(seen) or 'no GPU'}, "
@@ -181,5 +179,5 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
 
 
 # One check per app of the suite: microbench_check, spmv_check, ...
-for _app in suite_cases.APPS:
+for _app in suite_cases.apps():
     rfm.simple_test(make_test(f"{_app}_check", (proxyport_app,), {"app": _app}, module=__name__))

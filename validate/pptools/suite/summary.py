@@ -16,23 +16,21 @@ import os
 import statistics
 import sys
 
-import suite_cases
-import suite_rules
+from .. import outfile, project
+from .. import result as resultfile
+from . import cases as suite_cases
+from . import rules as suite_rules
 
-PUBLISHED = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "results", "nvidia-h200")
+PUBLISHED = os.path.join(project.ROOT, "results", "nvidia-h200")
+family = resultfile.family
 
 
 def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
+    """A result file, or None where there is none (a run that left no file); a file
+    that is there but not a result file is refused (BadInput)."""
+    if not os.path.lexists(path):
         return None
-
-
-def family(variant):
-    """Launch-shape variants collapse to one family (the best is kept)."""
-    return "" if variant.startswith("tpb=") else variant
+    return resultfile.load_result(path)
 
 
 def better(a, b, higher):
@@ -54,19 +52,19 @@ def per_size(files):
     """{(kernel, label, variant family, size): row}, the family's best launch shape."""
     per = {}  # (kernel, label, size, variant) -> list of per-process rows
     for res in files:
-        for r in res.get("results", []):
-            key = (r["kernel"], r.get("label", r["model"]), r["size"], r["variant"])
+        for r in res["results"]:
+            key = (r["kernel"], resultfile.label(r), r.get("size", 0), r.get("variant", ""))
             per.setdefault(key, []).append(r)
     rows = {}
     for (kernel, label, size, variant), rs in per.items():
         foms = [r["fom"] for r in rs if isinstance(r.get("fom"), (int, float))]
         if not foms:
             continue
-        hib = rs[0]["fom_higher_is_better"]
+        hib = rs[0].get("fom_higher_is_better", True)
         fracs = [r["fraction_of_copy_ceiling"] for r in rs if r.get("fraction_of_copy_ceiling") is not None]
         med = statistics.median(foms)
         row = {"kernel": kernel, "label": label, "model": rs[0]["model"], "size": size,
-               "variant": variant, "fom": med, "fom_unit": rs[0]["fom_unit"],
+               "variant": variant, "fom": med, "fom_unit": rs[0].get("fom_unit", ""),
                "higher_is_better": hib, "runs": len(foms),
                "spread": (max(foms) - min(foms)) / med if med and len(foms) > 1 else None,
                "fraction_of_copy_ceiling": statistics.median(fracs) if fracs else None,
@@ -85,8 +83,8 @@ def ratio(row, ref):
 
 
 def gpu_name(res):
-    for d in res.get("devices", []):
-        if d.get("model") in ("cuda", "hip") and d.get("ran"):
+    for d in res.get("devices") or []:
+        if resultfile.is_native(d.get("model")) and d.get("ran"):
             return d.get("name")
     return None
 
@@ -95,13 +93,14 @@ def add_ratios(rows, sized, published_rows, same_gpu):
     """Ratios to the native (or host) model and to the published row; where the published
     file has the kernel at another size than the headline's, the run's row at that size
     (sized: per_size of the run) is compared, and published_size says so."""
-    natives = {k: r for k, r in rows.items() if r["model"] in ("cuda", "hip")}
-    base_model = "native" if natives else "host"
+    natives = {k: r for k, r in rows.items() if resultfile.is_native(r["model"])}
+    ref_model = project.reference_model()
+    base_model = "native" if natives else ref_model
     for (kernel, label, fam), r in rows.items():
         if natives:
             ref = [n for (k2, _, f2), n in natives.items() if k2 == kernel and f2 == fam]
         else:
-            ref = [n for (k2, _, f2), n in rows.items() if k2 == kernel and f2 == fam and n["model"] == "host"]
+            ref = [n for (k2, _, f2), n in rows.items() if k2 == kernel and f2 == fam and n["model"] == ref_model]
         r["ratio_to_" + base_model] = ratio(r, ref[0]) if ref and ref[0] is not r else (1.0 if ref else None)
         pub = published_rows.get((kernel, label, fam)) if same_gpu else None
         if pub is None and same_gpu:
@@ -157,7 +156,7 @@ def figure(app, rows, base, path):
         ax.legend(fontsize=7)
     axes[0][0].set_title(f"{app}: median of the runs, largest size, best launch shape")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    outfile.save_figure(fig, path, dpi=110)
     plt.close(fig)
     return None
 
@@ -165,13 +164,14 @@ def figure(app, rows, base, path):
 def describe_system(res):
     """One line: the hosts, CPU and GPUs of a result file's system records."""
     recs = res.get("system") or []
+    recs = recs if isinstance(recs, list) else [recs]
     if not recs:
         return "no system record"
     hosts = sorted({r.get("hostname") or "?" for r in recs})
     r0 = recs[0]
     gpus = sorted({f"{d.get('name')} ({d.get('uuid') or 'no uuid'}), driver {d.get('driver') or '?'}, "
-                   f"{d.get('driver_api') or '?'}" for r in recs for d in r.get("devices", [])
-                   if d.get("is_gpu") and d.get("model") in ("cuda", "hip", "omp", "ompx")})
+                   f"{d.get('driver_api') or '?'}" for r in recs for d in r.get("devices") or []
+                   if d.get("is_gpu") and d.get("model") in project.device_models()})
     sched = r0.get("scheduler") or {}
     job = f"; job {sched.get('job_id')}" if isinstance(sched, dict) and sched.get("job_id") else ""
     return (f"{len(recs)} rank(s) on {', '.join(hosts)}: {r0.get('os', '?')}, kernel "
@@ -183,18 +183,57 @@ def fmt(x, spec=".3g"):
     return "-" if x is None else format(x, spec)
 
 
+def check_plan(plan, name):
+    """A suite.json as the summary and the rules read it: refused (BadInput) unless
+    every field they use has its type; missing optional fields get their defaults."""
+    def bad(where, why):
+        raise resultfile.BadInput(f"{name}: {where}: {why}")
+    if not isinstance(plan, dict):
+        raise resultfile.BadInput(f"{name}: not a suite plan (a JSON object with \"runs\")")
+    if not isinstance(plan.get("runs"), list):
+        bad("runs", "not a list")
+    for i, r in enumerate(plan["runs"]):
+        if not isinstance(r, dict):
+            bad(f"runs[{i}]", "not an object")
+        if r.get("app") not in project.apps():
+            bad(f"runs[{i}].app", f"{json.dumps(r.get('app'))[:40]} is not an app of apps.txt")
+        for k, types in (("repeat", (int,)), ("exit", (int, type(None))), ("json", (str, type(None))),
+                         ("seconds", (int, float, type(None)))):
+            if k in r and (not isinstance(r[k], types) or isinstance(r[k], bool)):
+                bad(f"runs[{i}].{k}", f"{json.dumps(r[k])[:40]} is not of the type a run has")
+        r.setdefault("repeat", 0)
+    plan.setdefault("apps", sorted({r["app"] for r in plan["runs"]}))
+    if not isinstance(plan["apps"], list) or not all(a in project.apps() for a in plan["apps"]):
+        bad("apps", "not a list of apps of apps.txt")
+    declared = plan.setdefault("declared", {})
+    if not isinstance(declared, dict) or suite_cases.check_declared(declared):
+        bad("declared", "not the {app: [option, value, ...]} of an optimized run")
+    for k in ("run_type", "scale", "command", "host_note", "tree", "started_utc", "inputs"):
+        if plan.get(k) is not None and not isinstance(plan[k], str):
+            bad(k, "not a string")
+    for k in ("build",):
+        if plan.setdefault(k, {}) is None or not isinstance(plan[k], dict):
+            bad(k, "not an object")
+    if plan.get("repeat") is not None and (not isinstance(plan["repeat"], int) or isinstance(plan["repeat"], bool)):
+        bad("repeat", "not an integer")
+    plan.setdefault("run_type", "baseline")
+    return plan
+
+
 def collect(out):
     """The run's plan (suite.json, or one made from the files found) and [(run, result)]."""
-    plan = load(os.path.join(out, "suite.json"))
-    if plan is None:
+    path = os.path.join(out, "suite.json")
+    if os.path.lexists(path):
+        plan = check_plan(resultfile.load_json(path, limit=resultfile.RESULT_LIMIT), path)
+    else:
         runs = []
-        for app in suite_cases.APPS:
+        for app in suite_cases.apps():
             d = os.path.join(out, app)
             for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
-                if f.startswith("run") and f.endswith(".json"):
-                    runs.append({"app": app, "repeat": int(f[3:-5] or 0), "json": os.path.join(app, f)})
+                if f.startswith("run") and f.endswith(".json") and f[3:-5].isdigit():
+                    runs.append({"app": app, "repeat": int(f[3:-5]), "json": os.path.join(app, f)})
         plan = {"runs": runs, "apps": sorted({r["app"] for r in runs}), "run_type": "baseline",
-                "declared": {}, "scale": "?", "repeat": None}
+                "declared": {}, "scale": "?", "repeat": None, "build": {}}
     results = [(r, load(os.path.join(out, r["json"])) if r.get("json") else None) for r in plan["runs"]]
     return plan, results
 
@@ -202,9 +241,8 @@ def collect(out):
 def write(out, reportable, repo):
     plan, results = collect(out)
     if not results:
-        print(f"suite: no runs found in {out}", file=sys.stderr)
-        return 2
-    os.makedirs(os.path.join(out, "figures"), exist_ok=True)
+        raise resultfile.BadInput(f"no runs found in {out}")
+    outfile.out_dir(os.path.join(out, "figures"), "figures")
     first = next((res for _, res in results if res), {})
     summary = {"schema": "proxyport-suite-summary-1", "run_type": plan.get("run_type"),
                "scale": plan.get("scale"), "repeat": plan.get("repeat"), "command": plan.get("command"),
@@ -221,7 +259,7 @@ def write(out, reportable, repo):
             continue
         sized = per_size(files)
         rows = headline(files, sized)
-        pubfile = load(os.path.join(PUBLISHED, suite_cases.CASES[app]["published"]))
+        pubfile = load(os.path.join(PUBLISHED, suite_cases.case(app)["published"]))
         same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
         base = add_ratios(rows, sized, headline([pubfile]) if pubfile else {}, same_gpu)
         rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))
@@ -231,12 +269,12 @@ def write(out, reportable, repo):
         fig = f"figures/{app}.png"
         err = figure(app, rlist, base, os.path.join(out, fig))
         summary["apps"][app] = {"rows": rlist, "ratio_base": base, "runs": len(files),
-                                "published_reference": suite_cases.CASES[app]["published"] if same_gpu else None,
+                                "published_reference": suite_cases.case(app)["published"] if same_gpu else None,
                                 "geomean_ratio_to_published": gm, "figure": None if err else fig}
         md += [f"## {app}", "",
                f"{len(files)} run(s); ratios to the {base} model"
                + (f"; geometric mean of the ratios to the published H200 reference "
-                  f"({suite_cases.CASES[app]['published']}): {fmt(gm)}" if same_gpu
+                  f"({suite_cases.case(app)['published']}): {fmt(gm)}" if same_gpu
                   else "; no published reference for this GPU"), ""]
         md += [f"![{app}]({fig})" if not err else f"(no figure: {err})", ""]
         md += [f"| kernel | model | size | variant | FOM | unit | spread | vs {base} | %copy | vs published | valid |",
@@ -266,10 +304,8 @@ def write(out, reportable, repo):
         head.append("- reportable (RUNRULES.md): " + ("yes" if not violations else "NO"))
         head += [f"  - {v}" for v in violations]
     md[2:2] = head + [""]
-    with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=1)
-    with open(os.path.join(out, "summary.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
+    outfile.write_json(os.path.join(out, "summary.json"), summary)
+    outfile.write_text(os.path.join(out, "summary.md"), "\n".join(md) + "\n")
     print(f"summary: {os.path.join(out, 'summary.md')}")
     for v in violations:
         print(f"suite: NOT REPORTABLE: {v}", file=sys.stderr)

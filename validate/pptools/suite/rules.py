@@ -5,7 +5,8 @@ import os
 import shlex
 import subprocess
 
-import suite_cases
+from .. import result as resultfile
+from . import cases as suite_cases
 
 MIN_REPEATS = 3
 
@@ -95,15 +96,15 @@ def after_run(plan, results, repo):
         if res is None:
             bad.append(f"{name}: no result file")
             continue
-        failed = [f"{r['kernel']} {r.get('label', r['model'])} {r['size']} {r['variant']}".strip()
-                  for r in res.get("results", []) if not r.get("valid")]
+        failed = [f"{r['kernel']} {resultfile.label(r)} {r.get('size', '')} {r.get('variant', '')}".strip()
+                  for r in res["results"] if not r.get("valid")]
         if failed:
             bad.append(f"{name}: {len(failed)} row(s) FAILED validation ({'; '.join(failed[:3])})")
         if not res.get("validated"):
             bad.append(f"{name}: the result file is not validated")
         if not isinstance(res.get("system"), (dict, list)) or not res.get("system"):
             bad.append(f"{name}: no system record (hostname, GPU, driver) in the result file")
-        b = res.get("build", {})
+        b = res.get("build") or {}
         if plan["run_type"] == "baseline" and b.get("git_dirty"):
             bad.append(f"{name}: binary built from a tree with uncommitted changes")
         if head and b.get("git_revision") and not head.startswith(b["git_revision"]):

@@ -2,9 +2,14 @@
 
 One case per app and scale. "reference" is the published case (the GPU-node
 sizes of results/nvidia-h200/); "small" finishes in a few minutes on
-a 2-core CPU machine. "{inputs}" is the inputs folder the apps use.
+a 2-core CPU machine. "{inputs}" is the inputs folder the apps use. The apps
+and their order are apps.txt's; an app there without a case here is refused
+when the suite would run it (a new app adds its case here).
 """
 import subprocess
+
+from .. import project
+from ..result import BadInput
 
 CASES = {
     "microbench": {
@@ -34,7 +39,11 @@ CASES = {
     },
 }
 
-APPS = list(CASES)
+
+
+def apps():
+    """The suite's apps, in apps.txt's order."""
+    return project.apps()
 
 # Options an optimized run may declare, per app (each takes one value): launch
 # shapes and the sort implementation. Everything else (sizes, inputs, timing,
@@ -53,23 +62,29 @@ OPTIMIZABLE = {
 KERNEL_PATH_PARTS = ("/kernels/",)
 
 
+def case(app):
+    if app not in CASES:
+        raise BadInput(f"{app}: no suite case (pptools/suite/cases.py has none for this app of apps.txt)")
+    return CASES[app]
+
+
 def case_args(app, scale, inputs):
-    return [a.replace("{inputs}", inputs) for a in CASES[app][scale]]
+    return [a.replace("{inputs}", inputs) for a in case(app)[scale]]
 
 
 def check_declared(declared):
     """Problems with an optimized run's declared options {app: [opt, val, ...]}."""
     problems = []
     for app, args in declared.items():
-        if app not in CASES:
+        if app not in apps():
             problems.append(f"optimized options for unknown app '{app}'")
             continue
-        if not isinstance(args, list) or len(args) % 2:
-            problems.append(f"{app}: options must be a list of option, value pairs")
+        if not isinstance(args, list) or len(args) % 2 or not all(isinstance(x, str) for x in args):
+            problems.append(f"{app}: options must be a list of option, value pairs (strings)")
             continue
         for opt in args[0::2]:
-            if opt not in OPTIMIZABLE[app]:
-                allowed = ", ".join(sorted(OPTIMIZABLE[app])) or "none"
+            if not isinstance(opt, str) or opt not in OPTIMIZABLE.get(app, ()):
+                allowed = ", ".join(sorted(OPTIMIZABLE.get(app, ()))) or "none"
                 problems.append(f"{app}: {opt} may not change in a reportable run (allowed: {allowed})")
     return problems
 

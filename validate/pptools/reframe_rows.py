@@ -1,8 +1,8 @@
 """What the ReFrame checks read from an app's --json result file.
 
-Plain Python (no ReFrame import, so ReFrame's loader skips this file and the
-unit test runs without ReFrame installed; validate/ must be on sys.path).
-The checks in proxyport.py use:
+Plain Python (no ReFrame import, so the unit test runs without ReFrame
+installed). The checks in validate/reframe/proxyport.py use:
+  load(path)                      the result file (pptools.result), None if none
   problems(doc, model, exitcode)  why a run is not a pass (empty list: pass)
   perf_rows(doc, model)           {perf variable name: (FOM, unit, higher is better)}
   references(doc, model, tol)     ReFrame reference tuples from a published file
@@ -10,13 +10,22 @@ The checks in proxyport.py use:
 """
 import re
 
-from suite_summary import load  # noqa: F401  (a result file, or None)
+from . import result as resultfile
+
+
+def load(path):
+    """A run's result file, or None where it left none or a file that is not one."""
+    try:
+        return resultfile.load_result(path)
+    except resultfile.BadInput:
+        return None
+
 
 EXIT_MEANING = {1: "a validation failed", 2: "bad usage or input", 3: "runtime or device error"}
 
 
 def model_rows(doc, model):
-    return [r for r in (doc or {}).get("results", []) if r.get("model") == model]
+    return [r for r in (doc or {}).get("results") or [] if r.get("model") == model]
 
 
 def row_name(row):
@@ -68,6 +77,7 @@ def gpu_names(doc):
     """Names of the GPUs in a result file's device and system records, without
     the OpenMP models' suffix ("NVIDIA H200 (OpenMP offload device 0 of 1)")."""
     doc = doc or {}
-    devs = [d for d in doc.get("devices", []) if d.get("ran")]
-    devs += [d for rec in doc.get("system") or [] for d in rec.get("devices", [])]
+    devs = [d for d in doc.get("devices") or [] if d.get("ran")]
+    system = doc.get("system") or []
+    devs += [d for rec in (system if isinstance(system, list) else [system]) for d in rec.get("devices") or []]
     return {re.sub(r"\s*\([^()]*\)$", "", d["name"]) for d in devs if d.get("is_gpu") and d.get("name")}
