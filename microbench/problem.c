@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "microbench.h"
-#include "pp/kernel.h"
+#include "pp/buffers.h"
 #include "pp/rng.h"
 
 /* One independent stream per input: element i of input `input`. */

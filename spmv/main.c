@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "problem.h"
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pp/kernel.h"
 #include "pp/pp.h"
 #include "xs_options.h"
 #include "xsbench_like.h"

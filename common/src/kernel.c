@@ -1,19 +1,22 @@
-#include <math.h>
+/* The kernel-table adapter (pp/kernel.h): a pp_kernel becomes a pp_measure
+ * row of the one measurement path. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "pp/fault.h"
 #include "pp/kernel.h"
 #include "pp/measure.h"
-#include "pp/mpi.h"
-#include "pp/validate.h"
 
 int pp_kernel_bench(pp_session *s, pp_model m, const pp_kernel *k, void *ctx, long long n,
                     const char *variant) {
   const long long size = k->size > 0 ? k->size : n;
-  const pp_measure spec = {k->name, k->unit, size, variant && *variant ? variant : NULL,
-                           k->bytes ? k->bytes(size) : 0, k->flops ? k->flops(size) : 0,
-                           k->work ? k->work(size) : 0, k->calls, PP_RANKS_REPLICATED, NULL, NULL};
+  const pp_measure spec = {.name = k->name,
+                           .unit = k->unit,
+                           .size = size,
+                           .variant = variant && *variant ? variant : NULL,
+                           .bytes = k->bytes ? k->bytes(size) : 0,
+                           .flops = k->flops ? k->flops(size) : 0,
+                           .work = k->work ? k->work(size) : 0,
+                           .calls = k->calls,
+                           .ranks = PP_RANKS_REPLICATED};
   if (k->setup) k->setup(ctx);
   return pp_measure_run(s, m, &spec, k->run, ctx, k->verify)->valid;
 }
@@ -51,55 +54,4 @@ void pp_kernel_help(char *buf, size_t len, const pp_kernel *table, int count) {
     if (w < 0) break;
     used += (size_t)w;
   }
-}
-
-void pp_check_mismatches(pp_row *row, size_t bad, size_t n) {
-  row->valid = bad == 0;
-  snprintf(row->check, sizeof row->check, "%zu of %zu elements differ (exact)", bad, n);
-}
-
-void pp_check_equal(pp_row *row, double got, double want) {
-  row->valid = got == want;
-  snprintf(row->check, sizeof row->check, "%.17g vs %.17g (exact)", got, want);
-}
-
-void pp_check_within(pp_row *row, const char *what, double err, double tol) {
-  row->valid = pp_within(err, tol);
-  snprintf(row->check, sizeof row->check, "%s %.3g <= %.3g", what, err, tol);
-}
-
-void *pp_host_alloc(const char *app, size_t bytes, const char *what) {
-  void *p = malloc(bytes ? bytes : 1);
-  if (!p) {
-    fprintf(stderr, "%s: cannot allocate %.1f MiB of host memory for %s\n", app,
-            bytes / 1048576.0, what);
-    fflush(stderr);
-    pp_mpi_exit(3);
-  }
-  return p;
-}
-
-void pp_device_fill(const pp_device_ops *ops, void *d, const void *value, size_t elem,
-                    size_t count) {
-  enum { CHUNK = 1 << 20 }; /* bytes of host staging */
-  size_t per = CHUNK / elem > 0 ? CHUNK / elem : 1;
-  if (per > count) per = count;
-  if (!count) return;
-  char *h = pp_host_alloc("device fill", per * elem, "staging");
-  for (size_t i = 0; i < per; i++) memcpy(h + i * elem, value, elem);
-  for (size_t at = 0; at < count; at += per) {
-    size_t k = count - at < per ? count - at : per;
-    ops->to_device((char *)d + at * elem, h, k * elem);
-  }
-  free(h);
-}
-
-void pp_device_poison_d(const pp_device_ops *ops, double *d, size_t n) {
-  double nan = NAN;
-  pp_device_fill(ops, d, &nan, sizeof nan, n);
-}
-
-void pp_device_poison_f(const pp_device_ops *ops, float *d, size_t n) {
-  float nan = NAN;
-  pp_device_fill(ops, d, &nan, sizeof nan, n);
 }

@@ -1,74 +1,29 @@
-#include <math.h>
+/* The measurement path (pp/measure.h): runs timed here, rows built by
+ * pp_row_build (row.c), stored by the report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/buffers.h"
 #include "pp/fault.h"
-#include "pp/kernel.h"
 #include "pp/measure.h"
 #include "pp/mpi.h"
+#include "pp/report.h"
 #include "pp/timer.h"
 
 static void skip_run(void *ctx) { (void)ctx; }
 
-/* Seconds -> the time unit's scale ("ms/atom-step": 1e3); 0 for rates. */
-static double time_scale(const char *unit) {
-  static const struct { const char *prefix; double scale; } t[] = {
-      {"ns/", 1e9}, {"us/", 1e6}, {"ms/", 1e3}, {"s/", 1.0}};
-  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-    if (!strncmp(unit, t[i].prefix, strlen(t[i].prefix))) return t[i].scale;
-  return 0;
-}
-
-/* The numerator of a rate unit for one run. */
-static double rate_work(const pp_measure *m) {
-  return !strcmp(m->unit, "GB/s")      ? m->bytes / 1e9
-         : !strcmp(m->unit, "GFLOP/s") ? m->flops / 1e9
-                                       : m->work;
-}
-
-/* Figure of merit from the row's (final) median. */
-static void set_fom(pp_row *row, const pp_measure *m, int ranks_of_work) {
-  const double scale = time_scale(m->unit);
-  if (scale > 0) {
-    row->fom = row->time.median * scale / (m->work > 0 ? m->work : 1);
-    row->higher_is_better = 0;
-  } else {
-    row->fom = ranks_of_work * rate_work(m) / row->time.median;
-    row->higher_is_better = 1;
+/* Runs fn opt.warmup times, then opt.samples times, each timed by the
+ * model's device-synchronized timer; seconds go to out[0..samples-1]. */
+static void time_runs(pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out) {
+  if (!s->ready) pp_session_ready(s);
+  const pp_device_ops *ops = s->ops[m];
+  for (int w = 0; w < s->opt.warmup; w++) fn(ctx);
+  ops->sync();
+  for (int i = 0; i < s->opt.samples; i++) {
+    ops->timer_start();
+    fn(ctx);
+    out[i] = ops->timer_stop();
   }
-}
-
-/* Row of samples t[0..n) of spec m; verdict and combine follow. */
-static void build_row(pp_session *s, pp_model model, const pp_measure *m, double *t, int n, pp_row *row) {
-  if (m->ranks == PP_RANKS_SPLIT) pp_mpi_max(t, n); /* each sample lasts until the slowest rank ends */
-  pp_row_init(row, m->name, model, m->size);
-  if (m->variant) snprintf(row->variant, sizeof row->variant, "%s", m->variant);
-  pp_row_time(row, t, n, &s->opt.bootstrap, 1.0, m->unit);
-  row->bytes = m->bytes;
-  row->flops = m->flops;
-  set_fom(row, m, 1);
-  row->valid = 0;
-  snprintf(row->check, sizeof row->check, "not checked");
-}
-
-/* Ranks, then the figures that depend on the final time; adds the row. */
-static pp_row *finish_row(pp_session *s, const pp_measure *m, void *ctx, pp_row *row) {
-  const int P = pp_mpi_size();
-  if (m->ranks == PP_RANKS_SPLIT) {
-    row->valid = pp_mpi_all(row->valid);
-    row->ranks = P;
-  } else {
-    pp_row_combine_ranks(row); /* samples of the slowest rank; bytes, flops x ranks */
-    set_fom(row, m, P);
-  }
-  /* rate rows that also count bytes or flops show those rates too */
-  const double med = row->time.median;
-  if (row->bytes > 0 && strcmp(m->unit, "GB/s"))
-    pp_row_metric(row, "bandwidth", "GB/s", row->bytes / med / 1e9);
-  if (row->flops > 0 && strcmp(m->unit, "GFLOP/s"))
-    pp_row_metric(row, "rate", "GFLOP/s", row->flops / med / 1e9);
-  if (m->figures) m->figures(ctx, row);
-  return pp_report_add(s->report, row);
 }
 
 static double *alloc_samples(const pp_session *s, int n) {
@@ -81,15 +36,14 @@ pp_row *pp_measure_run(pp_session *s, pp_model m, const pp_measure *spec, pp_run
   snprintf(missed, sizeof missed, "%s-missed", spec->name);
   const int n = s->opt.samples, calls = spec->calls > 0 ? spec->calls : 1;
   double *t = alloc_samples(s, n);
-  pp_bench(s, m, pp_fault(missed) ? skip_run : run, ctx, t);
+  time_runs(s, m, pp_fault(missed) ? skip_run : run, ctx, t);
   for (int i = 0; i < n; i++) t[i] /= calls;
   pp_measure w = *spec;
   if (w.count) w.count(ctx, &w);
   pp_row row;
-  build_row(s, m, &w, t, n, &row);
+  pp_row_build(&row, m, &w, t, n, &s->opt.bootstrap, verify, ctx, ctx);
   free(t);
-  verify(ctx, &row);
-  return finish_row(s, &w, ctx, &row);
+  return pp_report_add(s->report, &row);
 }
 
 /* ---- parts ------------------------------------------------------------------------ */
@@ -130,7 +84,7 @@ void pp_part_end(pp_parts *pt, int part) {
   if (i < pt->cap) pt->t[part][i] = dt;
 }
 
-/* The run as pp_bench sees it: counts restarted, and in EVERY_RUN mode each
+/* The run as time_runs sees it: counts restarted, and in EVERY_RUN mode each
  * timed run's part times summed into per-run samples. */
 typedef struct parts_run {
   pp_parts *pt;
@@ -156,6 +110,23 @@ static void run_parts(void *arg) {
   }
 }
 
+/* A part's verdict is its whole's; its metrics say how often it ran and its
+ * share of the parts' time. */
+typedef struct part_verdict {
+  const char *whole;
+  int valid;         /* the whole row's, ranks combined */
+  double total, sum; /* seconds of all parts, of this part */
+  long long calls;   /* this part's calls per run */
+} part_verdict;
+
+static void verdict_of_part(void *arg, pp_row *row) {
+  const part_verdict *v = arg;
+  pp_row_metric(row, "calls", "count", (double)v->calls);
+  pp_row_metric(row, "share", "percent", v->total > 0 ? 100 * v->sum / v->total : 0);
+  row->valid = v->valid;
+  snprintf(row->check, sizeof row->check, "part of %s (%s)", v->whole, v->valid ? "validated" : "FAILED");
+}
+
 pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, const pp_measure *parts,
                          pp_parts *pt, pp_parts_mode mode, pp_run_fn run, void *ctx,
                          pp_verify_fn verify) {
@@ -174,7 +145,7 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
       for (int p = 0; p < pt->count; p++) t[i] += r.per_run[p][i];
     }
   } else { /* timed whole; then one more run, every part call synchronized and timed */
-    pp_bench(s, m, run_parts, &r, t);
+    time_runs(s, m, run_parts, &r, t);
     pt->on = 1;
     r.warmup = r.i + 1; /* no per-run sums */
     run_parts(&r);
@@ -186,32 +157,26 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
   const int wc = w.calls > 0 ? w.calls : 1;
   for (int i = 0; i < n; i++) t[i] /= wc;
   pp_row row;
-  build_row(s, m, &w, t, n, &row);
-  verify(ctx, &row);
-  const int valid = w.ranks == PP_RANKS_SPLIT ? pp_mpi_all(row.valid) : row.valid;
-  pp_row *stored = finish_row(s, &w, ctx, &row);
-  const int stored_index = (int)(stored - pp_report_row(s->report, 0));
+  pp_row_build(&row, m, &w, t, n, &s->opt.bootstrap, verify, ctx, ctx);
+  const int stored_index = (int)(pp_report_add(s->report, &row) - pp_report_row(s->report, 0));
 
   /* the parts' rows: per run (EVERY_RUN) or per call (EXTRA_RUN) samples */
-  double total = 0;
+  part_verdict v = {.whole = whole->name, .valid = pp_report_row(s->report, stored_index)->valid};
   long long ns[PP_MAX_PARTS];
   for (int p = 0; p < pt->count; p++) {
     ns[p] = !pt->calls[p] ? 0 : every ? n : (pt->calls[p] < pt->cap ? pt->calls[p] : pt->cap);
     double *x = every ? r.per_run[p] : pt->t[p];
-    for (long long i = 0; i < ns[p]; i++) total += x[i];
+    for (long long i = 0; i < ns[p]; i++) v.total += x[i];
   }
   for (int p = 0; p < pt->count; p++) {
     if (!ns[p]) continue;
     double *x = every ? r.per_run[p] : pt->t[p];
-    double sum = 0;
-    for (long long i = 0; i < ns[p]; i++) sum += x[i];
+    v.sum = 0;
+    for (long long i = 0; i < ns[p]; i++) v.sum += x[i];
+    v.calls = pt->calls[p];
     pp_row prow;
-    build_row(s, m, &parts[p], x, (int)ns[p], &prow);
-    pp_row_metric(&prow, "calls", "count", (double)pt->calls[p]);
-    pp_row_metric(&prow, "share", "percent", total > 0 ? 100 * sum / total : 0);
-    prow.valid = valid;
-    snprintf(prow.check, sizeof prow.check, "part of %s (%s)", whole->name, valid ? "validated" : "FAILED");
-    finish_row(s, &parts[p], ctx, &prow);
+    pp_row_build(&prow, m, &parts[p], x, (int)ns[p], &s->opt.bootstrap, verdict_of_part, &v, ctx);
+    pp_report_add(s->report, &prow);
   }
   for (int p = 0; p < pt->count && every; p++) free(r.per_run[p]);
   free(t);

@@ -212,17 +212,3 @@ int pp_session_finish(pp_session *s) {
   pp_mpi_finalize();
   return rc;
 }
-
-void pp_bench(const pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out) {
-  /* Sessions are never const objects; the ceilings are session state filled
-   * lazily, before the first timed run, when the app did not say it was ready. */
-  if (!s->ready) pp_session_ready((pp_session *)s);
-  const pp_device_ops *ops = s->ops[m];
-  for (int w = 0; w < s->opt.warmup; w++) fn(ctx);
-  ops->sync();
-  for (int i = 0; i < s->opt.samples; i++) {
-    ops->timer_start();
-    fn(ctx);
-    out[i] = ops->timer_stop();
-  }
-}

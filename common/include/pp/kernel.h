@@ -7,16 +7,16 @@
  * pp_kernel_bench for each selected kernel. Everything else is here:
  *
  *   setup(ctx)                 inputs in place, outputs and results poisoned
- *   pp_bench(run)              opt.warmup untimed runs, opt.samples timed ones
- *   pp_row_init/pp_row_time    row named k->name: statistics and figure of merit
- *   verify(ctx, row)           PASS/FAIL against gold values
- *   pp_row_combine_ranks       every rank ran the same kernel (collective)
- *   pp_report_add
+ *   pp_measure_run             opt.warmup untimed runs, opt.samples timed ones,
+ *                              then the row (pp_row_build: statistics, figure
+ *                              of merit, verify(ctx, row), every rank ran the
+ *                              same kernel) added to the report
  *
  * Rules for verify: compare with gold values that do not come from the
  * kernel's per-item math (closed forms of the input generator, sums computed
  * independently); plant the app's faults (pp_fault, "pp/fault.h") on the
- * downloaded result just before comparing; set the row with pp_check_*.
+ * downloaded result just before comparing; set the row with pp_check_*
+ * (pp/row.h). setup poisons with pp_device_poison_* (pp/buffers.h).
  * Every kernel also gets one fault for free: `--inject-fault NAME-missed`
  * makes the loop skip every run of kernel NAME, so its verify must FAIL
  * (setup must poison whatever run writes, results included). */
@@ -24,8 +24,9 @@
 #define PP_KERNEL_H
 #include <stddef.h>
 #include <stdint.h>
+#include "pp/buffers.h"
+#include "pp/row.h"
 #include "pp/session.h"
-#include "pp/report.h"
 PP_EXTERN_C_BEGIN
 
 typedef struct pp_kernel {
@@ -59,27 +60,6 @@ const char *pp_kernel_select(const char *list, const pp_kernel *table, int count
                              uint64_t *mask);
 /* Writes "  name  help" lines for the table into buf (for pp_app.epilog). */
 void pp_kernel_help(char *buf, size_t len, const pp_kernel *table, int count);
-
-/* ---- for verify: set row->valid and row->check ---------------------------- */
-/* Element-wise exact comparison: `bad` of n elements differ. */
-void pp_check_mismatches(pp_row *row, size_t bad, size_t n);
-/* One exact value (sums of exactly representable terms, counts). */
-void pp_check_equal(pp_row *row, double got, double want);
-/* An error measure within a tolerance: "<what> <err> <= <tol>". */
-void pp_check_within(pp_row *row, const char *what, double err, double tol);
-
-/* ---- for setup and verify ---------------------------------------------------- */
-/* Host memory, or one line "<app>: cannot allocate N MiB of host memory for
- * <what>" and exit 3. Callers check sizes against memory up front (exit 2),
- * so this is the runtime failure. */
-void *pp_host_alloc(const char *app, size_t bytes, const char *what);
-/* Sets `count` elements of `elem` bytes at device pointer d to *value,
- * through a bounded host buffer (no n-sized host copy). */
-void pp_device_fill(const pp_device_ops *ops, void *d, const void *value, size_t elem,
-                    size_t count);
-/* Fills n device doubles/floats with NaN, which no correct kernel writes. */
-void pp_device_poison_d(const pp_device_ops *ops, double *d, size_t n);
-void pp_device_poison_f(const pp_device_ops *ops, float *d, size_t n);
 
 PP_EXTERN_C_END
 #endif

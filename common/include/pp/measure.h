@@ -1,58 +1,25 @@
-/* The one measurement path of every app's rows: warm-up and timed runs,
- * statistics, the figure of merit, validation, the MPI rank combine and the
- * report, for one run function (pp_measure_run) or for a run made of parts
- * timed alone (pp_measure_parts: TestSNAP's step of five kernels, a CG solve
- * of SpMVs, dots and axpbys). An app describes a row (pp_measure) and gives
- * its run and verify functions; it never times, builds or combines rows
- * itself. pp_kernel_bench (pp/kernel.h) is this path for a static table. */
+/* The one measurement path of every app's rows: warm-up and timed runs of
+ * one run function (pp_measure_run) or of a run made of parts timed alone
+ * (pp_measure_parts: TestSNAP's step of five kernels, a CG solve of SpMVs,
+ * dots and axpbys); their samples become rows (pp_row_build, pp/row.h) that
+ * go to the report. An app describes a row (pp_measure) and gives its run
+ * and verify functions; it never times, builds or combines rows itself.
+ * pp_kernel_bench (pp/kernel.h) is this path for a static table. */
 #ifndef PP_MEASURE_H
 #define PP_MEASURE_H
+#include "pp/row.h"
 #include "pp/session.h"
-#include "pp/report.h"
 PP_EXTERN_C_BEGIN
 
-/* How the ranks of an MPI run share a row's work. */
-typedef enum pp_ranks {
-  /* Every rank runs the same work on its own data (microbench, spmv): the
-   * row is the slowest rank's samples, the rate is ranks x work / its
-   * median, bytes and flops are ranks x one rank's (pp_row_combine_ranks). */
-  PP_RANKS_REPLICATED = 0,
-  /* The ranks share one problem (CG, XSBench's lookups, SNAP's atoms): each
-   * sample is the slowest rank's (a collective step lasts until it ends),
-   * and work, bytes and flops are given for the whole problem. */
-  PP_RANKS_SPLIT
-} pp_ranks;
+/* One run of a row's work (all of it, or a run made of parts). */
+typedef void (*pp_run_fn)(void *ctx);
 
-struct pp_measure;
-typedef struct pp_measure {
-  const char *name;    /* row (kernel) name */
-  /* Figure of merit: "GB/s" is bytes per second, "GFLOP/s" flops per
-   * second, another rate ("lookups/s") work per second; a time unit
-   * ("us/launch", "us/call", "ms/atom-step": its prefix before '/' is one of
-   * ns, us, ms, s) is the median time per `work` items (per call if 0). */
-  const char *unit;
-  long long size;      /* the row's problem size */
-  const char *variant; /* launch or model parameters ("tpb=256"); NULL: none */
-  double bytes, flops; /* of one run (or, for a part, of one sample); 0: not counted */
-  double work;         /* of one run: the rate's numerator, or the time unit's items */
-  int calls;           /* calls of the kernel per run: times are divided by it (0: 1) */
-  pp_ranks ranks;
-  /* Counts only the runs can tell (CG's iterations): called after the runs,
-   * before the row is built, to set bytes, flops or work. NULL: none. */
-  void (*count)(void *ctx, struct pp_measure *spec);
-  /* Extra metrics from the final (rank-combined) row, e.g. a second byte
-   * count; may set frac_ceiling. NULL: none. */
-  void (*figures)(void *ctx, pp_row *row);
-} pp_measure;
-
-/* After the runs, on every rank: compare the result with gold values and set
- * row->valid and row->check (pp_check_* in pp/kernel.h); may add metrics.
- * Planted faults belong here, on the downloaded result. */
-typedef void (*pp_verify_fn)(void *ctx, pp_row *row);
-
-/* Times run(ctx) on model m (opt.warmup untimed runs, opt.samples timed,
- * pp_bench), fills the row of `spec`, calls verify, combines the ranks, adds it to the report. `--inject-fault
- * NAME-missed` skips every run, so verify must find the result poisoned.
+/* Times run(ctx) on model m: opt.warmup untimed runs, then opt.samples
+ * runs each timed by the model's device-synchronized timer (the copy
+ * ceilings are measured first, pp_session_ready, if the app has not); builds
+ * the row of `spec` (pp_row_build: verify is called there) and adds it to
+ * the report. `--inject-fault NAME-missed` skips every run, so verify must
+ * find the result poisoned.
  * Collective under MPI. Returns the stored row (valid until the next row is
  * added): the app may add cross-row metrics to it before the report ends. */
 pp_row *pp_measure_run(pp_session *s, pp_model m, const pp_measure *spec, pp_run_fn run, void *ctx,

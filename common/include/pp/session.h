@@ -1,6 +1,7 @@
 /* The part of every driver that is the same: parse the command line, open
  * the asked models' devices, measure the copy ceiling (after the app checked
- * its inputs), time kernels, finish the report. */
+ * its inputs), finish the report. The rows are measured in between
+ * (pp/measure.h). */
 #ifndef PP_SESSION_H
 #define PP_SESSION_H
 #include <stddef.h>
@@ -17,7 +18,7 @@ typedef struct pp_session {
   const pp_device_ops *ops[PP_MODEL_COUNT];
   pp_device_info info[PP_MODEL_COUNT];
   /* Ceiling each model is measured against (GB/s; NaN: none). Filled by
-   * pp_session_ready, which pp_bench calls before the first timed run. */
+   * pp_session_ready, which the measurement calls before the first timed run. */
   double copy_gbs[PP_MODEL_COUNT];
   int ready; /* pp_session_ready has run */
   double t0; /* pp_wtime() at pp_session_start: progress lines show the time since */
@@ -27,8 +28,8 @@ typedef struct pp_session {
  * the app can check its inputs first. */
 void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app);
 /* Inputs are checked: measures the copy ceilings (2 x 1 GiB on a GPU) and
- * fills copy_gbs. Idempotent; the first pp_bench calls it, so an app needs
- * it only to measure before it allocates its own data. */
+ * fills copy_gbs. Idempotent; the first measured row calls it, so an app
+ * needs it only to measure before it allocates its own data. */
 void pp_session_ready(pp_session *s);
 /* Exits 2 with the bytes needed and available when `device_bytes` cannot fit
  * in the free memory of an opened device, or `host_bytes` in host memory.
@@ -53,12 +54,6 @@ void pp_progress(const pp_session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-
-typedef void (*pp_run_fn)(void *ctx);
-/* Runs fn opt.warmup times, then opt.samples times, each timed by the
- * model's device-synchronized timer; seconds go to out[0..samples-1].
- * Calls pp_session_ready first if the app has not. */
-void pp_bench(const pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out);
 
 PP_EXTERN_C_END
 #endif
