@@ -1,5 +1,5 @@
 # validate/scaling (multi-GPU scaling tables, issue 14) on real 1- and 2-rank
-# host runs of cgsolve, xsbench_like and testsnap, and planted faults in copies
+# host runs of the MPI apps (a subset of apps.txt), and planted faults in copies
 # of their result files (checksum, energy, shared GPU, invalid row, no 1-rank run).
 if(PP_HAVE_MPI)
   # the launcher and its options, the rank count flag last (the test appends the count)
