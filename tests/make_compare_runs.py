@@ -42,6 +42,8 @@ MODELS = {"host": 1.0, "omp": 2.0}
 MACHINE_SD, ROW_SD, SAMPLE_SD = 0.02, 0.015, 0.01
 OUTLIER_SHARE, OUTLIER_MEAN = 0.05, 0.3
 NSAMPLES = 20
+# the clang-19 build's run (time factor per label); facts-clang.json has its labels' kernels
+CLANG_RUN = {"cuda": 1.0, "omp[clang-19]": 1.25, "ompx[clang-19]": 1.1}
 
 
 def process_samples(rng, times):
@@ -119,7 +121,7 @@ def compiler_run(path, labels, seed, invalid=None):
 def facts(path):
     ks = []
     for k in TIMES:
-        for model in ("omp", "ompx"):
+        for model in (label.split("[")[0] for label in CLANG_RUN if "[" in label):  # its build's labels
             regs, spill = (40, 8) if (k, model) == ("a", "omp") else (24, 0)
             ks.append({"app": "synthetic", "model": model, "kernel": k, "symbol": f"__omp_offloading_1_2_{k}_l1",
                        "registers": regs, "smem_static": 0, "stack": spill, "spill_stores": spill,
@@ -145,7 +147,7 @@ def main():
     runs(d, "base", 1.00, 11)
     runs(d, "same", 1.00, 12)
     runs(d, "slow10", 1.10, 13)
-    compiler_run(os.path.join(d, "cc-clang.json"), {"cuda": 1.0, "omp[clang-19]": 1.25, "ompx[clang-19]": 1.1}, 7)
+    compiler_run(os.path.join(d, "cc-clang.json"), CLANG_RUN, 7)
     compiler_run(os.path.join(d, "cc-gcc.json"), {"cuda": 1.0, "omp[gcc-12]": 10.0}, 8)
     compiler_run(os.path.join(d, "cc-clang-lto.json"), {"omp[clang-19+lto]": 1.25 * 0.9,
                                                         "ompx[clang-19+lto]": 1.1}, 9)

@@ -5,10 +5,10 @@ ptxas 11.8, nvcc 13 and hipcc/clang AMDGPU, paths shortened). Exit 0 when every
 check holds, 1 with each failed check named."""
 import os
 import sys
-from importlib.machinery import SourceFileLoader
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-cf = SourceFileLoader("compile_facts", os.path.join(HERE, "..", "validate", "compile-facts")).load_module()
+sys.path.insert(0, os.path.join(HERE, "..", "validate"))
+from pptools.facts import command as cf  # noqa: E402
 fails, n = [], 0
 
 
