@@ -45,7 +45,8 @@ status=0
 # shellcheck disable=SC2086
 $cmd > "$out/$name.txt" 2>&1 || status=$?
 if [ $allow_dirty = 0 ] && [ -f "$out/$name.json" ] &&
-   python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["build"].get("git_dirty") else 1)' "$out/$name.json"; then
+   PYTHONPATH="$(dirname "$0")${PYTHONPATH:+:$PYTHONPATH}" python3 -c 'import sys; from pptools import result
+sys.exit(0 if (result.load_result(sys.argv[1]).get("build") or {}).get("git_dirty") else 1)' "$out/$name.json"; then
   for f in json csv txt cmd; do [ -f "$out/$name.$f" ] && mv "$out/$name.$f" "$out/$name.$f.dirty"; done
   echo "gpu-run: $bin/$app was built from a dirty tree (build.git_dirty); results renamed *.dirty. Rebuild from a clean commit or pass --allow-dirty" >&2
   exit 2

@@ -17,9 +17,10 @@ set +e
 "$here/run.sh" "$t/out" "$t/res" xsbench babelstream-cuda testsnap testsnap-ompt
 rc=$?
 set -e
-python3 - "$t/res/refs.json" "$1" "$rc" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1])); mode, rc = sys.argv[2], int(sys.argv[3])
+PYTHONPATH="$here/.." python3 - "$t/res/refs.json" "$1" "$rc" <<'PY'
+import sys
+from pptools.result import load_json
+doc = load_json(sys.argv[1]); mode, rc = sys.argv[2], int(sys.argv[3])
 runs = {r["name"]: r for r in doc["runs"]}
 assert len(runs) == 6, runs.keys()
 assert runs["XSBench-cuda-k0"]["command"].endswith("XSBench-cuda -m event -s large -k 0")
