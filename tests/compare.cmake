@@ -113,3 +113,21 @@ pp_test(compilers_run_cells COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compilers_run_ce
 pp_test(compilers_run_cells_no_status COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compilers_run_cells.sh ${CMAKE_CURRENT_BINARY_DIR}/cells-fault
   ENV CELLS_FAULT=no-status
   EXPECT 1 "FAIL: heat map omp\\[nobuild\\] xsbench_like:event: None != 'BUILD-FAIL'" LABELS unit)
+
+# The tools' bad-input contract (validate/pptools): each hostile input below is refused
+# with exit 2 and one line on stderr, never a traceback, a hang or reading without end
+# (tests/hostile_input.py runs the tool under a time and memory limit, so a FIFO that
+# blocks it fails the test instead of hanging it); the *_atomic cases check that a
+# written file replaces its target by a rename. Each failed before validate/pptools.
+set(_hostile
+  compare_deep compare_build_str compare_samples_1e308 compare_fifo compare_dev_zero compare_directory
+  compare_markdown_symlink compare_markdown_atomic
+  scaling_array scaling_int_rows scaling_out_file scaling_out_readonly scaling_fifo
+  table_array table_int_rows table_no_fom table_doc_dev_full table_doc_symlink table_doc_atomic
+  suite_apps_empty suite_optimized_deep suite_optimized_fifo suite_summarize_plan suite_summarize_deep
+  suite_summarize_result suite_repeat_huge)
+foreach(c IN LISTS _hostile)
+  pp_test(hostile_${c} COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/hostile_input.py ${PROJECT_SOURCE_DIR}
+    ${CMAKE_CURRENT_BINARY_DIR}/hostile ${c} EXPECT 0 "^ok ${c}: " LABELS unit input
+    ENV PP_TEST_BIN=${PROJECT_BINARY_DIR}/bin)
+endforeach()

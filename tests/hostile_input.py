@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""hostile_input.py SOURCE_DIR WORK_DIR CASE: one hostile input to one of the
+validate/ tools, which must refuse it with exit 2 and exactly one line on
+stderr (never a traceback, a hang or reading without end); or, for the
+*_atomic cases, a write that must replace its target by a rename.
+
+The tool runs with a time limit (a FIFO must not block it: a regression fails
+here instead of hanging CTest) and an address-space limit (a file without end
+must not be read into memory). `hostile_input.py --list` prints the cases.
+"""
+import json
+import os
+import re
+import resource
+import shutil
+import stat
+import subprocess
+import sys
+
+TIME_LIMIT_S = 20
+MEMORY_LIMIT = 2 << 30
+
+
+def result(rows=None, **top):
+    """A small result file that every tool accepts (one cgsolve host row)."""
+    doc = {"schema": "proxyport-result-1", "app": "cgsolve", "mpi_ranks": 1, "validated": True,
+           "command": "cgsolve", "build": {"git_revision": "abc", "git_dirty": False},
+           "devices": [], "system": [],
+           "results": rows if rows is not None else [
+               {"kernel": "cg_solve", "model": "host", "label": "host", "size": 10, "variant": "",
+                "samples": [1.0, 1.1, 0.9], "time_s": {"median": 1.0}, "fom": 1.0, "fom_unit": "GFLOP/s",
+                "fom_higher_is_better": True, "valid": True, "check": "ok",
+                "metrics": {"relres_rel": 1e-12, "x_err_rel": 1e-12}}]}
+    doc.update(top)
+    return doc
+
+
+def write(path, doc):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(doc if isinstance(doc, str) else json.dumps(doc))
+    return path
+
+
+def deep(n=200000):
+    return '{"results": ' + "[" * n + "]" * n + "}"
+
+
+def fifo(path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.lexists(path):
+        os.unlink(path)
+    os.mkfifo(path)
+    return path
+
+
+def readonly_dir(w):
+    """A folder this process cannot write in: chmod 555, or, for root (whom modes do not
+    stop), a folder of /proc."""
+    if os.geteuid() == 0:
+        return "/proc/self"
+    d = os.path.join(w, "readonly")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, stat.S_IRUSR | stat.S_IXUSR)
+    return d
+
+
+def published_copy(src, w, mutate):
+    """A copy of results/ whose nvidia-h200/microbench.json is mutate(doc) (the table's first case)."""
+    dst = os.path.join(w, "results")
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(os.path.join(src, "results", "nvidia-h200"), os.path.join(dst, "nvidia-h200"))
+    path = os.path.join(dst, "nvidia-h200", "microbench.json")
+    with open(path) as f:
+        doc = json.load(f)
+    write(path, mutate(doc))
+    return dst
+
+
+def drop_fom(doc):
+    for r in doc["results"]:
+        r.pop("fom", None)
+    return doc
+
+
+def bindir(w):
+    """The build's bin folder (PP_TEST_BIN, from CTest), so that the suite's checks of the
+    binaries pass and the hostile option is what it meets; else an empty folder."""
+    return os.environ.get("PP_TEST_BIN") or w
+
+
+def suite_dir(w, plan=None, run=None):
+    d = os.path.join(w, "suite-run")
+    shutil.rmtree(d, ignore_errors=True)
+    write(os.path.join(d, "suite.json"), plan if plan is not None else
+          {"runs": [{"app": "cgsolve", "repeat": 1, "json": "cgsolve/run1.json", "exit": 0}],
+           "apps": ["cgsolve"], "run_type": "baseline", "declared": {}})
+    write(os.path.join(d, "cgsolve", "run1.json"), run if run is not None else result())
+    return d
+
+
+def scaling_dir(w, doc=None, name="cgsolve-s-1.json", as_fifo=False):
+    d = os.path.join(w, "scaling-" + name.replace(".json", "") + ("-fifo" if as_fifo else ""))
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    if as_fifo:
+        fifo(os.path.join(d, name))
+    else:
+        write(os.path.join(d, name), doc if doc is not None else result())
+    return d
+
+
+def good(w):
+    return write(os.path.join(w, "good.json"), result())
+
+
+def good2(w):
+    return write(os.path.join(w, "good2.json"), result(rows=[dict(result()["results"][0], samples=[1.2, 1.3])]))
+
+
+def symlinked(w, name):
+    target = write(os.path.join(w, name + ".target"), "old\n")
+    link = os.path.join(w, name)
+    if os.path.lexists(link):
+        os.unlink(link)
+    os.symlink(target, link)
+    return link
+
+
+# name: (tool, lambda src, w: argv, stderr regex); every case: exit 2, one line.
+CASES = {
+    "compare_deep": ("compare", lambda s, w: [write(os.path.join(w, "deep.json"), deep()), good(w)],
+                     r"deep\.json: .*(nest|deep)"),
+    "compare_build_str": ("compare", lambda s, w: [write(os.path.join(w, "b.json"), result(build="x")), good(w)],
+                          r"b\.json: .*build"),
+    "compare_samples_1e308": ("compare", lambda s, w: [
+        write(os.path.join(w, "big.json"), result(rows=[dict(result()["results"][0], samples=[1e308] * 5)])),
+        good(w)], r"big\.json: .*samples.*range"),
+    "compare_fifo": ("compare", lambda s, w: [fifo(os.path.join(w, "cmp.fifo")), good(w)],
+                     r"cmp\.fifo: .*not a regular file"),
+    "compare_dev_zero": ("compare", lambda s, w: ["/dev/zero", good(w)], r"/dev/zero: .*not a regular file"),
+    "compare_directory": ("compare", lambda s, w: [w, good(w)], r": not a regular file"),
+    "compare_markdown_symlink": ("compare", lambda s, w: ["--markdown", symlinked(w, "cmp.md"), good(w), good2(w)],
+                                 r"--markdown .*cmp\.md: .*symbolic link"),
+    "scaling_array": ("scaling", lambda s, w: [scaling_dir(w, [])], r"cgsolve-s-1\.json: .*not a ProxyPort result"),
+    "scaling_int_rows": ("scaling", lambda s, w: [scaling_dir(w, result(rows=[1, 2]))],
+                         r"cgsolve-s-1\.json: results\[0\]"),
+    "scaling_out_file": ("scaling", lambda s, w: [scaling_dir(w), "--no-figures", "--out", good(w)],
+                         r"--out .*good\.json: .*not a folder"),
+    "scaling_out_readonly": ("scaling", lambda s, w: [scaling_dir(w), "--no-figures", "--out", readonly_dir(w)],
+                             r"--out .*: "),
+    "scaling_fifo": ("scaling", lambda s, w: [scaling_dir(w, as_fifo=True)], r"cgsolve-s-1\.json: .*not a regular file"),
+    "table_array": ("results-table.py", lambda s, w: ["--results", published_copy(s, w, lambda d: [])],
+                    r"microbench\.json: .*not a ProxyPort result"),
+    "table_int_rows": ("results-table.py", lambda s, w: ["--results", published_copy(s, w, lambda d: dict(d, results=[1]))],
+                       r"microbench\.json: results\[0\]"),
+    "table_no_fom": ("results-table.py", lambda s, w: ["--results", published_copy(s, w, drop_fom)],
+                     r"microbench\.json: .*fom"),
+    "table_doc_dev_full": ("results-table.py", lambda s, w: ["--update-readme", "--readme", "/dev/full"],
+                           r"/dev/full: .*not a regular file"),
+    "table_doc_symlink": ("results-table.py", lambda s, w: ["--update", "--doc", symlinked(w, "doc.md")],
+                          r"doc\.md: .*symbolic link"),
+    "suite_apps_empty": ("suite", lambda s, w: ["--bin", bindir(w), "--apps", ""], r"--apps .*no app"),
+    "suite_optimized_deep": ("suite", lambda s, w: ["--bin", bindir(w), "--dry-run", "--optimized",
+                                                    write(os.path.join(w, "opt.json"), deep())],
+                             r"opt\.json: .*(nest|deep)"),
+    "suite_optimized_fifo": ("suite", lambda s, w: ["--bin", bindir(w), "--dry-run", "--optimized",
+                                                    fifo(os.path.join(w, "opt.fifo"))],
+                             r"opt\.fifo: not a regular file"),
+    "suite_summarize_plan": ("suite", lambda s, w: ["--summarize", suite_dir(w, plan={"runs": [1], "apps": 5})],
+                             r"suite\.json: "),
+    "suite_summarize_deep": ("suite", lambda s, w: ["--summarize", suite_dir(w, plan=deep())],
+                             r"suite\.json: .*(nest|deep)"),
+    "suite_summarize_result": ("suite", lambda s, w: ["--summarize", suite_dir(w, run=result(rows=[{"kernel": 1}]))],
+                               r"run1\.json: results\[0\]"),
+    "suite_repeat_huge": ("suite", lambda s, w: ["--bin", bindir(w), "--dry-run", "--repeat", "99999999999"],
+                          r"--repeat 99999999999: "),
+}
+
+
+# name: (tool, lambda src, w: (argv, target)): exit 0, and the target written by a
+# rename (a new inode) with no temporary file left beside it: a reader never
+# sees half a file. The target exists before (the old one is replaced).
+ATOMIC = {
+    "compare_markdown_atomic": ("compare", lambda s, w: (
+        ["--quiet", "--markdown", write(os.path.join(w, "cmp.md"), "old\n"), good(w), good2(w)],
+        os.path.join(w, "cmp.md"))),
+    "table_doc_atomic": ("results-table.py", lambda s, w: (
+        ["--update-readme", "--readme", shutil.copy(os.path.join(s, "docs", "results.md"), os.path.join(w, "results.md"))],
+        os.path.join(w, "results.md"))),
+}
+
+
+def atomic(src, w, case):
+    tool, args = ATOMIC[case]
+    argv, target = args(src, w)
+    ino = os.stat(target).st_ino
+    r = subprocess.run([sys.executable, os.path.join(src, "validate", tool)] + argv, capture_output=True,
+                       text=True, stdin=subprocess.DEVNULL, timeout=TIME_LIMIT_S)
+    print(r.stdout + r.stderr)
+    left = [f for f in os.listdir(w) if ".tmp-" in f]
+    bad = ([f"exit {r.returncode}, expected 0"] if r.returncode else []) + \
+        ([f"{target}: written in place (same inode), not replaced"] if os.stat(target).st_ino == ino else []) + \
+        ([f"temporary files left: {left}"] if left else [])
+    if bad:
+        print(f"FAIL {case}: " + "; ".join(bad))
+        return 1
+    print(f"ok {case}: written atomically")
+    return 0
+
+
+def limits():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def main(argv):
+    if argv[1:2] == ["--list"]:
+        print("\n".join(list(CASES) + list(ATOMIC)))
+        return 0
+    if len(argv) != 4 or argv[3] not in CASES and argv[3] not in ATOMIC:
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        return 2
+    src, work, case = argv[1:]
+    w = os.path.join(os.path.abspath(work), case)
+    if os.path.isdir(w):
+        for root, dirs, _ in os.walk(w):
+            for d in dirs:
+                os.chmod(os.path.join(root, d), 0o755)
+        shutil.rmtree(w)
+    os.makedirs(w)
+    if case in ATOMIC:
+        return atomic(src, w, case)
+    tool, args, want = CASES[case]
+    tool_args = args(src, w)
+    argv_tool = [sys.executable, os.path.join(src, "validate", tool)] + tool_args
+    links = [p for p in tool_args if os.path.islink(p) and os.readlink(p).endswith(".target")]
+    try:
+        r = subprocess.run(argv_tool, capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL,
+                           timeout=TIME_LIMIT_S, preexec_fn=limits)
+    except subprocess.TimeoutExpired:
+        print(f"FAIL {case}: still running after {TIME_LIMIT_S} s (a FIFO or a file without end blocks it)")
+        return 1
+    err = r.stderr.splitlines()
+    print(f"{case}: exit {r.returncode}, stderr {len(err)} line(s):")
+    print("\n".join("  " + x for x in err[-8:]))
+    bad = []
+    if r.returncode != 2:
+        bad.append(f"exit {r.returncode}, expected 2")
+    if len(err) != 1:
+        bad.append(f"{len(err)} stderr lines, expected one")
+    elif not re.search(want, err[0]):
+        bad.append(f"stderr does not match /{want}/")
+    for p in links:  # a refused write leaves the link and its target as they were
+        with open(os.path.realpath(p)) as f:
+            if not os.path.islink(p) or f.read() != "old\n":
+                bad.append(f"{p}: written through the symbolic link")
+    if bad:
+        print(f"FAIL {case}: " + "; ".join(bad))
+        return 1
+    print(f"ok {case}: refused with exit 2 and one line")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
