@@ -25,6 +25,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, "..", "validate", "schema", "result.schema.json")
+sys.path.insert(0, os.path.join(HERE, "..", "validate"))
+from pptools import result  # noqa: E402
 
 
 def die(msg):
@@ -110,7 +112,7 @@ def main():
     ap.add_argument("--expect", action="append", default=[])
     a = ap.parse_args(argv)
     try:
-        import jsonschema
+        import jsonschema  # noqa: F401  (pptools.result.schema_errors uses it)
     except ImportError:
         die(f"the Python package jsonschema is not installed for {sys.executable} "
             "(scripts/setup installs python3-jsonschema; or pip install jsonschema)")
@@ -123,21 +125,13 @@ def main():
         if r.returncode != 0:
             print(f"check_schema: FAIL: the command exited {r.returncode}")
             sys.exit(1)
-    try:
-        with open(a.schema) as f:
-            schema = json.load(f)
-        with open(a.file) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
+    try:  # the tools' reader and schema check (validate/pptools/result.py)
+        doc = result.load_json(a.file, limit=result.RESULT_LIMIT)
+        for spec in a.mutate:
+            mutate(doc, spec)
+        errs = result.schema_errors(doc, a.schema)
+    except result.BadInput as e:
         die(str(e))
-    cls = jsonschema.Draft202012Validator
-    cls.check_schema(schema)
-    for spec in a.mutate:
-        mutate(doc, spec)
-    errs = []
-    for e in sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.absolute_path)):
-        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
-        errs.append(f"{where}: {e.message}")
     if not errs:  # the semantic checks assume the shape the schema guarantees
         errs = semantic(doc, a)
     for spec in a.expect:

@@ -317,13 +317,14 @@ def native_of(models):
 # ---------------------------------------------------------------- schema
 
 def schema_errors(doc, schema_path=SCHEMA):
-    """The result file's violations of result.schema.json (a list of lines), or None
-    when jsonschema is not installed."""
+    """The result file's violations of result.schema.json, one line each
+    ("results/0: ..."), or None when jsonschema is not installed."""
     try:
         import jsonschema
     except ImportError:
         return None
     schema = load_json(schema_path, "schema")
-    v = jsonschema.Draft202012Validator(schema)
-    return [f"{'.'.join(str(p) for p in e.absolute_path) or '(top)'}: {e.message}"
-            for e in sorted(v.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))]
+    cls = jsonschema.Draft202012Validator
+    cls.check_schema(schema)
+    errs = sorted(cls(schema).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    return [f"{'/'.join(str(p) for p in e.absolute_path) or '(top)'}: {e.message}" for e in errs]
