@@ -137,7 +137,7 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
 
     @run_after("setup")
     def command(self):
-        if self.model != "host" and any(d.device_type == "gpu" for d in self.current_partition.devices):
+        if self.model != project.reference_model() and any(d.device_type == "gpu" for d in self.current_partition.devices):
             self.num_gpus_per_node = 1  # omp offloads to the GPU too
         exe = os.path.join(self.build.bindir, self.app)
         if not self.is_dry_run():  # a dry run builds nothing to ask
