@@ -114,6 +114,11 @@ pp_test(compilers_run_cells_no_status COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compil
   ENV CELLS_FAULT=no-status
   EXPECT 1 "FAIL: heat map omp\\[nobuild\\] xsbench_like:event: None != 'BUILD-FAIL'" LABELS unit)
 
+# The tools' one reader of JSON and their writer (validate/pptools/result.py, outfile.py)
+# on small files: what each refuses and accepts.
+pp_test(result_reader COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_result_reader.py
+  EXPECT 0 "test_result_reader: ([0-9]+) of \\1 checks passed" LABELS unit input)
+
 # The tools' bad-input contract (validate/pptools): each hostile input below is refused
 # with exit 2 and one line on stderr, never a traceback, a hang or reading without end
 # (tests/hostile_input.py runs the tool under a time and memory limit, so a FIFO that

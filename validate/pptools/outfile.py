@@ -5,6 +5,7 @@ there that is not a regular file: a FIFO, a device, a folder). Every failure is
 a BadInput, one line."""
 import json
 import os
+import stat
 import tempfile
 
 from .result import BadInput
@@ -26,7 +27,6 @@ def check_target(path, what=None):
     except OSError as e:
         raise BadInput(f"{name}: {e.strerror}") from None
     if st is not None:
-        import stat
         if stat.S_ISLNK(st.st_mode):
             raise BadInput(f"{name}: a symbolic link; refused (the tools never write through a link)")
         if not stat.S_ISREG(st.st_mode):
