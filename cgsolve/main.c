@@ -139,11 +139,19 @@ static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, p
   cg_solver_init(&r.S, s, c, pb, m);
   pp_measure parts[K_COUNT];
   for (int k = 0; k < K_COUNT; k++)
-    parts[k] = (pp_measure){kname[k], k == K_HALO ? "us/call" : "GB/s", pb->N, NULL,
-                            kernel_bytes(pb, k), kernel_flops(pb, k), 0, 0, PP_RANKS_SPLIT, NULL,
-                            k == K_HALO ? halo_figures : NULL};
-  const pp_measure whole = {"cg_solve", "GFLOP/s", pb->N, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT,
-                            count, figures};
+    parts[k] = (pp_measure){.name = kname[k],
+                            .unit = k == K_HALO ? "us/call" : "GB/s",
+                            .size = pb->N,
+                            .bytes = kernel_bytes(pb, k),
+                            .flops = kernel_flops(pb, k),
+                            .ranks = PP_RANKS_SPLIT,
+                            .figures = k == K_HALO ? halo_figures : NULL};
+  const pp_measure whole = {.name = "cg_solve",
+                            .unit = "GFLOP/s",
+                            .size = pb->N,
+                            .ranks = PP_RANKS_SPLIT,
+                            .count = count,
+                            .figures = figures};
   pp_progress(s, "%s: %d warm-up and %d timed solves, N = %d", pp_model_name(m), s->opt.warmup,
               s->opt.samples, pb->N);
   pp_measure_parts(s, m, &whole, parts, &r.S.pt, PP_PARTS_EXTRA_RUN, solve, &r, verify);
@@ -151,7 +159,7 @@ static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, p
 }
 
 int main(int argc, char **argv) {
-  static cg_config cfg = {{NULL, 0, 0, 0, 0, 0}, 200, 0.0, NAN, 0, NULL, 0, 0};
+  static cg_config cfg = {.max_iters = 200, .expect = NAN}; /* the rest 0: run every iteration */
   static const pp_app_option options[] = {
       {"--deck", "FILE", "input deck with 'N = ...' (inputs/minife/*.deck), instead of --size", opt_deck},
       {"--max-iters", "N", "most CG iterations per solve (default 200, as miniFE)", opt_iters},
@@ -167,8 +175,14 @@ int main(int argc, char **argv) {
                             "global cube has ~P times the nodes", opt_scaling},
       {NULL, NULL, NULL, NULL}};
   static const pp_app app = {
-      "cgsolve", "unpreconditioned conjugate gradients on the miniFE matrix",
-      "elements per side of the cube, N (rows (N+1)^3)", "30", MINIFE_MAX_N, options, &cfg,
+      .name = "cgsolve",
+      .summary = "unpreconditioned conjugate gradients on the miniFE matrix",
+      .size_help = "elements per side of the cube, N (rows (N+1)^3)",
+      .default_sizes = "30",
+      .max_size = MINIFE_MAX_N,
+      .options = options,
+      .ctx = &cfg,
+      .epilog =
       "CG as miniFE runs it: x0 = 0, b = A x* for x*_i = 2 u(seed, i) - 1, at most --max-iters\n"
       "iterations, each: halo exchange of p (MPI only), Ap = A p (the spmv app's kernel at its\n"
       "default launch parameters), alpha = r.r / p.Ap (cg_dot), the update x += alpha p,\n"

@@ -55,10 +55,14 @@ int main(int argc, char **argv) {
            "no rounding can occur). The launch kernels run at the first size only. The host\n"
            "model ignores --tpb.\n",
            list);
-  static pp_app app = {"microbench",
-                       "array init, zaxpy, BabelStream, atomics, reductions and launch overhead",
-                       "array lengths in elements", "2^12,2^18,2^24", 1ll << 30, options, &cfg,
-                       epilog};
+  static pp_app app = {.name = "microbench",
+                       .summary = "array init, zaxpy, BabelStream, atomics, reductions and launch overhead",
+                       .size_help = "array lengths in elements",
+                       .default_sizes = "2^12,2^18,2^24",
+                       .max_size = 1ll << 30,
+                       .options = options,
+                       .ctx = &cfg,
+                       .epilog = epilog};
 
   pp_session s;
   pp_session_start(&s, argc, argv, &app);

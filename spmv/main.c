@@ -132,8 +132,13 @@ static int bench(pp_session *s, pp_model m, const spmv_kernels *k, const spmv_ve
   r.plan = k->prepare(A->nrows, A->ncols, A->nnz, r.rowptr, r.col, r.val, p);
   if (m == PP_HOST) pp_poison_d(r.y, (size_t)A->nrows);
   else pp_device_poison_d(s->ops[m], r.y, (size_t)A->nrows);
-  const pp_measure spec = {vendor ? vendor->row : "spmv", "GB/s", pb->N, NULL, pb->bytes_paper,
-                           pb->flops, 0, 0, PP_RANKS_REPLICATED, NULL, figures};
+  const pp_measure spec = {.name = vendor ? vendor->row : "spmv",
+                           .unit = "GB/s",
+                           .size = pb->N,
+                           .bytes = pb->bytes_paper,
+                           .flops = pb->flops,
+                           .ranks = PP_RANKS_REPLICATED,
+                           .figures = figures};
   pp_row *row = pp_measure_run(s, m, &spec, call, &r, verify);
   const int index = (int)(row - pp_report_row(s->report, 0));
   if (vendor) snprintf(note, note_len, "%s", vendor->describe(r.plan));
@@ -191,9 +196,14 @@ int main(int argc, char **argv) {
       {"--no-vendor", NULL, "do not run cuSPARSE/hipSPARSE next to cuda/hip", parse_no_vendor},
       {NULL, NULL, NULL, NULL}};
   static const pp_app app = {
-      "spmv", "sparse matrix-vector product y = A x on the miniFE matrix",
-      "N, hexahedral elements per cube side: (N+1)^3 rows (decks: inputs/minife/*.deck)", "50",
-      MINIFE_MAX_N, options, &cfg,
+      .name = "spmv",
+      .summary = "sparse matrix-vector product y = A x on the miniFE matrix",
+      .size_help = "N, hexahedral elements per cube side: (N+1)^3 rows (decks: inputs/minife/*.deck)",
+      .default_sizes = "50",
+      .max_size = MINIFE_MAX_N,
+      .options = options,
+      .ctx = &cfg,
+      .epilog =
       "The matrix: miniFE's trilinear (Q1) finite-element Laplacian on an N^3 cube of unit\n"
       "hexahedra, one row per node, the 27-point stencil clipped at the faces, surface nodes\n"
       "Dirichlet (identity rows and columns, zeros kept stored). CSR: int64 row offsets,\n"

@@ -22,7 +22,8 @@ static const char *parse_name(const char *v, void *ctx) {
 }
 
 static const pp_app_option options[] = {{"--name", "X", "a value", parse_name}, {NULL, NULL, NULL, NULL}};
-static const pp_app app = {"test_input", "input layer tests", "sizes", "64", 1ll << 40, options, NULL, NULL};
+static const pp_app app = {.name = "test_input", .summary = "input layer tests", .size_help = "sizes",
+                           .default_sizes = "64", .max_size = 1ll << 40, .options = options};
 
 static void fail_on_rank1(void *ctx) {
   (void)ctx;

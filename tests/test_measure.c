@@ -16,7 +16,7 @@ static double clock_now, clock_start;
 static void fake_sync(void) {}
 static void fake_start(void) { clock_start = clock_now; }
 static double fake_stop(void) { return clock_now - clock_start; }
-static pp_device_ops fake = {PP_HOST, NULL, NULL, NULL, NULL, NULL, NULL, fake_sync, fake_start, fake_stop};
+static pp_device_ops fake = {.model = PP_HOST, .sync = fake_sync, .timer_start = fake_start, .timer_stop = fake_stop};
 
 static double metric(const pp_row *row, const char *name) {
   for (int i = 0; i < row->nmetrics; i++)
@@ -63,7 +63,8 @@ static void count_flops(void *ctx, pp_measure *spec) {
 static void test_run(pp_session *s) {
   job j = {0, 0.5, 1, NULL};
   /* GB/s: 2 GB per run of 2 calls, 0.5 s per run: 0.25 s per call, 8 GB/s */
-  pp_measure gbs = {"copyish", "GB/s", 100, "tpb=32", 2e9, 0, 0, 2, PP_RANKS_REPLICATED, NULL, NULL};
+  pp_measure gbs = {.name = "copyish", .unit = "GB/s", .size = 100, .variant = "tpb=32", .bytes = 2e9, .calls = 2,
+                    .ranks = PP_RANKS_REPLICATED};
   pp_row *r = pp_measure_run(s, PP_HOST, &gbs, run_whole, &j, verify);
   CHECK(j.runs == s->opt.warmup + s->opt.samples);
   SAME(r->time.median, 0.25);
@@ -72,13 +73,14 @@ static void test_run(pp_session *s) {
   CHECK(!strcmp(r->check, "checked"));
   /* a time per item: 2 s per run over 1000 items is 2 ms per item */
   j.secs = 2.0;
-  pp_measure per = {"step", "ms/atom-step", 1000, NULL, 0, 4e9, 1000, 0, PP_RANKS_SPLIT, NULL, NULL};
+  pp_measure per = {.name = "step", .unit = "ms/atom-step", .size = 1000, .flops = 4e9, .work = 1000,
+                    .ranks = PP_RANKS_SPLIT};
   r = pp_measure_run(s, PP_HOST, &per, run_whole, &j, verify);
   SAME(r->fom, 2.0);
   CHECK(!r->higher_is_better);
   SAME(metric(r, "rate"), 2.0); /* 4 GFLOP in 2 s */
   /* counts set after the runs (CG's iterations): GFLOP/s from them */
-  pp_measure late = {"late", "GFLOP/s", 1, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT, count_flops, NULL};
+  pp_measure late = {.name = "late", .unit = "GFLOP/s", .size = 1, .ranks = PP_RANKS_SPLIT, .count = count_flops};
   j.valid = 0;
   r = pp_measure_run(s, PP_HOST, &late, run_whole, &j, verify);
   SAME(r->fom, 3.0);
@@ -90,11 +92,11 @@ static void test_parts(pp_session *s, pp_parts_mode mode) {
   pp_parts pt;
   pp_parts_init(&pt, &fake, 3, 16, 0); /* part 2 is never called: no row */
   job j = {0, 0, 1, &pt};
-  const pp_measure whole = {"whole", "us/run", 7, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT, NULL, NULL};
+  const pp_measure whole = {.name = "whole", .unit = "us/run", .size = 7, .ranks = PP_RANKS_SPLIT};
   const pp_measure parts[3] = {
-      {"part_a", "GB/s", 7, NULL, 1e9, 0, 0, 0, PP_RANKS_SPLIT, NULL, NULL},
-      {"part_b", "us/call", 7, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT, NULL, NULL},
-      {"part_c", "us/call", 7, NULL, 0, 0, 0, 0, PP_RANKS_SPLIT, NULL, NULL}};
+      {.name = "part_a", .unit = "GB/s", .size = 7, .bytes = 1e9, .ranks = PP_RANKS_SPLIT},
+      {.name = "part_b", .unit = "us/call", .size = 7, .ranks = PP_RANKS_SPLIT},
+      {.name = "part_c", .unit = "us/call", .size = 7, .ranks = PP_RANKS_SPLIT}};
   pp_report *rep = s->report;
   const int before = pp_report_rows(rep);
   pp_row *w = pp_measure_parts(s, PP_HOST, &whole, parts, &pt, mode, run_parts, &j, verify);
@@ -127,7 +129,9 @@ static void test_parts(pp_session *s, pp_parts_mode mode) {
 int main(void) {
   char *argv[] = {"test_measure", "--backend", "host", "--warmup", "2", "--samples", "5",
                   "--bootstrap", "0", "--quiet", NULL};
-  static const pp_app app = {"test_measure", "unit test", "n", "1", 1000, NULL, NULL, ""};
+  static const pp_app app = {
+      .name = "test_measure", .summary = "unit test", .size_help = "n", .default_sizes = "1", .max_size = 1000,
+      .epilog = ""};
   pp_session s;
   pp_session_start(&s, 10, argv, &app);
   s.ops[PP_HOST] = &fake;

@@ -512,8 +512,13 @@ static void run_model(pp_session *s, pp_model m, const ts_config *c, const probl
   char variant[64];
   variant_name(c, m, variant, sizeof variant);
   const long long ne = pb->dec.ne;
-  pp_measure parts[SNAP_NKERNELS], whole = {"step", "ms/atom-step", ne, variant, 0, 0, (double)ne, 0,
-                                             PP_RANKS_SPLIT, NULL, per_100_steps};
+  pp_measure parts[SNAP_NKERNELS], whole = {.name = "step",
+                                             .unit = "ms/atom-step",
+                                             .size = ne,
+                                             .variant = variant,
+                                             .work = (double)ne,
+                                             .ranks = PP_RANKS_SPLIT,
+                                             .figures = per_100_steps};
   for (int q = 0; q < SNAP_NKERNELS; q++) {
     parts[q] = whole;
     parts[q].name = kname[q];
@@ -582,8 +587,13 @@ int main(int argc, char **argv) {
   static ts_config cfg;
   ts_config_default(&cfg);
   static pp_app app = {
-      "testsnap", "SNAP energies and forces (TestSNAP's kernels), validated against LAMMPS",
-      "not used (see --case, --data, --lattice)", "1", 1ll << 40, NULL, &cfg,
+      .name = "testsnap",
+      .summary = "SNAP energies and forces (TestSNAP's kernels), validated against LAMMPS",
+      .size_help = "not used (see --case, --data, --lattice)",
+      .default_sizes = "1",
+      .max_size = 1ll << 40,
+      .ctx = &cfg, /* .options: ts_options(), below */
+      .epilog =
       "Per-atom energies and forces of linear SNAP (one element) from a LAMMPS data file and\n"
       ".snapcoeff/.snapparam, a generated bcc lattice, or TestSNAP's own reference; checked\n"
       "against a LAMMPS per-atom dump (--reference, the cases' peratom.dump) or the host model.\n"

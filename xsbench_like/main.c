@@ -252,9 +252,21 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
     if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
     else snprintf(variant, sizeof variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
     const double lookups = (double)p->total * (double)p->per;
-    row_ctx r = {{k, &dd, work, v, p, 0, 0, 0}, m, vname, is_sorted, sort_ok, sort_check, t_h2d, lookups};
-    const pp_measure spec = {v < 0 ? "history" : "event", "lookups/s", p->total * p->per, variant, 0, 0,
-                             lookups, 0, PP_RANKS_SPLIT, NULL, row_figures};
+    row_ctx r = {.x = {.k = k, .d = &dd, .work = work, .variant = v, .p = p},
+                 .m = m,
+                 .vname = vname,
+                 .is_sorted = is_sorted,
+                 .sort_ok = sort_ok,
+                 .sort_check = sort_check,
+                 .t_h2d = t_h2d,
+                 .lookups = lookups};
+    const pp_measure spec = {.name = v < 0 ? "history" : "event",
+                             .unit = "lookups/s",
+                             .size = p->total * p->per,
+                             .variant = variant,
+                             .work = lookups,
+                             .ranks = PP_RANKS_SPLIT,
+                             .figures = row_figures};
     pp_measure_run(s, m, &spec, call, &r, verify_row);
   }
   k->release(work);
@@ -336,8 +348,13 @@ int main(int argc, char **argv) {
   static xs_config cfg;
   xs_config_default(&cfg);
   static pp_app app = {
-      "xsbench_like", "XSBench's macroscopic cross-section lookups, XSBench's checksums",
-      "not used (see --problem, --lookups)", "1", 1ll << 40, NULL, &cfg,
+      .name = "xsbench_like",
+      .summary = "XSBench's macroscopic cross-section lookups, XSBench's checksums",
+      .size_help = "not used (see --problem, --lookups)",
+      .default_sizes = "1",
+      .max_size = 1ll << 40,
+      .ctx = &cfg, /* .options: xs_options(), below */
+      .epilog =
       "Data, random streams and checksum are XSBench 20's, bit for bit: for every run (any\n"
       "size, grid, lookup count, variant, model, number of MPI ranks) the checksum is the one\n"
       "XSBench prints for the same options. FOM: lookups/s of the whole simulation on the\n"

@@ -53,5 +53,5 @@ static double update(double *x, double *r, double alpha, const double *p, const 
   return pp_reduce_for(PP_NATIVE_MODEL)->finish(part, nb, CG_TPB);
 }
 
-static const cg_kernels table = {dot, axpby, update};
+static const cg_kernels table = {.dot = dot, .axpby = axpby, .update = update};
 extern "C" const cg_kernels *CG_TABLE_GETTER(void) { return &table; }

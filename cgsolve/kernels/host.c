@@ -23,5 +23,5 @@ static double update(double *x, double *r, double alpha, const double *p, const 
   return dot(r, r, n, scratch);
 }
 
-static const cg_kernels table = {dot, axpby, update};
+static const cg_kernels table = {.dot = dot, .axpby = axpby, .update = update};
 const cg_kernels *cg_kernels_host(void) { return &table; }

@@ -31,5 +31,5 @@ static double update(double *x, double *r, double alpha, const double *p, const 
   return s;
 }
 
-static const cg_kernels table = {dot, axpby, update};
+static const cg_kernels table = {.dot = dot, .axpby = axpby, .update = update};
 const cg_kernels *cg_kernels_omp(void) { return &table; }

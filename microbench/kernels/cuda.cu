@@ -102,7 +102,19 @@ static void chain(double *a, int async, int tpb) {
 static void launch_sync(double *a, int tpb) { chain(a, 0, tpb); }
 static void launch_async(double *a, int tpb) { chain(a, 1, tpb); }
 
-static const mb_kernels table = {init, zaxpy_d, zaxpy_f, zaxpy_i, copy, mul, add, triad,
-                                 atomic_update, atomic_capture, launch_empty, launch_sync,
-                                 launch_async};
+static const mb_kernels table = {
+    .init = init,
+    .zaxpy_d = zaxpy_d,
+    .zaxpy_f = zaxpy_f,
+    .zaxpy_i = zaxpy_i,
+    .copy = copy,
+    .mul = mul,
+    .add = add,
+    .triad = triad,
+    .atomic_update = atomic_update,
+    .atomic_capture = atomic_capture,
+    .launch_empty = launch_empty,
+    .launch_sync = launch_sync,
+    .launch_async = launch_async,
+};
 extern "C" const mb_kernels *MB_TABLE_GETTER(void) { return &table; }

@@ -82,5 +82,10 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
   PP_GPU_CHECK_LAUNCH("spmv");
 }
 
-static const spmv_kernels table = {prepare, spmv, spmv_plan_free, SPMV_VENDOR};
+static const spmv_kernels table = {
+    .prepare = prepare,
+    .spmv = spmv,
+    .release = spmv_plan_free,
+    .vendor = SPMV_VENDOR,
+};
 extern "C" const spmv_kernels *SPMV_TABLE_GETTER(void) { return &table; }

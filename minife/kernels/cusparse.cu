@@ -217,7 +217,7 @@ static const char *describe(const void *vplan) {
 }
 
 extern "C" const spmv_vendor *VENDOR(void) {
-  static const spmv_kernels table = {prepare, spmv, release, NULL};
+  static const spmv_kernels table = {.prepare = prepare, .spmv = spmv, .release = release, .vendor = NULL};
   static const spmv_vendor v = {VENDOR_ROW, &table, describe};
   return &v;
 }

@@ -19,5 +19,5 @@ static void spmv(void *plan, int64_t nrows, const int64_t *PP_RESTRICT rowptr,
 
 static void release(void *plan) { (void)plan; }
 
-static const spmv_kernels table = {prepare, spmv, release, NULL};
+static const spmv_kernels table = {.prepare = prepare, .spmv = spmv, .release = release, .vendor = NULL};
 const spmv_kernels *spmv_kernels_host(void) { return &table; }

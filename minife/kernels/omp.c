@@ -129,5 +129,5 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 
 static void release(void *plan) { free(plan); }
 
-static const spmv_kernels table = {prepare, spmv, release, NULL};
+static const spmv_kernels table = {.prepare = prepare, .spmv = spmv, .release = release, .vendor = NULL};
 const spmv_kernels *spmv_kernels_omp(void) { return &table; }

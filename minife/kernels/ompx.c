@@ -115,5 +115,10 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 }
 
 
-static const spmv_kernels table = {prepare, spmv, spmv_plan_free, NULL};
+static const spmv_kernels table = {
+    .prepare = prepare,
+    .spmv = spmv,
+    .release = spmv_plan_free,
+    .vendor = NULL,
+};
 const spmv_kernels *spmv_kernels_ompx(void) { return &table; }

@@ -18,7 +18,8 @@ static const char *list(const char *v, void *ctx) {
 }
 static const pp_app_option options[] = {{"--tpb", "LIST", "t", list}, {"--flag", NULL, "f", flag},
                                         {NULL, NULL, NULL, NULL}};
-static const pp_app app = {"fuzz_cli", "fuzz", "sizes", "2^12,2^18", 1ll << 32, options, NULL, NULL};
+static const pp_app app = {.name = "fuzz_cli", .summary = "fuzz", .size_help = "sizes", .default_sizes = "2^12,2^18",
+                           .max_size = 1ll << 32, .options = options};
 
 typedef struct run {
   int argc;

@@ -101,7 +101,15 @@ static void compute_energies(const snap_data *d, void *p) {
 }
 
 static const snap_kernels kernels = {
-    check, prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
-    "OpenMP threads over atoms; U and dU of one neighbour in per-thread scratch; energies via B"};
+    .check = check,
+    .prepare = prepare,
+    .release = release,
+    .compute_ui = compute_ui,
+    .compute_yi = compute_yi,
+    .compute_deidrj = compute_deidrj,
+    .compute_forces = compute_forces,
+    .compute_energies = compute_energies,
+    .notes = "OpenMP threads over atoms; U and dU of one neighbour in per-thread scratch; energies via B",
+};
 
 const snap_kernels *snap_kernels_host(void) { return &kernels; }

@@ -246,11 +246,19 @@ static void compute_energies(const snap_data *d, void *p) {
 }
 
 static const snap_kernels kernels = {
-    check, prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
-    "standard OpenMP: U/Y element-major; compute_ui and compute_deidrj one thread per (atom, neighbour), "
-    "neighbour-major, the (d)U recursion through level buffers in the thread's own memory, U_i by atomic "
-    "adds; compute_yi one thread per (atom, pair of Y elements), flat loop in tiles of 32 atoms x 4 elements per "
-    "128-thread team (collapsed) or teams over atoms (nested); forces gathered, energies through Y; --deidrj split: "
-    "a thread per (pair, component, diagonal of rows), one row of U and dU each in its own memory, atomic adds"};
+    .check = check,
+    .prepare = prepare,
+    .release = release,
+    .compute_ui = compute_ui,
+    .compute_yi = compute_yi,
+    .compute_deidrj = compute_deidrj,
+    .compute_forces = compute_forces,
+    .compute_energies = compute_energies,
+    .notes = "standard OpenMP: U/Y element-major; compute_ui and compute_deidrj one thread per (atom, neighbour), "
+        "neighbour-major, the (d)U recursion through level buffers in the thread's own memory, U_i by atomic "
+        "adds; compute_yi one thread per (atom, pair of Y elements), flat loop in tiles of 32 atoms x 4 elements per "
+        "128-thread team (collapsed) or teams over atoms (nested); forces gathered, energies through Y; --deidrj split: "
+        "a thread per (pair, component, diagonal of rows), one row of U and dU each in its own memory, atomic adds",
+};
 
 const snap_kernels *snap_kernels_omp(void) { return &kernels; }

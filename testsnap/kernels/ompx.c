@@ -266,13 +266,21 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
 }
 
 static const snap_kernels kernels = {
-    snap_gpu_check, prepare, release, compute_ui, compute_yi, compute_deidrj, compute_forces, compute_energies,
-    "kernel mode (ompx_bare), the kernels and shapes of cuda: U/Y element-major; compute_ui and compute_deidrj "
-    "level by level through two level buffers per (atom, neighbour), 32 lanes per neighbour (3 levels) or one "
-    "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i by atomic adds; "
-    "compute_yi one thread per (atom, pair of Y elements) over their Z elements, tiles of 32 atoms x 4 elements per "
-    "128-thread team (collapsed) or a team per atom (nested); "
-    "forces gathered (8 threads per atom), energies through Y (a team per 16 atoms); --deidrj split: a thread per (pair, component, diagonal of rows), one "
-    "row of U and dU each in ompx_dyn_cgroup_mem, atomic adds"};
+    .check = snap_gpu_check,
+    .prepare = prepare,
+    .release = release,
+    .compute_ui = compute_ui,
+    .compute_yi = compute_yi,
+    .compute_deidrj = compute_deidrj,
+    .compute_forces = compute_forces,
+    .compute_energies = compute_energies,
+    .notes = "kernel mode (ompx_bare), the kernels and shapes of cuda: U/Y element-major; compute_ui and compute_deidrj "
+        "level by level through two level buffers per (atom, neighbour), 32 lanes per neighbour (3 levels) or one "
+        "thread (2 levels), buffers in ompx_dyn_cgroup_mem (team) or global; U_i by atomic adds; "
+        "compute_yi one thread per (atom, pair of Y elements) over their Z elements, tiles of 32 atoms x 4 elements per "
+        "128-thread team (collapsed) or a team per atom (nested); "
+        "forces gathered (8 threads per atom), energies through Y (a team per 16 atoms); --deidrj split: a thread per (pair, component, diagonal of rows), one "
+        "row of U and dU each in ompx_dyn_cgroup_mem, atomic adds",
+};
 
 const snap_kernels *snap_kernels_ompx(void) { return &kernels; }

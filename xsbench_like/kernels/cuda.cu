@@ -341,11 +341,22 @@ static const char *vendor_sort(xs_work *xw) {
 
 #define SORT_NOTE XS_TILE_SORT_NOTE ", as ompx"
 extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
-  /* prepare, release, sum_clear, sum_read, fused, sample, sort_pairs, mat_starts,
-   * lookups, history, vendor_sort, vendor_sort_max, max_lookups (the sort's
-   * 32-bit offsets), sort_note, absent_note */
-  static const xs_kernels k = {prepare,     release,         sum_clear,  sum_read,  fused,
-                               sample,      sort_pairs,      mat_starts, lookups,   NULL,
-                               VENDOR_SORT, VENDOR_SORT_MAX, UINT_MAX,   SORT_NOTE, NULL};
+  static const xs_kernels k = {
+      .prepare = prepare,
+      .release = release,
+      .sum_clear = sum_clear,
+      .sum_read = sum_read,
+      .fused = fused,
+      .sample = sample,
+      .sort_pairs = sort_pairs,
+      .mat_starts = mat_starts,
+      .lookups = lookups,
+      .history = NULL,
+      .vendor_sort = VENDOR_SORT,
+      .vendor_sort_max = VENDOR_SORT_MAX,
+      .max_lookups = UINT_MAX, /* the sort's 32-bit offsets */
+      .sort_note = SORT_NOTE,
+      .absent_note = NULL,
+  };
   return &k;
 }

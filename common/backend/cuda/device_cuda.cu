@@ -140,8 +140,16 @@ extern "C" const pp_device_ops pp_ops_hip = {
 #else
 extern "C" const pp_device_ops pp_ops_cuda = {
 #endif
-    PP_NATIVE_MODEL, native_init, native_alloc, native_free, native_to_device, native_to_host,
-    native_copy, native_sync, native_timer_start, native_timer_stop,
+    .model = PP_NATIVE_MODEL,
+    .init = native_init,
+    .alloc = native_alloc,
+    .free = native_free,
+    .to_device = native_to_device,
+    .to_host = native_to_host,
+    .copy = native_copy,
+    .sync = native_sync,
+    .timer_start = native_timer_start,
+    .timer_stop = native_timer_stop,
 };
 #ifdef PP_NATIVE_HIP
 extern "C" const pp_device_ops *pp_device_ops_hip(void) { return &pp_ops_hip; }

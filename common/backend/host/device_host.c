@@ -65,7 +65,15 @@ static void host_timer_start(void) { t0 = pp_wtime(); }
 static double host_timer_stop(void) { return pp_wtime() - t0; }
 
 const pp_device_ops pp_ops_host = {
-    PP_HOST, host_init, host_alloc, host_free, host_copy, host_copy,
-    host_copy, host_sync, host_timer_start, host_timer_stop,
+    .model = PP_HOST,
+    .init = host_init,
+    .alloc = host_alloc,
+    .free = host_free,
+    .to_device = host_copy,
+    .to_host = host_copy,
+    .copy = host_copy,
+    .sync = host_sync,
+    .timer_start = host_timer_start,
+    .timer_stop = host_timer_stop,
 };
 const pp_device_ops *pp_device_ops_host(void) { return &pp_ops_host; }

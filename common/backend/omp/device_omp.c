@@ -154,16 +154,32 @@ static double omp_timer_stop(void) {
 #ifdef PP_HAVE_OMP
 static void omp_init(int index, pp_device_info *info) { omp_init_model(PP_OMP, index, info); }
 const pp_device_ops pp_ops_omp = {
-    PP_OMP, omp_init, offload_alloc, offload_free, omp_to_device, omp_to_host,
-    omp_d2d, omp_sync, omp_timer_start, omp_timer_stop,
+    .model = PP_OMP,
+    .init = omp_init,
+    .alloc = offload_alloc,
+    .free = offload_free,
+    .to_device = omp_to_device,
+    .to_host = omp_to_host,
+    .copy = omp_d2d,
+    .sync = omp_sync,
+    .timer_start = omp_timer_start,
+    .timer_stop = omp_timer_stop,
 };
 const pp_device_ops *pp_device_ops_omp(void) { return &pp_ops_omp; }
 #endif
 #ifdef PP_HAVE_OMPX
 static void ompx_init(int index, pp_device_info *info) { omp_init_model(PP_OMPX, index, info); }
 const pp_device_ops pp_ops_ompx = {
-    PP_OMPX, ompx_init, offload_alloc, offload_free, omp_to_device, omp_to_host,
-    omp_d2d, omp_sync, omp_timer_start, omp_timer_stop,
+    .model = PP_OMPX,
+    .init = ompx_init,
+    .alloc = offload_alloc,
+    .free = offload_free,
+    .to_device = omp_to_device,
+    .to_host = omp_to_host,
+    .copy = omp_d2d,
+    .sync = omp_sync,
+    .timer_start = omp_timer_start,
+    .timer_stop = omp_timer_stop,
 };
 const pp_device_ops *pp_device_ops_ompx(void) { return &pp_ops_ompx; }
 #endif
