@@ -16,8 +16,7 @@ import numpy as np
 here = os.path.dirname(os.path.abspath(__file__))
 case = os.path.join(here, "..", "..", "inputs", "testsnap", "W_2J14_2000_disp")
 gen = [sys.executable, os.path.join(here, "testsnap_refdata.py")]
-sys.path.insert(0, here)
-import testsnap_refdata as tr  # noqa: E402
+import testsnap_refdata as tr  # noqa: E402  (beside this script: its folder is on sys.path)
 
 
 def array(text, name):
