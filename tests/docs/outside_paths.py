@@ -39,9 +39,12 @@ def tracked(root):
             return [f for f in out.stdout.decode("utf-8", "replace").split("\0") if f]
     except (OSError, subprocess.CalledProcessError):
         pass
+    # Not a checkout (a source tarball, a package's stage): every file but the
+    # build outputs and tool folders .gitignore lists, which hold this machine's paths.
+    skip = {".git", "build", "runs", ".toolchain", ".gpu-rt", ".gpu-rt-extra", ".refs", "__pycache__", ".venv"}
     files = []
     for d, dirs, names in os.walk(root):
-        dirs[:] = [x for x in dirs if x != ".git"]
+        dirs[:] = [x for x in dirs if x not in skip and not x.startswith("spack-build")]
         files += [os.path.relpath(os.path.join(d, n), root) for n in names]
     return sorted(files)
 
