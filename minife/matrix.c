@@ -48,8 +48,6 @@ int64_t minife_nnz(int N, int64_t b, int64_t e) {
   return minife_row_offset(N, e) - minife_row_offset(N, b);
 }
 
-int64_t minife_nnz_bound(int N, int64_t b, int64_t e) { return minife_nnz(N, b, e); }
-
 double csr_bytes(int64_t nrows, int64_t nnz) {
   return (double)(nrows + 1) * sizeof(int64_t) + (double)nnz * (sizeof(int32_t) + sizeof(double));
 }

@@ -30,9 +30,6 @@ int minife_matrix(int N, int64_t row_begin, int64_t row_end, csr_matrix *A);
 void csr_free(csr_matrix *A);
 /* Bytes of a matrix with nrows rows and nnz entries, for memory checks. */
 double csr_bytes(int64_t nrows, int64_t nnz);
-/* Upper bound of the stored entries of rows [b, e) of the N-cube (it returns
- * the exact count, minife_nnz). */
-int64_t minife_nnz_bound(int N, int64_t b, int64_t e);
 /* Largest N whose (N+1)^3 column indices fit in int32 (the col type). */
 #define MINIFE_MAX_N 1289
 /* (N+1)^3: rows (and columns) of the whole matrix. */

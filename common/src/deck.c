@@ -139,8 +139,6 @@ void pp_deck_free(pp_deck *d) {
   free(d);
 }
 
-const char *pp_deck_path(const pp_deck *d) { return d->path; }
-
 static const deck_entry *find(const pp_deck *d, const char *key) {
   int lo = 0, hi = d->n - 1;
   while (lo <= hi) { /* keys are unique: binary search over the sorted index */

@@ -33,8 +33,4 @@ void pp_poison_d(double *a, size_t n) {
   for (size_t i = 0; i < n; i++) a[i] = NAN;
 }
 
-void pp_poison_f(float *a, size_t n) {
-  for (size_t i = 0; i < n; i++) a[i] = NAN;
-}
-
 int pp_within(double err, double tol) { return !isnan(err) && err <= tol; }

@@ -25,7 +25,6 @@ typedef struct pp_deck pp_deck;
 /* Reads and parses `path`; `app` names the program in error messages. */
 pp_deck *pp_deck_read(const char *app, const char *path);
 void pp_deck_free(pp_deck *d);
-const char *pp_deck_path(const pp_deck *d);
 /* 1 if the deck sets `key`. */
 int pp_deck_has(const pp_deck *d, const char *key);
 

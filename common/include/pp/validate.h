@@ -15,7 +15,6 @@ size_t pp_count_mismatch_i(const int *x, const int *ref, size_t n);
 /* Fills a[0..n-1] with a value that no correct kernel writes, so unwritten
  * elements are caught (NaN for floating point). */
 void pp_poison_d(double *a, size_t n);
-void pp_poison_f(float *a, size_t n);
 /* 1 if err is a number and err <= tol. */
 int pp_within(double err, double tol);
 
