@@ -60,17 +60,16 @@ typedef struct spmv_params {
   int plain_loads;     /* ompx: 1 = plain loads; 0 = read-only cache loads (NVIDIA) */
 } spmv_params;
 
-/* Defaults from the sweep on an H200 at N=150 (spmv/sweep.sh, results in
- * results/nvidia-h200/spmv-sweep-n150.txt): 4 lanes x 64 rows is
- * within 1.5% of the fastest shape of both cuda (4 x 32) and ompx (4 x 128),
- * and one shape for both keeps the comparison about the model. */
+/* One launch shape for cuda, hip and ompx, so the comparison is about the
+ * model: 4 lanes x 64 rows, close to the fastest shape of each in a sweep of
+ * the shapes (spmv/sweep.sh; see docs/performance.md, spmv). */
 #define SPMV_DEFAULT_ROWS_PER_TEAM 64
 #define SPMV_DEFAULT_VECTOR_LEN 4
 #define SPMV_DEFAULT_SHUFFLE 1
 #define SPMV_DEFAULT_GRID_LOOP 0
 /* Teams of a grid loop when params.teams is 0: one fixed count for every
- * model, so ompx and the native kernels launch the same grid (about two
- * waves of 256-thread blocks on a 132-SM H100/H200). */
+ * model, so ompx and the native kernels launch the same grid (a few waves of
+ * 256-thread blocks on a large GPU). */
 #define SPMV_GRID_TEAMS 2048
 /* Largest team: rows_per_team * vector_len threads. */
 #define SPMV_MAX_TEAM 1024

@@ -6,13 +6,11 @@
 #include "minife.h"
 #include "pp/omp_device.h"
 
-/* The omp form used when none is asked (kernels/omp.c explains the forms), the
- * fastest each compiler gave on an H200: with clang `teams` (3.57 TB/s by the
- * papers' count at 4 lanes x 64 rows, vs 2.74 for lanes and 1.79 for rows);
- * with GCC 12 `rows`, one `teams distribute parallel for simd` loop whose
- * simd lanes GCC maps onto the warp (its OpenMP thread is a warp): n150 in
- * 1.94 ms vs 73.2 (lanes) and 95.4 (teams), results/nvidia-h200/
- * trial-gpu-next/gcc. */
+/* The omp form used when none is asked (kernels/omp.c explains the forms):
+ * the fastest form of each compiler. With clang `teams`; with GCC `rows`,
+ * one `teams distribute parallel for simd` loop whose simd lanes GCC maps
+ * onto the warp (its OpenMP thread is a warp, whose 32 lanes it runs only
+ * inside simd loops). See docs/performance.md, spmv and Compilers. */
 #define SPMV_OMP_FASTEST (PP_OMP_GCC ? SPMV_OMP_ROWS : SPMV_OMP_TEAMS)
 
 spmv_params spmv_params_default(void) {

@@ -10,18 +10,17 @@ PP_EXTERN_C_BEGIN
 /* ---- launch shapes ------------------------------------------------------------------ */
 #define SNAP_GPU_TPB 128            /* threads per team by default */
 /* compute_yi's tile kernel: 8 warps per team, one atom tile and 8 of its Y
- * elements, so that a team's warps read the same tile's U through L1 (H200,
- * W_2J14: ompx 4.43 -> 3.80 ms, cuda 3.45 -> 3.42 ms; 512 slower in both). */
+ * elements, so that a team's warps read the same tile's U through L1 (16
+ * warps were slower in cuda and ompx; see docs/performance.md, testsnap). */
 #define SNAP_GPU_YI_TPB 256
 #define SNAP_GPU_LANES 32           /* lanes sharing one neighbour (3 levels) */
 #define SNAP_GPU_TEAM_BYTES 49152   /* team memory a kernel gets without an opt-in */
 #define SNAP_GPU_MAX_TEAMS 2048     /* pair kernels: teams launched (grid-stride beyond) */
 #define SNAP_GPU_SCRATCH_MAX (512.0 * 1048576.0) /* global level buffers, bytes */
 #define SNAP_GPU_SPLIT_WARPS 2      /* --deidrj split: warps per team (Kokkos_V2's team of 2 x 32) */
-/* compute_energies: a team of 1024 per 16 atoms, its 64 row slots over the
- * rows (H200, W_2J14: teams of 256 / 512 / 1024 threads, cuda 45.5 / 34.5 /
- * 29.7 us, ompx 70 / 51 / 42 us, where the two launches before took 51 / 90;
- * 16 or 32 atoms per team and an unrolled row loop: the same 25 us on the device). */
+/* compute_energies: one launch, a team of 1024 per 16 atoms, its 64 row slots
+ * over the rows: the largest team was the fastest, and the atoms per team or
+ * an unrolled row loop did not matter (see docs/performance.md, testsnap). */
 #define SNAP_GPU_E_TPB 1024
 #define SNAP_GPU_E_ATOMS 16
 #define SNAP_GPU_F_LANES 8          /* compute_forces: threads sharing one atom's terms */

@@ -120,9 +120,8 @@ typedef struct snap_variant {
   int yi_collapsed;  /* 1: compute_yi as one flattened (atom, jjz) launch; 0: nested; -1: default */
   int team_size;     /* threads per team, 0: the model's default */
   int deidrj;        /* SNAP_DEIDRJ_LEVELS or _SPLIT; SNAP_DEIDRJ_DEFAULT: split, faster on
-                        every GPU model (H200: cuda 1.03 vs 1.72 ms, ompx 0.96 vs 1.89, omp
-                        1.57 vs 3.05 per step at W_2J14; testsnap/DEIDRJ.md); omp under GCC 12:
-                        levels (kernels/omp.c) */
+                        every GPU model (testsnap/DEIDRJ.md, docs/performance.md); omp under
+                        GCC: levels (kernels/omp.c) */
 } snap_variant;
 
 /* Whether compute_deidrj runs split: the form asked, else the model's default. */

@@ -131,11 +131,9 @@ typedef struct xs_work {
  * the caches when the GPU runs as many as it can hold: each keeps an index-grid
  * row in flight while it walks the material's nuclides. The GPU models run them
  * with at most 1/XS_UNSORTED_WARP_SHARE of the device's resident warps (threads
- * striding over the rest). H200, large (material 0: 2.36M lookups of 321
- * nuclides): 62.5% occupancy uncapped gave L1 hits 55%, L2 43%, DRAM 54% busy;
- * capped, cuda -k 4 52.7 -> 34.1 ms, ompx 51.7 -> 36.7 (1/8: 51, 3/8: 40.6,
- * 1/2: 47.0). Energy-sorted lookups (-k 6) share the grid's neighbourhoods and
- * keep the full grid (capped at 1/4: 9.5 -> 17.0 ms). */
+ * striding over the rest): a quarter was the fastest share. Energy-sorted
+ * lookups (-k 6) share the grid's neighbourhoods and keep the full grid (a cap
+ * slows them). See docs/performance.md, xsbench_like. */
 #define XS_UNSORTED_WARP_SHARE 4
 
 typedef struct xs_kernels {

@@ -2,9 +2,8 @@
  * cuda model (a compiler-matrix build: gcc-12, clang-16, a flag set), through
  * the CUDA driver API opened at run time, so that every build of the matrix
  * waits for the GPU the same way. Without it an OpenMP-only build synchronizes
- * with the driver's default (~40 us per wait on the H200 we used, against ~8
- * us spinning: results/nvidia-h200/gpu-wait.txt), which a flag sweep
- * would read as the flag's effect. The schedule flag is set on the device's
+ * with the driver's default wait, several times longer than spinning (see
+ * docs/performance.md), which a flag sweep would read as the flag's effect. The schedule flag is set on the device's
  * primary context, which LLVM's libomptarget uses; the context is also made
  * current on this thread, which GCC's libgomp then adopts instead of creating
  * its own. It also names the GPU an OpenMP device runs on (pp_native_identity).

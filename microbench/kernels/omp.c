@@ -1,7 +1,8 @@
 /* microbench, omp model: standard OpenMP 5 target offload only. Each loop is
  * one combined `target teams distribute parallel for simd` in the shape of
  * pp/omp_loop.h (`simd`: PP_OMP_SIMD): by default one iteration per thread
- * (num_teams = n / tpb); --blocks picks the team count (results/nvidia-h200/NOTES.md). */
+ * (num_teams = n / tpb); --blocks picks the team count (the blocked layout:
+ * pp/omp_loop.h, docs/performance.md). */
 #include <omp.h>
 #include "microbench.h"
 #include "pp/omp_loop.h"
@@ -36,8 +37,8 @@ static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
   acc[0] = 0;
 #if PP_OMP_GCC
   /* GCC: without simd. Its simd lanes are a warp's 32 lanes, all adding into
-   * the one word (a compare-and-swap loop for a double): at 2^20 on the H200
-   * 20.9 s with simd, 1.44 s without (compilers/atomics/). */
+   * the one word (a compare-and-swap loop for a double), which serializes
+   * them far beyond the cost of fewer lanes. */
 #pragma omp target teams distribute parallel for num_teams(pp_omp_loop_teams(n, tpb, mb_blocks)) \
     thread_limit(tpb) device(pp_omp_device) is_device_ptr(x, acc)
 #else
@@ -61,8 +62,8 @@ static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
    * order of `out`. */
 #if PP_OMP_GCC
   /* GCC: an OpenMP thread is a warp (8 per team at tpb 256), so a chunk is 8
-   * elements and two barriers each: 3 s at 2^24 on the H100; the combined
-   * construct with its simd lanes' atomics is GCC's better form. */
+   * elements and two barriers each, which the barriers dominate; the
+   * combined construct with its simd lanes' atomics is GCC's better form. */
   PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, out, count))
   for (size_t i = 0; i < n; i++) mb_atomic_capture(x[i], out, count);
 #else

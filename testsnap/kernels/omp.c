@@ -34,12 +34,12 @@
 #include "snap_tiled.h"
 
 #define TPB 128
-/* Threads per team of the collapsed compute_yi. clang turns a constant
- * thread_limit into the PTX bound .maxntid, for which ptxas sizes the
- * registers (validate/compile-facts): at 128 the kernel took 188 registers, 2
- * teams of 4 warps per SM (12.5% occupancy); at 512 ptxas must fit 128 (76-84
- * bytes of spills), one team of 16 warps (25%). GCC keeps TPB (its OpenMP
- * thread is a warp). */
+/* Threads per team of the collapsed compute_yi: 512 with clang. clang turns a
+ * constant thread_limit into the PTX bound .maxntid, for which ptxas sizes the
+ * registers; at 512 it must fit the kernel in 128 registers (a few spills),
+ * which doubles the resident warps of the 128-thread form (see
+ * docs/performance.md, testsnap). GCC keeps TPB (its OpenMP thread is a
+ * warp). */
 #if PP_OMP_GCC
 #define YI_TPB TPB
 #else
@@ -88,10 +88,10 @@ static void *prepare(const snap_data *d, const snap_variant *v, char *why, size_
   work *w = calloc(1, sizeof *w);
   if (!w) return NULL;
   w->yi_collapsed = v->yi_collapsed != 0;
-  /* split by default with clang (H200 W_2J14: 1.57 vs 3.05 ms per step);
-   * GCC 12 keeps the level form, faster there (36.1 vs 77.9 ms): its simd-less
-   * pair loops run a lane per warp either way, and split has 3x the threads'
-   * U recursions; results/nvidia-h200/trial-gpu-next) */
+  /* split by default with clang (the faster form, testsnap/DEIDRJ.md); GCC
+   * keeps the level form: its simd-less pair loops run a lane per warp either
+   * way, and split has 3x the threads' U recursions (see
+   * docs/performance.md, Compilers) */
   w->de_split = snap_deidrj_split(v, !PP_OMP_GCC);
   w->chunk = snap_split_chunk(d);
   if (w->de_split) w->dck = pp_omp_alloc((size_t)w->chunk * SNAP_TILE * d->nmax * sizeof(snap_dck));

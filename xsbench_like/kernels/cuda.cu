@@ -97,11 +97,11 @@ __device__ __forceinline__ unsigned block_scan(unsigned v) {
 }
 
 /* The thread's one item i of [lo, hi), if in range: a one-trip loop, so the
- * statement after it reads as its body. No grid-stride loop: it costs 8
- * registers (56 -> 48 on sm_90 without it, so 5 blocks per SM instead of 4);
- * that is not faster, though: the baseline as a grid-stride loop over one wave
- * of resident blocks took 49.6 ms against 54.5 on the H200 (NOTES, not yet
- * adopted: ompx would need the same shape). */
+ * statement after it reads as its body. No grid-stride loop: the loop costs
+ * registers (one block fewer per SM). A grid-stride loop over one wave of
+ * resident blocks would be faster for the baseline, but ompx would need the
+ * same shape, and the two models keep one shape (see docs/performance.md,
+ * xsbench_like). */
 #define THREAD_ITEM(i, lo, hi)                                                               \
   for (long long i = (lo) + (long long)blockIdx.x * TPB + threadIdx.x, i##_once = 1;          \
        i##_once && i < (hi); i##_once = 0)

@@ -17,19 +17,16 @@
 #include "sort_lanes.h"
 
 #define TPB 256
-/* Threads per team of the three lookup kernels. clang turns a constant
- * thread_limit into the PTX bound .maxntid, and ptxas then ignores any
- * register cap and sizes registers for that many threads: with 256 the lookups
- * took 86-96 registers (2 teams, 16 warps per SM: 25% occupancy, where nvcc
- * gives cuda's 48 registers and 40 warps); with 1024 ptxas must fit 64
- * (32 warps per SM, 50%; 20-32 bytes of spills). Lookups are latency-bound
- * random gathers, so resident warps are what hides the latency. H200, 17M
- * lookups, 3 runs each (results/nvidia-h200/trial-gpu-next/xs-ab):
- * baseline 117.4 -> 78.5 ms. The sorted variants' loop (one material per
- * launch) keeps 256 (SORTED_TPB): there 1024 made sorted-material slower, 37.0
- * -> 49.9 ms, and sorted-energy faster, 38.9 -> 34.8; not explained yet (a
- * warp's lookups share the material, so the long fuel loop runs with the
- * spills). GCC keeps 256: its OpenMP thread is a warp (pp/omp_loop.h). */
+/* Threads per team of the three lookup kernels: LOOKUP_TPB is 1024 with
+ * clang, so ptxas caps registers at 64. clang turns a constant thread_limit
+ * into the PTX bound .maxntid, and ptxas then ignores any register cap and
+ * sizes registers for that many threads: at 256 the lookups take so many
+ * that only a quarter of the warps an SM holds are resident. Lookups are
+ * latency-bound random gathers, so resident warps are what hides the
+ * latency. The sorted variants' loop (one material per launch) keeps 256
+ * (SORTED_TPB): there 1024 made sorted-material slower. GCC keeps 256: its
+ * OpenMP thread is a warp (pp/omp_loop.h). See docs/performance.md,
+ * xsbench_like. */
 #if PP_OMP_GCC
 #define LOOKUP_TPB TPB
 #else
@@ -37,9 +34,9 @@
 #endif
 #define SORTED_TPB TPB
 
-/* GCC 12's simd (SIMT) code of these loops computed a wrong checksum on an
- * H100 (17 instead of 999388, every variant; results/nvidia-h100/
- * NOTES.md; not reduced further): GCC builds them without simd. */
+/* GCC 12's simd (SIMT) code of these loops computes a wrong checksum (every
+ * variant; see docs/performance.md, Compilers): GCC builds them without
+ * simd. */
 #if PP_OMP_GCC
 #define XS_OMP_SIMD
 #else

@@ -1,9 +1,9 @@
 /* xsbench_like, omp and ompx: the simulation data handed to a target region
  * as scalar kernel arguments instead of a firstprivate struct. LLVM passes a
  * firstprivate struct through a pointer and loads all its fields into
- * registers at the kernel's start (LLVM 19, sm_90: ompx's baseline kernel 80
- * registers, cuda's 56, whose by-value struct argument stays in the constant
- * bank); scalar arguments stay kernel parameters, read in place like cuda's.
+ * registers at the kernel's start (cuda's by-value struct argument stays in
+ * the constant bank); scalar arguments stay kernel parameters, read in place
+ * like cuda's, so the kernels do not spend registers on them.
  * Use: XS_ARGS_UNPACK(d); before the region, is_device_ptr(XS_ARGS_PTRS) on
  * it, and XS_ARGS_REPACK(dd); inside it, then pass &dd as usual. */
 #ifndef XS_OMP_ARGS_H

@@ -41,8 +41,8 @@ static int blocks_for(long long n) {
 #define LAUNCH(nb, ...)                                                                  \
   PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(TPB)                  \
             device(pp_omp_device) __VA_ARGS__)
-/* The thread's one item i of [lo, hi), if in range (as cuda.cu; without a
- * grid-stride loop the lookup kernels take 48 registers on sm_90, not 64). */
+/* The thread's one item i of [lo, hi), if in range (as cuda.cu: no
+ * grid-stride loop, which would cost the lookup kernels registers). */
 #define THREAD_ITEM(i, lo, hi)                                                               \
   for (long long i = (lo) + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(),          \
                  i##_once = 1;                                                               \

@@ -44,8 +44,8 @@ static void *host_alloc(size_t bytes) {
 
 static void host_free(void *p) { free(p); }
 
-/* All threads copy, as a STREAM copy loop does (on the machines we tried it
- * streamed faster than glibc's memcpy in chunks), so the host ceiling is a roof. */
+/* All threads copy, as a STREAM copy loop does (one thread's memcpy does not
+ * reach the memory's bandwidth), so the host ceiling is a roof. */
 static void host_copy(void *dst, const void *src, size_t bytes) {
   size_t n = bytes / sizeof(double), tail = bytes - n * sizeof(double);
   double *PP_RESTRICT d = dst;

@@ -89,11 +89,11 @@ static void omp_init_model(pp_model m, int index, pp_device_info *info) {
     info->free_mem = info->total_mem = 0; /* unknown: the fit check cannot run */
   }
 #if PP_OMP_GCC
-  /* libgomp launches its own number of teams on a GPU (one per SM on an H100,
-   * whatever num_teams asks) and runs the teams asked beyond it one after
-   * another inside them, each with a fork and join of its warps: 65536 asked
-   * teams made a 2^24 triad 13x slower than 132 (results/nvidia-h100/
-   * NOTES.md). Ask for no more than it launches: its default, read here. */
+  /* libgomp launches its own number of teams on a GPU (one per SM, whatever
+   * num_teams asks) and runs the teams asked beyond it one after another
+   * inside them, each with a fork and join of its warps. Ask for no more than
+   * it launches: its default, read here (see docs/performance.md,
+   * Compilers). */
   if (info->is_gpu) {
     int teams = 0;
 #pragma omp target teams device(dev) map(tofrom : teams)

@@ -49,9 +49,9 @@ extern int pp_timer_wall;
 /* How the host waits for the GPU (--gpu-wait): 0 the driver's default (auto),
  * 1 spin (default), 2 yield, 3 block. Applied to the native model's device
  * context before any model opens it, so every model on that GPU waits the same
- * way (OpenMP's runtime shares the primary context). On the H200 we used, the
- * driver default cost ~40 us per synchronization and spin ~8 us
- * (results/nvidia-h200/gpu-wait.txt). */
+ * way (OpenMP's runtime shares the primary context). Spin is the default
+ * because the driver's own choice makes a synchronization several times
+ * longer and its time vary from run to run (see docs/performance.md). */
 extern int pp_gpu_wait;
 /* Applies pp_gpu_wait to device `index` (< 0: by node-local rank); returns 0,
  * or -1 when the build has no native model to set it through. */

@@ -6,8 +6,7 @@
  *                (dist_schedule(static)) that its threads stride through
  *                (schedule(static, 1), coalesced): clang then runs one
  *                parallel region per team instead of one per tpb iterations,
- *                the faster layout on an H200
- *                (results/nvidia-h200/NOTES.md).
+ *                which costs less (see docs/performance.md, microbench).
  * For omp kernel files (compiled with the offload flags) only. */
 #ifndef PP_OMP_LOOP_H
 #define PP_OMP_LOOP_H

@@ -68,7 +68,7 @@ static inline void pp_ompx_grid_sum(double v, double *part, unsigned *ticket, do
   /* Pointer arithmetic, not &shared[k]: clang 19 takes the address of an
    * element as the pointer's own escaping and globalizes `shared` through the
    * device runtime, which bare kernels never set up; without LTO the kernel
-   * then ends at its first barrier (NOTES, H200). */
+   * then ends at its first barrier (see docs/performance.md, Compilers). */
   int *last = (int *)(shared + ompx_block_dim_x() / 32 + 1);
   if (t == 0) {
     part[ompx_block_id_x()] = v;
