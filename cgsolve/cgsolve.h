@@ -1,7 +1,26 @@
 /* cgsolve: unpreconditioned conjugate gradients on the miniFE matrix. The
  * SpMV is the miniFE library's (minife/minife.h); this header holds the two vector
  * kernels every model adds for CG, their per-element math, and the halo
- * exchange of a slab-decomposed vector. */
+ * exchange of a slab-decomposed vector.
+ *
+ * ---- For the authors of kernels/{host,omp,ompx}.c, cuda.cu, hip.hip -------
+ * A model file defines   const cg_kernels *cg_kernels_<model>(void);
+ * (PP_MODEL_DISPATCH(m, cg_kernels_) finds it) with the three vector kernels
+ * of cg_kernels below; the SpMV is the model's spmv_kernels (minife/), the
+ * solver loop, the halo exchange and the MPI sums are the driver's (solve.c,
+ * halo.c). A model holds only the mapping:
+ *   - the element math is cg_axpby_item and cg_update_item (PP_HD, below),
+ *     never its own, so every model computes the same bits per element;
+ *   - dot and update reduce with the model's shared reduction (pp/reduce.h;
+ *     `scratch` is CG_SCRATCH_LEN doubles of device memory from the driver)
+ *     and return this rank's sum on the host, synchronized;
+ *   - every pointer is the model's memory (device pointers; for host, host
+ *     pointers) of n local entries; w may alias x or y (no restrict); a
+ *     kernel allocates nothing;
+ *   - CG_TPB is the threads of a block/team (ompx, cuda, hip; the omp
+ *     thread_limit); the host's dot must be the reproducible blocked sum
+ *     (pp_reduce_host), the reference every other model is checked against.
+ * ---------------------------------------------------------------------------*/
 #ifndef CGSOLVE_H
 #define CGSOLVE_H
 #include <stdint.h>

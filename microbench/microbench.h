@@ -1,6 +1,29 @@
 /* microbench: the kernels every model implements, their per-item math, and
  * the problem (inputs and gold values, problem.c). The dot and reduce rows
- * use the shared per-model reductions of pp/reduce.h. */
+ * use the shared per-model reductions of pp/reduce.h.
+ *
+ * ---- For the authors of kernels/{host,omp,ompx}.c, cuda.cu, hip.hip -------
+ * A model file defines   const mb_kernels *mb_kernels_<model>(void);
+ * (PP_MODEL_DISPATCH(m, mb_kernels_) finds it) and fills every entry of
+ * mb_kernels below. It holds only the mapping: each entry is one loop over
+ * [0, n) on the model's device whose body is the row's per-item function
+ * (mb_<row>, PP_HD, written once below), never arithmetic of its own, so
+ * every model computes the same bits. It may assume:
+ *   - every pointer is the model's memory (device pointers; for host, host
+ *     pointers), allocated, filled and poisoned by the driver (suite.c); a
+ *     kernel allocates nothing;
+ *   - tpb, from --tpb, is a multiple of 32: the threads of a block/team, which
+ *     the model maps to its launch shape (host ignores it); mb_blocks, when
+ *     not 0, is the number of blocks/teams of the streaming and atomic
+ *     kernels, their threads striding over the array;
+ *   - the streaming entries need not wait for their kernel: the driver times
+ *     each run with the model's device-synchronized timer; an entry that
+ *     returns a value (atomic_update, atomic_capture) returns it on the host,
+ *     and the launch entries synchronize as their comments below say;
+ *   - the driver checks every result exactly against problem.c's closed forms
+ *     (not the per-item functions) and plants the faults (suite.c): a model
+ *     file needs no check of its own.
+ * ---------------------------------------------------------------------------*/
 #ifndef MICROBENCH_H
 #define MICROBENCH_H
 #include <stddef.h>

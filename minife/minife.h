@@ -1,6 +1,31 @@
 /* The miniFE library that spmv and cgsolve share: the miniFE-style sparse
  * matrix, the input deck, and the SpMV kernel interface every model
- * implements (with the vendor library's SpMV beside cuda and hip). */
+ * implements (with the vendor library's SpMV beside cuda and hip).
+ *
+ * ---- For the authors of kernels/{host,omp,ompx}.c, cuda.cu, hip.hip -------
+ * A model file defines   const spmv_kernels *spmv_kernels_<model>(void);
+ * (PP_MODEL_DISPATCH(m, spmv_kernels_) finds it, spmv_kernels_for in
+ * registry.c) with the entries of spmv_kernels below; spmv and cgsolve both
+ * call it. It holds only the mapping:
+ *   - one row's sum is spmv_row_partial (or _ro, the same sum through the
+ *     read-only cache), PP_HD below, lane `first` of `stride` over the row's
+ *     entries; the lanes' partials are then added by the model (shuffles or
+ *     team memory), so every model computes a row from the same products;
+ *   - the matrix (CSR: int64 row offsets, int32 local columns, double
+ *     values) and x, y are the model's memory (device pointers; for host,
+ *     host pointers), uploaded by the driver; x holds nrows + ghost entries
+ *     (ncols); spmv writes y[0..nrows) and allocates nothing;
+ *   - prepare gets the launch parameters (spmv_params; NULL: defaults) and
+ *     may return a plan (the resolved parameters, spmv_params_plan, or a
+ *     vendor library's handle) that spmv and release receive; the
+ *     hierarchical models (ompx, cuda, hip) derive their grid from
+ *     spmv_launch_shape, so they launch exactly the same one;
+ *   - spmv need not wait for its kernel: the driver times the runs with the
+ *     model's device-synchronized timer, and checks y against a reference
+ *     that a plain host loop computes (spmv/problem.c), cgsolve the solve.
+ * A vendor library's SpMV (kernels/cusparse.cu, also built as hipsparse)
+ * is a second spmv_kernels behind its model's `vendor` getter.
+ * ---------------------------------------------------------------------------*/
 #ifndef MINIFE_H
 #define MINIFE_H
 #include <stddef.h>
