@@ -45,7 +45,8 @@ void pp_session_check_fits(const pp_session *s, const char *what, double device_
  * cannot write `path` (pp_outfile_check); NULL path: nothing to check.
  * Collective under MPI. */
 void pp_session_check_outfile(const pp_session *s, const char *opt, const char *path);
-/* Finishes the report, finalizes MPI; returns the exit code (0 or 1). */
+/* Finishes the report, finalizes MPI; returns the exit code of
+ * pp_report_finish (0 all rows passed, 1 a failure, 2 or 3: see there). */
 int pp_session_finish(pp_session *s);
 /* Progress line on stderr (rank 0, unless --quiet): "[app  12.3s] text", the
  * seconds since the session started. */
