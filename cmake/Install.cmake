@@ -1,7 +1,7 @@
 # `cmake --install build/<preset> --prefix P`: the apps in P/bin, the inputs
 # they read in P/share/proxyport/inputs (found relative to the executable, so
 # the prefix can be moved), the result tools in P/share/proxyport/validate,
-# the README in P/share/doc/proxyport, and the app list (PP_APPS, read from
+# README.md, RUNRULES.md and docs/ in P/share/doc/proxyport, and the app list (PP_APPS, read from
 # apps.txt by cmake/Apps.cmake) in P/share/proxyport/apps.txt, where the tools read it.
 include(GNUInstallDirs)
 install(TARGETS ${PP_APPS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
