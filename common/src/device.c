@@ -1,5 +1,7 @@
+/* The model-neutral device interface (pp/device.h): each built backend's ops
+ * table, the stubs of the native-driver calls for builds without one, and
+ * the one way a device failure ends a run. */
 #include <stdio.h>
-#include <string.h>
 #include "pp/device.h"
 #include "pp/dispatch.h"
 #include "pp/mpi.h"

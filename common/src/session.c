@@ -1,3 +1,5 @@
+/* The session (pp/session.h): command line, devices, copy ceilings, fit
+ * checks and the report's start and end. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
