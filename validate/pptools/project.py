@@ -10,7 +10,7 @@ import functools
 import os
 import re
 
-from . import result
+from .bounded import BadInput, read_text
 
 VALIDATE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(VALIDATE)
@@ -24,22 +24,22 @@ _ROW = re.compile(r"^\s*X\(\s*([A-Z0-9_]+)\s*,\s*([a-z0-9_]+)\s*,\s*([01])\s*,\s
 @functools.lru_cache(maxsize=None)
 def apps():
     """The apps in suite order (apps.txt: one per line, '#' comments)."""
-    text = result.read_text(APPS_TXT, what="app list", limit=1 << 16)
+    text = read_text(APPS_TXT, what="app list", limit=1 << 16)
     names = [line.split("#", 1)[0].strip() for line in text.splitlines()]
     names = [n for n in names if n]
     bad = [n for n in names if not re.fullmatch(r"[a-z][a-z0-9_]*", n)]
     if bad or not names:
-        raise result.BadInput(f"{APPS_TXT}: not an app list ({', '.join(bad) or 'empty'})")
+        raise BadInput(f"{APPS_TXT}: not an app list ({', '.join(bad) or 'empty'})")
     return tuple(names)
 
 
 @functools.lru_cache(maxsize=None)
 def model_rows():
     """[(name, device, native, cc)] of PP_MODELS, in the list's order."""
-    text = result.read_text(MODEL_H, what="model list", limit=1 << 20)
+    text = read_text(MODEL_H, what="model list", limit=1 << 20)
     rows = [(m.group(2), m.group(3) == "1", m.group(4) == "1", m.group(5) == "1") for m in _ROW.finditer(text)]
     if not rows:
-        raise result.BadInput(f"{MODEL_H}: no X(ENUM, name, device, native, cc, ...) rows of PP_MODELS")
+        raise BadInput(f"{MODEL_H}: no X(ENUM, name, device, native, cc, ...) rows of PP_MODELS")
     return tuple(rows)
 
 

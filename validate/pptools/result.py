@@ -24,11 +24,9 @@ import json
 import math
 import os
 import re
-import stat
 
 MAX_DEPTH = 64            # a result file nests 5 deep; plans and facts about as much
 RESULT_LIMIT = 64 << 20   # the largest published result file is under 1 MiB
-SMALL_LIMIT = 4 << 20     # plans, declarations, summaries, compile facts
 MAX_INT_DIGITS = 30
 MAX_SECONDS = 1e9         # a timed run or sample in seconds: 0 <= t <= 1e9 (31 years)
 MAX_NUMBER = 1e100        # any other number the tools compute with (FOMs, bytes, metrics)
@@ -36,47 +34,8 @@ SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
                       "result.schema.json")
 
 
-class BadInput(Exception):
-    """An input the tools refuse: its one-line message says which and why."""
-
-
-# ---------------------------------------------------------------- bounded reading
-
-def read_bytes(path, what=None, limit=SMALL_LIMIT):
-    """The bytes of a regular file of at most limit bytes, read without blocking."""
-    name = f"{what} {path}" if what else str(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as e:
-        raise BadInput(f"{name}: cannot open: {e.strerror}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise BadInput(f"{name}: not a regular file")
-        if st.st_size > limit:
-            raise BadInput(f"{name}: {st.st_size} bytes, more than the {limit} this file may have")
-        chunks, total = [], 0
-        while True:  # a file that grows while read still stops at the limit
-            b = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not b:
-                break
-            chunks.append(b)
-            total += len(b)
-            if total > limit:
-                raise BadInput(f"{name}: more than the {limit} bytes this file may have")
-        return b"".join(chunks)
-    except OSError as e:
-        raise BadInput(f"{name}: cannot read: {e.strerror}") from None
-    finally:
-        os.close(fd)
-
-
-def read_text(path, what=None, limit=SMALL_LIMIT):
-    """A regular file's text (UTF-8), read as read_bytes does."""
-    try:
-        return read_bytes(path, what, limit).decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise BadInput(f"{f'{what} ' if what else ''}{path}: not UTF-8 text (byte {e.start})") from None
+from .bounded import SMALL_LIMIT, BadInput, read_bytes, read_text  # noqa: F401 (re-exported)
+from . import project
 
 
 def _finite_float(s):
@@ -300,7 +259,6 @@ def split_label(lab):
 
 
 def native_models():
-    from . import project
     return project.native_models()
 
 

@@ -281,7 +281,7 @@ def report(runs, args, die):
     md += [f"- {n}" for n in sorted(set(pool.notes))] + [""]
 
     heat_rows, heat_cols, hmap, hfail, ffail = [], [], {}, {}, {}
-    flag_rows, flag_tab = [], []
+    flag_tab = []
     base_want = getattr(args, "report_baseline", None)
     for app in pool.apps():
         labels = pool.labels(app)

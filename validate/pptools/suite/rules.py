@@ -1,7 +1,6 @@
 """What `suite --reportable` enforces of RUNRULES.md: before the run (refusals)
 and after it (violations found in the result files)."""
 import hashlib
-import os
 import shlex
 import subprocess
 
