@@ -37,7 +37,7 @@ static const char *parse_kernels(const char *v, void *ctx) {
 }
 
 int main(int argc, char **argv) {
-  static config cfg = {{4, {128, 256, 512, 1024}}, 0};
+  static config cfg = {.tpb = {.n = 4, .v = {128, 256, 512, 1024}}};
   cfg.kernels = (1ull << mb_suite_len) - 1;
   static const pp_app_option options[] = {
       {"--tpb", "LIST", "threads per block/team, multiples of 32 (default 128,256,512,1024)", parse_tpb},

@@ -153,7 +153,8 @@ static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const co
   const spmv_kernels *k = spmv_kernels_for(m);
   const pp_device_ops *o = s->ops[m];
   const csr_matrix *A = &pb->A;
-  run arr = {pb, s, m, NULL, NULL, 0, A->nrows, A->rowptr, A->col, A->val, pb->x, NULL};
+  run arr = {.pb = pb, .s = s, .m = m, .nrows = A->nrows, /* y below; k, plan, vendor per row */
+             .rowptr = A->rowptr, .col = A->col, .val = A->val, .x = pb->x};
   size_t ybytes = (size_t)A->nrows * sizeof(double);
   if (m == PP_HOST) {
     arr.y = pp_host_alloc("spmv", ybytes, "y"); /* the host runs on the generated arrays themselves */
