@@ -66,6 +66,20 @@ if(NOT PP_HAVE_CUDA)
   pp_test(microbench_lists_absent COMMAND ${MB} --backend host --size 64 --kernels triad ${PP_TEST_FAST}
     EXPECT 0 "cuda +NOT RUN: not built" LABELS unit)
 endif()
+# The omp atomic_capture kernel on the host as the offload device costs about
+# what the host model's does: its GPU form (team-aggregated, two barriers per
+# chunk of as many elements as the team has threads) once took 1.6 s at 2^20
+# on 2 idle cores, 9-14 s on a busy machine, against the host model's 6 ms.
+# A ratio of the two models' medians in one run holds under load.
+if(PP_HAVE_OMP AND PP_OFFLOAD STREQUAL "cpu")
+  pp_test(microbench_omp_atomic_capture_cost
+    COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/time_ratio.py --kernel atomic_capture
+            --slow omp --fast host --most 10 --
+            ${MB} --backend host,omp --kernels atomic_capture --size 2^20 --tpb 256
+            --warmup 1 --samples 3 --bootstrap 0 --ceiling-mib 8 --quiet
+    LABELS validate)
+  set_tests_properties(microbench_omp_atomic_capture_cost PROPERTIES TIMEOUT 60)
+endif()
 if(PP_HAVE_CUDA OR PP_HAVE_HIP OR (PP_HAVE_OMP AND NOT PP_OFFLOAD STREQUAL "cpu"))
   # A GPU model on a machine without that GPU: a clear device error, exit 3, never a host fallback.
   set(_gpu cuda)

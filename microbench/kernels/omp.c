@@ -60,10 +60,17 @@ static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
    * chunk's slots of the global counter with one atomic, every thread writes
    * at that base + its slot. Same results as mb_atomic_capture up to the
    * order of `out`. */
-#if PP_OMP_GCC
+#if PP_OMP_GCC || defined(PP_OFFLOAD_CPU)
   /* GCC: an OpenMP thread is a warp (8 per team at tpb 256), so a chunk is 8
    * elements and two barriers each, which the barriers dominate; the
-   * combined construct with its simd lanes' atomics is GCC's better form. */
+   * combined construct with its simd lanes' atomics is GCC's better form.
+   * The host as the offload device (PP_OFFLOAD_CPU, any compiler): a team's
+   * threads are OS threads (as many as the cores, pp_omp_teams), so a chunk
+   * is 2 elements on 2 cores and its two barriers cost microseconds each,
+   * far more on a busy machine where a barrier waits for a descheduled
+   * thread (1.6 s at 2^20 quiet, 9-14 s under load, against the host
+   * model's 6 ms); a CPU's atomics need no aggregation, so the per-element
+   * form, the host model's, is the CPU's too. GPUs keep the form below. */
   PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, out, count))
   for (size_t i = 0; i < n; i++) mb_atomic_capture(x[i], out, count);
 #else
