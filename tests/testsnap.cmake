@@ -145,6 +145,25 @@ foreach(t
   pp_case_split("${t}" n parts re)
   ts_input_test(testsnap_input_${n} EXPECT 2 "^testsnap: .*${re}" COMMAND ${TS} ${parts} --backend host ${TS_FAST})
 endforeach()
+# No neighbour pairs (atoms farther apart than the cutoff, or a cutoff of
+# 1e-300): every model gives each atom the isolated atom's energy, beta0 +
+# sum_k beta_k (j_k + 1) (B_k of a lone atom, wself = 1: -8.5778723972740 eV
+# for W_2940_2017_2), and no force (no_pairs_*.dump); the empty reverse index
+# is not read past (once an 8-byte upload of a 4-byte array: ASan,
+# scripts/sanitize --omp), and the neighbour counts are reported as 0.
+foreach(t
+    "lone|2|--lattice;1;--lattice-constant;10;--coeff;${TS_J8C};--param;${TS_J8P}"
+    "sparse|16|--lattice;2,2,2;--lattice-constant;100;--coeff;${TS_J8C};--param;${TS_J8P}"
+    "rcutfac|16|--lattice;2;--coeff;${TS_J8C};--param;${TS_BAD}/tiny_rcutfac.snapparam")
+  string(REPLACE "|" ";" parts "${t}")
+  list(GET parts 0 n)
+  list(GET parts 1 na)
+  list(REMOVE_AT parts 0 1)
+  pp_test(testsnap_no_pairs_${n} COMMAND ${TS} ${parts} --backend ${PP_TEST_MODELS} ${TS_FAST}
+    --reference ${TS_BAD}/no_pairs_${na}.dump
+    EXPECT 0 "host: energies vs the reference: max .*\nhost: forces vs .*no_pairs_${na}.dump: RMS .* = 0 eV/A .*, max 0 eV/A\nhost: PASS\nneighbours min 0 max 0 mean 0.000"
+    LABELS validate input)
+endforeach()
 # Huge boxes and tiny cutoffs: the neighbour cells are bounded by what the
 # atoms need (once 1024^3 cells, 4.3 GB: run in 3 GB of address space here,
 # but not under ASan, whose shadow memory needs terabytes of it), and a box /

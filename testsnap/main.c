@@ -277,8 +277,11 @@ static void reference(problem *pb) {
 }
 
 /* ---- one model ------------------------------------------------------------------ */
+/* An empty array (no neighbour pairs: rev_pair has no entries) still gets a
+ * device buffer, so kernels take a valid pointer, but nothing is copied: the
+ * host array may be shorter than the placeholder. */
 static void *up(const pp_device_ops *o, const void *src, size_t bytes) {
-  return pp_device_upload(o, src, bytes ? bytes : 8);
+  return bytes ? pp_device_upload(o, src, bytes) : o->alloc(8);
 }
 static void upload(pp_model m, const pp_device_ops *o, const snap_data *h, snap_data *dd) {
   *dd = *h;
@@ -539,9 +542,10 @@ static void describe(pp_session *s, const ts_config *c, const problem *pb) {
   const snap_neigh *nl = &pb->nl;
   const ts_decomp *dc = &pb->dec;
   double nst[3] = {0.0, 0.0, 0.0}; /* -min, max, sum of the neighbour counts over all ranks */
-  nst[0] = -nl->nmax;
-  for (int i = 0; i < nl->natoms; i++) nst[2] += nl->nneigh[i], nst[0] = -nl->nneigh[i] > nst[0] ? -nl->nneigh[i] : nst[0];
-  nst[1] = nl->nmax;
+  /* from the counts, not nmax: the lists keep at least one (padding) slot */
+  nst[0] = -DBL_MAX;
+  for (int i = 0; i < nl->natoms; i++)
+    nst[0] = fmax(nst[0], -nl->nneigh[i]), nst[1] = fmax(nst[1], nl->nneigh[i]), nst[2] += nl->nneigh[i];
   pp_mpi_max(nst, 2);
   pp_mpi_sum(nst + 2, 1);
   pp_report_param(s->report, "problem", "%s", pb->what);
@@ -550,7 +554,7 @@ static void describe(pp_session *s, const ts_config *c, const problem *pb) {
                   "switchflag %d, bzeroflag %d", p->twojmax, p->ncoeff, p->rcutfac, p->rcut, p->rfac0, p->rmin0,
                   p->switchflag, p->bzeroflag);
   pp_report_param(s->report, "atoms", "%d with energies, %d receiving forces; neighbours min %.0f max %.0f mean %.3f",
-                  dc->ne, dc->nf, -nst[0], nst[1], nst[2] / dc->ne);
+                  dc->ne, dc->nf, 0.0 - nst[0], nst[1], nst[2] / dc->ne);
   if (dc->size > 1)
     pp_report_param(s->report, "decomposition", "%d ranks, contiguous blocks of %d to %d atoms (energies and "
                     "neighbour lists per rank, each rank's pairs' forces summed over ranks)", dc->size,

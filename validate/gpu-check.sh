@@ -70,6 +70,10 @@ done
 j14=inputs/testsnap/W_2J14_2000_disp
 check $b/testsnap --lattice 5,4,4 --displace 0.3 --coeff $j14/W_2J14_TestSNAP.snapcoeff --param $j14/W_2J14_TestSNAP.snapparam --backend all $ts
 tscheck $b/testsnap --lattice 5,4,4 --displace 0.3 --coeff $j14/W_2J14_TestSNAP.snapcoeff --param $j14/W_2J14_TestSNAP.snapparam --backend all --deidrj split $ts
+# no neighbour pairs (atoms 100 A apart): every model gives the isolated atom's
+# energy and no force (testsnap/tests/no_pairs_16.dump, tests/testsnap.cmake)
+j8=inputs/testsnap/W_2J8_2000
+check $b/testsnap --lattice 2,2,2 --lattice-constant 100 --coeff $j8/W_2940_2017_2.snapcoeff --param $j8/W_2940_2017_2.snapparam --reference testsnap/tests/no_pairs_16.dump --backend all $ts
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/testsnap --case W_2J8_2000_disp --backend omp,ompx,cuda $ts
 fi
