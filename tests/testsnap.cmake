@@ -109,7 +109,7 @@ pp_test(testsnap_bad_lattice_small COMMAND ${TS} --lattice 2 ${TS_POT} --backend
 # holds are named with the line.
 set(TS_J8D ${TS_IN}/W_2J8_2000/data.W_2J8_2000)
 set(TS_HOSTILE ${CMAKE_CURRENT_BINARY_DIR}/testsnap_hostile)
-add_test(NAME testsnap_make_hostile COMMAND ${TS_BAD}/make_hostile.sh ${TS_HOSTILE} ${TS_BAD}/wide_box.data)
+add_test(NAME testsnap_make_hostile COMMAND ${TS_BAD}/make_hostile.sh ${TS_HOSTILE} ${TS_BAD}/wide_box.data ${TS_IN}/W_2)
 set_tests_properties(testsnap_make_hostile PROPERTIES LABELS input FIXTURES_SETUP testsnap_hostile)
 # ts_input_test(NAME ...): pp_input_test (input.cmake) with the hostile files, TIMEOUT 20 unless given.
 function(ts_input_test name)
@@ -164,6 +164,16 @@ foreach(t
     EXPECT 0 "host: energies vs the reference: max .*\nhost: forces vs .*no_pairs_${na}.dump: RMS .* = 0 eV/A .*, max 0 eV/A\nhost: PASS\nneighbours min 0 max 0 mean 0.000"
     LABELS validate input)
 endforeach()
+# TestSNAP's reference folder: a neighbour index is range-checked as read,
+# before it is narrowed to int (2^32 + 34 once read as 34 and passed); the
+# folder is taken literally, not as a glob pattern (lit[1] was refused, and
+# inputs/testsnap/* picked W_2 and ran).
+ts_input_test(testsnap_input_ref_wide_jlist EXPECT 2 "^testsnap: .*wide_jlist/jlist.txt:1: neighbour 4294967330 outside 0..34 "
+  COMMAND ${TS} --testsnap-ref ${TS_HOSTILE}/wide_jlist --backend host ${TS_FAST})
+ts_input_test(testsnap_input_ref_literal EXPECT 0 "^host: PASS$"
+  COMMAND ${TS} --testsnap-ref ${TS_HOSTILE}/lit[1] --backend host ${TS_FAST})
+ts_input_test(testsnap_input_ref_pattern EXPECT 2 "^testsnap: .*testsnap/\\*: no such folder \\(a folder name is taken literally"
+  COMMAND ${TS} --testsnap-ref ${TS_IN}/* --backend host ${TS_FAST})
 # Huge boxes and tiny cutoffs: the neighbour cells are bounded by what the
 # atoms need (once 1024^3 cells, 4.3 GB: run in 3 GB of address space here,
 # but not under ASan, whose shadow memory needs terabytes of it), and a box /

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <glob.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -388,9 +389,21 @@ int snap_write_dump(const char *path, const snap_atoms *a, int n, int n_energy, 
 }
 
 /* ---- TestSNAP's reference folder ------------------------------------------------- */
+/* The folder is taken literally (a folder may be named lit[1], and a folder
+ * argument that is itself a pattern must not pick a folder): glob's special
+ * characters in it are escaped; only `pattern` is matched. */
 void snap_find_file(const char *dir, const char *pattern, char *out, size_t len) {
-  char pat[1200];
-  snprintf(pat, sizeof pat, "%s/%s", dir, pattern);
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+    pp_usage_error("testsnap", "%s: no such folder (a folder name is taken literally, not as a pattern)", dir);
+  char pat[2 * 1024 + 64];
+  size_t k = 0;
+  for (const char *c = dir; *c; c++) {
+    if (k + 2 >= sizeof pat - 64) pp_usage_error("testsnap", "folder name too long (over 1024 characters)");
+    if (strchr("*?[]\\", *c)) pat[k++] = '\\';
+    pat[k++] = *c;
+  }
+  snprintf(pat + k, sizeof pat - k, "/%s", pattern);
   glob_t g;
   if (glob(pat, 0, NULL, &g) != 0 || g.gl_pathc != 1)
     pp_usage_error("testsnap", "%s: expected exactly one file '%s'", dir, pattern);
@@ -398,16 +411,20 @@ void snap_find_file(const char *dir, const char *pattern, char *out, size_t len)
   globfree(&g);
 }
 
-/* n rows of `cols` numbers each into v (ints when iv). */
-static void read_rows(const char *path, int n, int cols, double *v, int *iv) {
+/* n rows of `cols` numbers each into v, or into iv as indices in
+ * [0, imax) (checked on the value read, before it is narrowed to int). */
+static void read_rows(const char *path, int n, int cols, double *v, int *iv, int imax) {
   reader r;
   open_reader(&r, path, "TestSNAP reference file", BIG_FILE);
   for (int k = 0; k < n; k++) {
     if (!next_line(&r, 0)) fail(&r, "file ends after %d of %d rows", k, n);
     if (r.ntok != cols) fail(&r, "expected %d fields, found %d", cols, r.ntok);
     for (int c = 0; c < cols; c++) {
-      if (iv) iv[k * cols + c] = (int)integer(&r, r.tok[c], "index");
-      else v[k * cols + c] = num(&r, r.tok[c], "value");
+      if (iv) {
+        const long long x = integer(&r, r.tok[c], "index");
+        if (x < 0 || x >= imax) fail(&r, "neighbour %lld outside 0..%d", x, imax - 1);
+        iv[k * cols + c] = (int)x;
+      } else v[k * cols + c] = num(&r, r.tok[c], "value");
     }
   }
   if (next_line(&r, 0)) fail(&r, "more than the %d rows expected", n);
@@ -459,12 +476,9 @@ void snap_read_testsnap(const char *dir, snap_tsref *t) {
   t->rij = malloc(sizeof(double) * 3 * (size_t)np);
   t->fj = malloc(sizeof(double) * 3 * (size_t)nall);
   snap_find_file(dir, "jlist.txt", path, sizeof path);
-  read_rows(path, np, 1, NULL, t->jlist);
-  for (int k = 0; k < np; k++)
-    if (t->jlist[k] < 0 || t->jlist[k] >= nall)
-      pp_usage_error("testsnap", "%s:%d: neighbour %d outside 0..%d", path, k + 1, t->jlist[k], nall - 1);
+  read_rows(path, np, 1, NULL, t->jlist, nall);
   snap_find_file(dir, "rij.txt", path, sizeof path);
-  read_rows(path, np, 3, t->rij, NULL);
+  read_rows(path, np, 3, t->rij, NULL, 0);
   snap_find_file(dir, "fj_*.txt", path, sizeof path);
-  read_rows(path, nall, 3, t->fj, NULL);
+  read_rows(path, nall, 3, t->fj, NULL, 0);
 }

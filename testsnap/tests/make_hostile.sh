@@ -1,8 +1,11 @@
 #!/bin/sh
-# make_hostile.sh DIR DATA: the inputs of tests/testsnap.cmake that cannot
+# make_hostile.sh DIR DATA [W2]: the inputs of tests/testsnap.cmake that cannot
 # live in the source tree: a FIFO (no writer: opening it for reading would
 # wait forever), bytes no text file holds, and a copy of the data file DATA
-# under a name with a newline and an escape character.
+# under a name with a newline and an escape character. With W2 (TestSNAP's
+# reference folder): a copy named lit[1] (glob's special characters, to be
+# taken literally), and a copy whose first neighbour index is 2^32 + 34
+# (beyond int: refused, not narrowed to 34).
 set -eu
 d=$1
 mkdir -p "$d"
@@ -10,4 +13,10 @@ mkdir -p "$d"
 printf 'LAMMPS data file\n\n2 atoms\0\n1 atom types\n' > "$d/nul.data"
 printf 'LAMMPS data file \033[2J\033]0;pwned\007\n\n2 atoms\n' > "$d/escape.data"
 cp "$2" "$d/$(printf 'new\nline\033.data')"
+if [ $# -ge 3 ]; then
+  rm -rf "$d/lit[1]" "$d/wide_jlist"
+  cp -R "$3" "$d/lit[1]"
+  cp -R "$3" "$d/wide_jlist"
+  sed -i '1s/.*/4294967330/' "$d/wide_jlist/jlist.txt"
+fi
 echo "hostile inputs written to $d"
