@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/escape.h"
 #include "pp/outfile.h"
 #include "pp/pp.h"
 #include "problem.h"
@@ -56,7 +57,7 @@ int cg_history_finish(cg_history *h, const char *app) {
       fwrite(h->buf, 1, h->len, o.f);
       ok = pp_outfile_commit(&o) == 0;
     }
-    if (!ok) fprintf(stderr, "%s: --history: cannot write '%s': %s\n", app, h->path, strerror(errno));
+    if (!ok) pp_error_line(app, "--history: cannot write '%s': %s", h->path, strerror(errno));
   }
   free(h->buf);
   memset(h, 0, sizeof *h);

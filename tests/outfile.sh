@@ -81,9 +81,10 @@ replace) # an existing result is replaced whole; a symlink target is replaced, n
   [ "$(cat "$w/old-link")" = old ] || fail "old.json was rewritten in place"
   [ "$(cat "$w/victim")" = precious ] || fail "wrote through the symlink target"
   ;;
-devnull)
-  run "$@" --json /dev/null --csv /dev/null
-  [ "$rc" = 0 ] || fail "exit $rc"
+devnull) # an output is a regular file or a new path: a device is refused, never written
+  run "$@" --json /dev/null
+  [ "$rc" = 2 ] || fail "exit $rc, expected 2"
+  printf '%s\n' "$out" | grep -q -- "--json: cannot write '/dev/null': is a device" || fail "no 'is a device' message"
   [ -c /dev/null ] || fail "/dev/null is no longer a device"
   ;;
 killed) # SIGKILL while writing: the old result stays, a temporary file may remain

@@ -74,3 +74,65 @@ string(REPLACE "\"validated\": true" "\"validated\": false" _j "${_j}")
 file(WRITE ${_rt}/microbench.json "${_j}")
 pp_test(results_table_unvalidated COMMAND python3 ${RT} --results ${_rt}/..
   EXPECT 2 "microbench.json: not validated" LABELS unit)
+
+# The outputs contract (docs/running.md#output-files), checked at start-up for
+# every output of every app (--json, --csv, testsnap's --dump, cgsolve's
+# --history): a regular file or a new path, never a FIFO or a device (nor a
+# symlink to one), never one of the run's inputs, never another output of the
+# run; exit 2 with one line before anything runs. tests/outputs.sh sets each
+# case up. Before, the FIFO cases blocked forever after the whole run (hence
+# the short TIMEOUT), the device cases were written through (and created
+# /dev/full.host), the others overwrote an input or another output, exit 0.
+set(_out ${CMAKE_CURRENT_SOURCE_DIR}/outputs.sh)
+set(_outF --ceiling-mib 1 --warmup 0 --bootstrap 0 --quiet)
+set(_outMB ${MB} --backend host --size 4096 --kernels triad --samples 1 ${_outF})
+set(_outCG $<TARGET_FILE:cgsolve> --backend host --size 4 --samples 1 ${_outF})
+set(_outTS $<TARGET_FILE:testsnap> --coeff ${PROJECT_SOURCE_DIR}/inputs/testsnap/W_2J8_2000/W_2940_2017_2.snapcoeff
+  --param ${PROJECT_SOURCE_DIR}/inputs/testsnap/W_2J8_2000/W_2940_2017_2.snapparam --steps 1 ${_outF})
+set(_notype "\\(an output is a regular file or a new path\\)")
+pp_test(outputs_fifo COMMAND ${_out} fifo ${_outMB}
+  EXPECT 2 "--json: cannot write '.*/f\\.json': is a FIFO ${_notype}" LABELS unit input)
+pp_test(outputs_fifo_symlink COMMAND ${_out} fifo_link ${_outCG}
+  EXPECT 2 "--history: cannot write '.*/h\\.csv': is a FIFO" LABELS unit input)
+pp_test(outputs_devnull_symlink COMMAND ${_out} null_link ${_outMB}
+  EXPECT 2 "--csv: cannot write '.*/r\\.csv': is a device ${_notype}" LABELS unit input)
+pp_test(outputs_dump_devfull COMMAND ${_out} dump_full ${_outTS} --lattice 4 --backend ${PP_TEST_MODELS}
+  EXPECT 2 "--dump: cannot write '/dev/full': is a device" LABELS unit input)
+set_tests_properties(outputs_fifo outputs_fifo_symlink outputs_devnull_symlink outputs_dump_devfull
+  PROPERTIES TIMEOUT 10)
+pp_test(outputs_json_onto_deck COMMAND ${_out} json_deck ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck
+  $<TARGET_FILE:spmv> --backend host --samples 1 ${_outF}
+  EXPECT 2 "--json '.*/\\./in\\.deck' is also the input deck '.*/in\\.deck': an output never replaces an input"
+  LABELS unit input)
+pp_test(outputs_dump_onto_data COMMAND ${_out} dump_data
+  ${PROJECT_SOURCE_DIR}/inputs/testsnap/W_2J8_2000/data.W_2J8_2000 ${_outTS} --backend host
+  EXPECT 2 "--dump '.*/in\\.data' is also the data file '.*/in\\.data': an output never replaces an input"
+  LABELS unit input)
+pp_test(outputs_json_is_csv COMMAND ${_out} json_csv ${_outMB}
+  EXPECT 2 "--csv '.*/r' is also the --json file '.*/r': each output needs its own file" LABELS unit input)
+pp_test(outputs_dump_is_json COMMAND ${_out} dump_json ${_outTS} --lattice 4 --backend host
+  EXPECT 2 "--dump '.*/r' is also the --json file '.*/r': each output needs its own file" LABELS unit input)
+# Names in messages at the end of the run are escaped as at start-up: a write
+# that fails there (a file size limit of 0) names the path with \xNN, no raw
+# control byte. Before, the terminal got ESC ] 0 ; ... BEL as given.
+add_test(NAME outputs_end_names_escaped COMMAND ${PP_EXPECT} --clean 3
+  "cannot write JSON file '.*/r\\\\x1b\\]0;pwn\\\\x07\\.json'"
+  -- ${_out} ctl_json ${_outMB})
+add_test(NAME outputs_end_history_escaped COMMAND ${PP_EXPECT} --clean 3
+  "--history: cannot write '.*/r\\\\x1b\\]0;pwn\\\\x07\\.csv'" -- ${_out} ctl_history ${_outCG})
+set_tests_properties(outputs_end_names_escaped outputs_end_history_escaped PROPERTIES
+  LABELS "unit;input" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 120)
+
+# The inherited OpenMP environment is checked before the runtime starts: on
+# these values libomp aborts (SIGABRT), hangs or warns and goes on. Each is
+# refused with exit 2 and one line ("OMP:" is the runtime speaking: too late).
+foreach(row "omp_threads_negative|OMP_NUM_THREADS=-1|OMP_NUM_THREADS='-1' is not a comma-separated list of positive integers"
+            "omp_threads_word|OMP_NUM_THREADS=abc|OMP_NUM_THREADS='abc' is not a comma-separated list of positive integers"
+            "omp_threads_empty|OMP_NUM_THREADS=|OMP_NUM_THREADS='' is not a comma-separated list of positive integers"
+            "omp_threads_many|OMP_NUM_THREADS=100000|OMP_NUM_THREADS='100000' asks for more than 4096 threads \\(the OpenMP runtime could abort\\)"
+            "omp_stack_huge|OMP_STACKSIZE=1T|OMP_STACKSIZE='1T' is more than 1024 MiB per thread \\(the OpenMP runtime could abort\\)")
+  pp_case_split("${row}" name env re)
+  pp_test(session_${name} COMMAND ${MB} --backend host --size 4096 --kernels copy ${PP_TEST_FAST}
+    EXPECT 2 "^microbench: ${re} \\(see --help\\)$" LABELS unit input ENV ${env})
+  set_tests_properties(session_${name} PROPERTIES TIMEOUT 10 FAIL_REGULAR_EXPRESSION "OMP:")
+endforeach()

@@ -614,6 +614,9 @@ int main(int argc, char **argv) {
   if (cfg.fd_checks && (cfg.testsnap_ref || (cfg.case_name && !strcmp(cfg.case_name, "W_2"))))
     pp_usage_error("testsnap", "--fd-check needs a periodic configuration (--data, --lattice or a LAMMPS case)");
 
+  /* Several models write NAME.MODEL: NAME itself must still be a regular file
+   * or a new path (a device's name would make /dev/full.host). */
+  if (cfg.dump && __builtin_popcount(s.opt.backends) > 1) pp_session_check_outfile(&s, "--dump", cfg.dump);
   for (int m = 0; m < PP_MODEL_COUNT && cfg.dump; m++) /* before anything runs, as --json */
     if (s.opt.backends & (1u << m)) {
       char *path = dump_path(&s, &cfg, (pp_model)m);

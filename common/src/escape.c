@@ -1,4 +1,6 @@
 /* Escaped terminal text (pp/escape.h). */
+#include <stdarg.h>
+#include <stdlib.h>
 #include "pp/escape.h"
 #include "pp/json.h"
 
@@ -14,4 +16,24 @@ void pp_fputs_escaped(FILE *f, const char *s) {
     }
     p += n;
   }
+}
+
+void pp_error_line(const char *app, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  fprintf(stderr, "%s: ", app);
+  if (msg) {
+    va_start(ap, fmt);
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    pp_fputs_escaped(stderr, msg);
+    free(msg);
+  } else {
+    pp_fputs_escaped(stderr, fmt); /* out of memory: the message without its values */
+  }
+  fputc('\n', stderr);
+  fflush(stderr);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "pp/cli.h"
 #include "pp/input.h"
+#include "pp/runfiles.h"
 #include "pp/json.h"
 
 #define CHUNK 65536
@@ -84,6 +85,11 @@ pp_input *pp_input_open(const char *app, const char *path, const pp_input_rules 
   if (st.st_size > rules->max_bytes)
     input_fail(in, "%s '%s' has %lld bytes; %s has at most %lld", rules->what, path, (long long)st.st_size,
                rules->a_what, rules->max_bytes);
+  char *clash = pp_runfiles_input(rules->what, path, &st); /* never also an output of the run */
+  if (clash) {
+    input_free(in);
+    pp_usage_error(app, "%s", clash);
+  }
   in->size = st.st_size;
   return in;
 }

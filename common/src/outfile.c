@@ -26,13 +26,11 @@ static char *temp_name(const char *path) {
   return t;
 }
 
-/* A device or FIFO (/dev/null, /dev/stdout, a pipe) is written in place:
- * nothing is created or renamed there. */
-static int is_stream(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
-}
-
+/* Only a regular file, or a name not yet taken, is a target: the content is
+ * renamed over it, so the target itself is never opened (a FIFO without a
+ * reader would block the run forever) and a device or a symlink to one is
+ * never written through. stat follows symlinks, so a symlink to a device
+ * is refused as the device. */
 static const char *target_problem(const char *path) {
   size_t n = strlen(path);
   if (n == 0) return "is an empty file name";
@@ -40,9 +38,9 @@ static const char *target_problem(const char *path) {
   struct stat st;
   if (stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode)) return "is a directory";
-    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
-      return "is neither a file nor a device or FIFO";
-    if (!S_ISREG(st.st_mode) && access(path, W_OK) != 0) return strerror(errno);
+    if (S_ISFIFO(st.st_mode)) return "is a FIFO (an output is a regular file or a new path)";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "is a device (an output is a regular file or a new path)";
+    if (!S_ISREG(st.st_mode)) return "is neither a regular file nor a new path";
   } else if (errno == ENAMETOOLONG || errno == ELOOP || errno == ENOTDIR || errno == EACCES) {
     return strerror(errno);
   }
@@ -57,15 +55,6 @@ int pp_outfile_open(pp_outfile *o, const char *path) {
   if (bad) {
     errno = EINVAL;
     return -1;
-  }
-  if (is_stream(path)) { /* no temporary file: written in place, never created */
-    int fd = open(path, O_WRONLY | O_NOCTTY);
-    if (fd < 0) return -1;
-    if (!(o->f = fdopen(fd, "w"))) {
-      close(fd);
-      return -1;
-    }
-    return 0;
   }
   o->tmp = temp_name(path);
   o->path = malloc(strlen(path) + 1);
@@ -106,7 +95,6 @@ int pp_outfile_commit(pp_outfile *o) {
   int ok = !ferror(o->f) && fflush(o->f) == 0 && (!o->tmp || fsync(fileno(o->f)) == 0);
   ok = fclose(o->f) == 0 && ok;
   o->f = NULL;
-  if (!o->tmp) return ok ? 0 : -1; /* a device or FIFO */
   if (ok && rename(o->tmp, o->path) == 0) { /* atomic: the old or the new file, never half */
     free(o->tmp);
     o->tmp = NULL;
@@ -123,7 +111,6 @@ const char *pp_outfile_check(const char *path) {
   static char msg[160];
   const char *bad = target_problem(path);
   if (bad) return bad;
-  if (is_stream(path)) return NULL; /* writable (checked above); opening could block */
   pp_outfile o;
   if (pp_outfile_open(&o, path) != 0) {
     snprintf(msg, sizeof msg, "%s", strerror(errno));

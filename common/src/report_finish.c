@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/escape.h"
 #include "pp/fault.h"
 #include "pp/mpi.h"
 #include "pp/report_writers.h"
@@ -48,8 +49,7 @@ int pp_report_finish(pp_report *r) {
   compute_ratios(r);
   if (pp_fault_unused()) { /* a misspelled fault must not let a fault test pass */
     if (pp_mpi_rank() == 0)
-      fprintf(stderr, "%s: --inject-fault '%s' is not a fault this run can plant\n", r->app,
-              pp_fault_requested());
+      pp_error_line(r->app, "--inject-fault '%s' is not a fault this run can plant", pp_fault_requested());
     return 2;
   }
   gather_systems(r);
@@ -58,11 +58,11 @@ int pp_report_finish(pp_report *r) {
   fflush(stdout);
   int io = 0;
   if (r->opt->json_path && pp_report_write_json(r, r->opt->json_path) != 0) {
-    fprintf(stderr, "%s: cannot write JSON file '%s'\n", r->app, r->opt->json_path);
+    pp_error_line(r->app, "cannot write JSON file '%s'", r->opt->json_path);
     io = 1;
   }
   if (r->opt->csv_path && pp_report_write_csv(r, r->opt->csv_path) != 0) {
-    fprintf(stderr, "%s: cannot write CSV file '%s'\n", r->app, r->opt->csv_path);
+    pp_error_line(r->app, "cannot write CSV file '%s'", r->opt->csv_path);
     io = 1;
   }
   if (io) return 3;

@@ -12,6 +12,7 @@
 #include "pp/machine.h"
 #include "pp/mpi.h"
 #include "pp/outfile.h"
+#include "pp/runfiles.h"
 #include "pp/system.h"
 #include "pp/timer.h"
 
@@ -26,16 +27,20 @@ void pp_progress(const pp_session *s, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Rank 0 writes every output, so rank 0 checks it and holds the list of
+ * outputs that inputs are compared with (pp/runfiles.h); the verdict is
+ * collective. */
 void pp_session_check_outfile(const pp_session *s, const char *opt, const char *path) {
   const char *err = path && pp_mpi_rank() == 0 ? pp_outfile_check(path) : NULL;
-  if (!err) {
-    pp_usage_check_all(s->app->name, NULL);
-    return;
+  char *msg = NULL;
+  if (err) {
+    size_t n = strlen(opt) + strlen(path) + strlen(err) + 32;
+    if ((msg = malloc(n))) snprintf(msg, n, "%s: cannot write '%s': %s", opt, path, err);
+  } else if (path && pp_mpi_rank() == 0) {
+    msg = pp_runfiles_output(opt, path); /* not an input, not another output */
   }
-  size_t n = strlen(opt) + strlen(path) + strlen(err) + 32;
-  char *msg = malloc(n);
-  if (msg) snprintf(msg, n, "%s: cannot write '%s': %s", opt, path, err);
-  pp_usage_check_all(s->app->name, msg ? msg : "cannot write a result file");
+  pp_usage_check_all(s->app->name, err && !msg ? "cannot write a result file" : msg);
+  free(msg);
 }
 
 /* Initializes model m on device `index` once per process and returns its

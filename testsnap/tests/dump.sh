@@ -40,10 +40,11 @@ full) # a file system that fills up (a file size limit; PMIx's shared segments k
   [ ! -e "$w/out.dump" ] || fail "a partial dump was left under the asked name"
   no_temp
   ;;
-devfull) # a device that refuses the write: exit 3 once the run is done, as --json
+devfull) # a device is no output (a regular file or a new path): exit 2 before the run, as --json
   run "$@" --dump /dev/full
-  [ "$rc" = 3 ] || fail "exit $rc, expected 3"
-  printf '%s\n' "$out" | grep -q "cannot write --dump '/dev/full': No space left on device" || fail "no 'cannot write' message"
+  [ "$rc" = 2 ] || fail "exit $rc, expected 2"
+  printf '%s\n' "$out" | grep -q -- "--dump: cannot write '/dev/full': is a device" || fail "no 'is a device' message"
+  ran && fail "the run happened before the refusal"
   ;;
 missing|dir|several) # refused before the run, as --json is
   case $case_ in

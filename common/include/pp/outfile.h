@@ -4,8 +4,10 @@
  * mkstemp, so no existing file or symlink is ever opened), which is renamed
  * over the target once complete, and removed on every error path. Paths are
  * never copied into fixed buffers or truncated. A killed run may leave a
- * temporary file ".<name>.tmp-XXXXXX" beside the target. A target that is a
- * device or FIFO (/dev/null, /dev/stdout, a pipe) is written in place. */
+ * temporary file ".<name>.tmp-XXXXXX" beside the target. The target must be
+ * a regular file or a new path: a FIFO, a device, a directory, a socket or a
+ * symlink to one is refused, so no open can block (a FIFO without a reader)
+ * and nothing is written through to a device. */
 #ifndef PP_OUTFILE_H
 #define PP_OUTFILE_H
 #include <stdio.h>
@@ -18,8 +20,9 @@ typedef struct pp_outfile {
   char *tmp;  /* the temporary file */
 } pp_outfile;
 
-/* Can `path` be written as a result file? Refuses a directory, a socket,
- * a missing or unwritable directory, a name too long.
+/* Can `path` be written as a result file? Refuses a directory, a FIFO, a
+ * device, a socket (or a symlink to one), a missing or unwritable directory,
+ * a name too long.
  * Tries by creating and removing a temporary file. Returns NULL, or a
  * message (static storage) such as "is a directory". */
 const char *pp_outfile_check(const char *path);

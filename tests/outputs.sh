@@ -1,0 +1,42 @@
+#!/bin/sh
+# outputs.sh CASE APP ARGS...: sets up one hostile output of the outputs
+# contract (docs/running.md#output-files: a regular file or a new path, never
+# one of the run's inputs, never another output of the run), runs APP ARGS
+# with it and exits with APP's code, for expect.sh to judge.
+#   fifo       --json is a FIFO without a reader (once blocked forever in open)
+#   fifo_link  --history is a symlink to a FIFO
+#   null_link  --csv is a symlink to /dev/null (once written through)
+#   dump_full  --dump /dev/full (with several models, once created /dev/full.MODEL)
+#   json_deck  ARGS start with a deck: it is copied, and --json names the copy
+#   dump_data  ARGS start with a data file: it is copied, and --dump names the copy
+#   json_csv   --json and --csv on one path
+#   dump_json  --dump and --json on one path
+#   ctl_json   --json and --csv named with control bytes, written under a file
+#              size limit of 0 (the write fails at the end of the run)
+#   ctl_history  the same for --history
+set -u
+case_=$1
+shift
+w=$(mktemp -d "${TMPDIR:-/tmp}/pp-outputs.XXXXXX")
+trap 'rm -rf "$w"' EXIT
+ctl=$(printf 'r\033]0;pwn\007')
+case $case_ in
+fifo) mkfifo "$w/f.json" && "$@" --json "$w/f.json" ;;
+fifo_link) mkfifo "$w/f" && ln -s f "$w/h.csv" && "$@" --history "$w/h.csv" ;;
+null_link) ln -s /dev/null "$w/r.csv" && "$@" --csv "$w/r.csv" ;;
+dump_full)
+  before=$(ls /dev/full.* 2>/dev/null)
+  "$@" --dump /dev/full
+  rc=$?
+  for f in /dev/full.*; do # never leave what a failing run made there
+    [ -f "$f" ] && ! printf '%s\n' "$before" | grep -qxF "$f" && rm -f "$f" && echo "outputs.sh: $f was created"
+  done
+  exit $rc ;;
+json_deck) cp "$1" "$w/in.deck" && shift && "$@" --deck "$w/in.deck" --json "$w/./in.deck" ;;
+dump_data) cp "$1" "$w/in.data" && shift && "$@" --data "$w/in.data" --dump "$w/in.data" ;;
+json_csv) "$@" --json "$w/r" --csv "$w/r" ;;
+dump_json) "$@" --dump "$w/r" --json "$w/r" ;;
+ctl_json) (export PMIX_MCA_gds=hash; trap '' XFSZ; ulimit -f 0; exec "$@" --json "$w/$ctl.json" --csv "$w/$ctl.csv") ;;
+ctl_history) (export PMIX_MCA_gds=hash; trap '' XFSZ; ulimit -f 0; exec "$@" --history "$w/$ctl.csv") ;;
+*) echo "outputs.sh: unknown case '$case_'"; exit 1 ;;
+esac
