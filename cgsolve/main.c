@@ -174,6 +174,9 @@ int main(int argc, char **argv) {
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
       {NULL, NULL, NULL, NULL}};
+  /* The faults this app plants (pp_fault calls, and ROW-missed for each row it times). */
+  static const char *const faults[] = {"spmv-zero", "cg-dot", "cg-dot-omp", "cg-dot-host", "cg-breakdown",
+                                       "cg-update", "cg-x", "cg-residual", "cg-xerr", "cg_solve-missed", NULL};
   static const pp_app app = {
       .name = "cgsolve",
       .summary = "unpreconditioned conjugate gradients on the miniFE matrix",
@@ -182,6 +185,7 @@ int main(int argc, char **argv) {
       .max_size = MINIFE_MAX_N,
       .options = options,
       .ctx = &cfg,
+      .faults = faults,
       .epilog =
       "CG as miniFE runs it: x0 = 0, b = A x* for x*_i = 2 u(seed, i) - 1, at most --max-iters\n"
       "iterations, each: halo exchange of p (MPI only), Ap = A p (the spmv app's kernel at its\n"

@@ -62,7 +62,8 @@ int main(int argc, char **argv) {
                        .max_size = 1ll << 30,
                        .options = options,
                        .ctx = &cfg,
-                       .epilog = epilog};
+                       .epilog = epilog,
+                       .faults = mb_faults};
 
   pp_session s;
   pp_session_start(&s, argc, argv, &app);

@@ -242,6 +242,15 @@ const pp_kernel mb_suite[] = {
 };
 const int mb_suite_len = (int)(sizeof mb_suite / sizeof mb_suite[0]);
 
+/* The faults planted above (planted(), reset_flag) and KERNEL-missed for every kernel. */
+const char *const mb_faults[] = {
+    "init-missed", "zaxpy_d-missed", "zaxpy_f-missed", "zaxpy_i-missed", "copy-missed", "mul-missed",
+    "add-missed", "triad-missed", "dot-missed", "atomic_update-missed", "atomic_capture-missed",
+    "reduce-missed", "launch_empty-missed", "launch_sync-missed", "launch_async-missed",
+    "init-element", "zaxpy_d-element", "zaxpy_f-element", "zaxpy_i-element", "copy-element",
+    "mul-element", "add-element", "triad-element", "dot-sum", "atomic_update-sum", "reduce-sum",
+    "atomic_capture-count", "atomic_capture-value", "launch_empty-skip-one", NULL};
+
 /* ---- one model ------------------------------------------------------------------ */
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, int tpb,
                   uint64_t mask, void *check_buf) {

@@ -7,6 +7,8 @@
 
 extern const pp_kernel mb_suite[];
 extern const int mb_suite_len;
+/* The names --inject-fault takes (pp_app.faults), NULL-terminated. */
+extern const char *const mb_faults[];
 
 /* Device bytes per element (and fixed bytes) that mb_run_model allocates. */
 #define MB_DEVICE_BYTES (5 * 8 + 6 * 4)

@@ -196,6 +196,9 @@ int main(int argc, char **argv) {
                                "                     kernel; NVIDIA only) | plain (default ro)", parse_loads},
       {"--no-vendor", NULL, "do not run cuSPARSE/hipSPARSE next to cuda/hip", parse_no_vendor},
       {NULL, NULL, NULL, NULL}};
+  /* The faults this app plants (pp_fault calls, and ROW-missed for each row it times). */
+  static const char *const faults[] = {"spmv-y", "spmv-vendor-y", "spmv-missed", "spmv_cusparse-missed",
+                                       "spmv_hipsparse-missed", NULL};
   static const pp_app app = {
       .name = "spmv",
       .summary = "sparse matrix-vector product y = A x on the miniFE matrix",
@@ -204,6 +207,7 @@ int main(int argc, char **argv) {
       .max_size = MINIFE_MAX_N,
       .options = options,
       .ctx = &cfg,
+      .faults = faults,
       .epilog =
       "The matrix: miniFE's trilinear (Q1) finite-element Laplacian on an N^3 cube of unit\n"
       "hexahedra, one row per node, the 27-point stencil clipped at the faces, surface nodes\n"

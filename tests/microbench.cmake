@@ -46,6 +46,11 @@ pp_test(microbench_fault_atomic_capture_value COMMAND ${MB_FAULT} --kernels atom
 # One launch of the 100 of one run missing.
 pp_test(microbench_fault_launch_empty_skip_one COMMAND ${MB_FAULT} --kernels launch_empty
   --inject-fault launch_empty-skip-one EXPECT 1 "launch_empty +host .*FAIL 299 launches counted, 300 made" LABELS validate fault)
+# A fault name the app does not plant (here another app's) is refused at
+# start-up, before 2^24 elements are touched (the timeout fails a late refusal).
+pp_test(microbench_fault_unknown COMMAND ${MB} --backend host --size 2^24 ${PP_TEST_FAST} --inject-fault spmv-y
+  EXPECT 2 "^microbench: --inject-fault: 'spmv-y' is not a fault microbench can plant" LABELS unit)
+set_tests_properties(microbench_fault_unknown PROPERTIES TIMEOUT 5)
 
 pp_test(microbench_help COMMAND ${MB} --help EXPECT 0 "--backend LIST.*" LABELS unit)
 pp_test(microbench_bad_backend COMMAND ${MB} --backend foo EXPECT 2 "unknown model 'foo'" LABELS unit input)

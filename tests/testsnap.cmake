@@ -41,6 +41,12 @@ pp_test(testsnap_fault_energy COMMAND ${TS} --case W_2J8_2000 --backend host ${T
   EXPECT 1 "max \\|E_i - E_ref\\| = 1e-06 eV.*\n.*\nhost: FAIL" LABELS validate fault)
 pp_test(testsnap_fault_w2 COMMAND ${TS} --case W_2 --backend host ${TS_FAST} --inject-fault snap-force
   EXPECT 1 "host: FAIL" LABELS validate fault)
+# A fault name the app does not plant is refused at start-up, not after the
+# run (the timeout fails a late refusal).
+pp_test(testsnap_fault_unknown COMMAND ${TS} --case W_2J14_2000_disp --backend host --steps 20 ${TS_FAST}
+  --inject-fault snap-bogus
+  EXPECT 2 "^testsnap: --inject-fault: 'snap-bogus' is not a fault testsnap can plant" LABELS unit)
+set_tests_properties(testsnap_fault_unknown PROPERTIES TIMEOUT 5)
 pp_test(testsnap_fault_fd COMMAND ${TS} --lattice 4 --displace 0.2 --coeff ${TS_J8C} --param ${TS_J8P}
   --fd-check 3 --backend host ${TS_FAST} --inject-fault snap-force
   EXPECT 1 "finite differences .*worst atom 1 x\\): FAIL" LABELS validate fault)

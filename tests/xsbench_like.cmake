@@ -55,6 +55,11 @@ pp_test(xsbench_like_fault_checksum COMMAND ${XS} -s small -l 1000 --backend hos
   --inject-fault xs-checksum EXPECT 1 "FAIL checksum [0-9]+ != [0-9]+" LABELS validate)
 pp_test(xsbench_like_fault_sort COMMAND ${XS} -s small -l 1000 --backend host --variant sorted-energy
   ${XS_FAST} --inject-fault xs-sort EXPECT 1 "FAIL .*sort of 1000 keys WRONG" LABELS validate)
+# A fault name the app does not plant is refused at start-up, not after the run
+# (the large problem runs for tens of seconds: the timeout fails a late refusal).
+pp_test(xsbench_like_fault_unknown COMMAND ${XS} -s large --backend host ${XS_FAST} --inject-fault xs-bogus
+  EXPECT 2 "^xsbench_like: --inject-fault: 'xs-bogus' is not a fault xsbench_like can plant" LABELS unit)
+set_tests_properties(xsbench_like_fault_unknown PROPERTIES TIMEOUT 5)
 
 # MPI: lookups (particles) split over ranks; the checksum equals XSBench's.
 if(PP_HAVE_MPI)
@@ -131,3 +136,9 @@ if(TARGET xs_sort_tiles_emu)
   pp_test(xsbench_like_tile_sort_stable COMMAND ${XS_EMU} 4200 60 32 ties EXPECT 0 "stability: ok" LABELS validate)
   pp_test(xsbench_like_tile_sort_fault COMMAND ${XS_EMU} 2100 60 32 fault EXPECT 1 "2100 keys.*WRONG" LABELS validate)
 endif()
+
+# More threads than the OpenMP runtime can be sure to create (pp/omp_env.h):
+# refused at start-up, where libomp used to abort after the data was built.
+pp_test(xsbench_like_threads_too_many COMMAND ${XS} -s small -l 1000 --backend host ${XS_FAST} --threads 65536
+  EXPECT 2 "^xsbench_like: --threads: " LABELS unit input)
+set_tests_properties(xsbench_like_threads_too_many PROPERTIES TIMEOUT 10 FAIL_REGULAR_EXPRESSION "OMP:")

@@ -590,6 +590,8 @@ static void describe(pp_session *s, const ts_config *c, const problem *pb) {
 int main(int argc, char **argv) {
   static ts_config cfg;
   ts_config_default(&cfg);
+  /* The faults this app plants (pp_fault calls, and ROW-missed for each row it times). */
+  static const char *const faults[] = {"snap-force", "snap-energy", "snap-mpi-combine", "step-missed", NULL};
   static pp_app app = {
       .name = "testsnap",
       .summary = "SNAP energies and forces (TestSNAP's kernels), validated against LAMMPS",
@@ -597,6 +599,7 @@ int main(int argc, char **argv) {
       .default_sizes = "1",
       .max_size = 1ll << 40,
       .ctx = &cfg, /* .options: ts_options(), below */
+      .faults = faults,
       .epilog =
       "Per-atom energies and forces of linear SNAP (one element) from a LAMMPS data file and\n"
       ".snapcoeff/.snapparam, a generated bcc lattice, or TestSNAP's own reference; checked\n"

@@ -347,6 +347,8 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
 int main(int argc, char **argv) {
   static xs_config cfg;
   xs_config_default(&cfg);
+  /* The faults this app plants (pp_fault calls, and ROW-missed for each row it times). */
+  static const char *const faults[] = {"xs-sort", "xs-checksum", "history-missed", "event-missed", NULL};
   static pp_app app = {
       .name = "xsbench_like",
       .summary = "XSBench's macroscopic cross-section lookups, XSBench's checksums",
@@ -354,6 +356,7 @@ int main(int argc, char **argv) {
       .default_sizes = "1",
       .max_size = 1ll << 40,
       .ctx = &cfg, /* .options: xs_options(), below */
+      .faults = faults,
       .epilog =
       "Data, random streams and checksum are XSBench 20's, bit for bit: for every run (any\n"
       "size, grid, lookup count, variant, model, number of MPI ranks) the checksum is the one\n"

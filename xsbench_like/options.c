@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pp/cli.h"
+#include "pp/omp_env.h"
 #include "xs_options.h"
 #ifdef _OPENMP
 #include <omp.h>
@@ -77,7 +78,7 @@ static const char *p_kernel(const char *v, void *ctx) {
 static const char *p_threads(const char *v, void *ctx) {
   (void)ctx;
   long long t;
-  const char *err = pp_parse_int(v, 1, 1 << 16, &t);
+  const char *err = pp_parse_int(v, 1, PP_MAX_OMP_THREADS, &t); /* why: pp/omp_env.h */
 #ifdef _OPENMP
   if (!err) omp_set_num_threads((int)t);
 #endif

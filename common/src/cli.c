@@ -11,6 +11,7 @@
 #include "pp/device.h"
 #include "pp/escape.h"
 #include "pp/fault.h"
+#include "pp/omp_env.h"
 #include "pp/json.h"
 #include "pp/mpi.h"
 
@@ -344,6 +345,8 @@ static void cli_parse(void *ctx) {
   pp_options *opt = c->opt;
   const char *err = pp_parse_list(app->default_sizes, 1, app->max_size, &opt->sizes);
   if (err) pp_usage_error(app->name, "internal: default sizes: %s", err);
+  /* Before any option: an app's parser may start the OpenMP runtime. */
+  if ((err = pp_omp_env_check())) pp_usage_error(app->name, "%s", err);
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -395,7 +398,10 @@ static void cli_parse(void *ctx) {
     } else if (!strcmp(a, "--ceiling-mib")) {
       opt->ceiling_mib = int_opt(app, a, need_arg(app, argc, argv, &i), 1, 1 << 20);
     } else if (!strcmp(a, "--inject-fault")) {
-      pp_fault_set(need_arg(app, argc, argv, &i));
+      const char *name = need_arg(app, argc, argv, &i);
+      if (!pp_fault_listed(app->faults, name))
+        pp_usage_error(app->name, "--inject-fault: '%s' is not a fault %s can plant", name, app->name);
+      pp_fault_set(name);
     } else if (!strcmp(a, "--quiet")) {
       opt->quiet = 1;
       opt->progress = 0;

@@ -14,3 +14,9 @@ int pp_fault(const char *name) {
 }
 
 int pp_fault_unused(void) { return requested && !matched; }
+
+int pp_fault_listed(const char *const *names, const char *name) {
+  for (; names && *names; names++)
+    if (!strcmp(*names, name)) return 1;
+  return 0;
+}

@@ -59,6 +59,11 @@ typedef struct pp_app {
   const pp_app_option *options; /* terminated by {NULL} */
   void *ctx;                 /* handed to every parse() */
   const char *epilog;        /* extra --help text (kernels, output), may be NULL */
+  /* Every name --inject-fault may take in this app (pp/fault.h), NULL-terminated:
+   * the app's pp_fault("NAME") calls and ROW-missed for each row it measures
+   * (pp_measure_run, pp_kernel_bench). Any other name is refused at start-up
+   * (exit 2), not after the run. NULL: the app plants none. */
+  const char *const *faults;
 } pp_app;
 
 /* Parses argv; exits 0 after --help, 2 on bad usage. */
