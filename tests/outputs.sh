@@ -1,6 +1,6 @@
 #!/bin/sh
 # outputs.sh CASE APP ARGS...: sets up one hostile output of the outputs
-# contract (docs/running.md#output-files: a regular file or a new path, never
+# contract (docs/running.md#output: a regular file or a new path, never
 # one of the run's inputs, never another output of the run), runs APP ARGS
 # with it and exits with APP's code, for expect.sh to judge.
 #   fifo       --json is a FIFO without a reader (once blocked forever in open)

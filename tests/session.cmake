@@ -75,7 +75,7 @@ file(WRITE ${_rt}/microbench.json "${_j}")
 pp_test(results_table_unvalidated COMMAND python3 ${RT} --results ${_rt}/..
   EXPECT 2 "microbench.json: not validated" LABELS unit)
 
-# The outputs contract (docs/running.md#output-files), checked at start-up for
+# The outputs contract (docs/running.md#output), checked at start-up for
 # every output of every app (--json, --csv, testsnap's --dump, cgsolve's
 # --history): a regular file or a new path, never a FIFO or a device (nor a
 # symlink to one), never one of the run's inputs, never another output of the
@@ -136,3 +136,14 @@ foreach(row "omp_threads_negative|OMP_NUM_THREADS=-1|OMP_NUM_THREADS='-1' is not
     EXPECT 2 "^microbench: ${re} \\(see --help\\)$" LABELS unit input ENV ${env})
   set_tests_properties(session_${name} PROPERTIES TIMEOUT 10 FAIL_REGULAR_EXPRESSION "OMP:")
 endforeach()
+if(PP_HAVE_MPI)
+  # Under MPI rank 0 writes, so rank 0 checks; every rank exits 2, the line printed once.
+  pp_mpi_command(_mpi2o 2)
+  add_test(NAME outputs_mpi2_fifo COMMAND ${PP_EXPECT} --once --absent MPI_ABORT 2
+    "--json: cannot write '.*/f\\.json': is a FIFO" -- ${_out} fifo ${_mpi2o} ${_outMB})
+  add_test(NAME outputs_mpi2_dump_onto_data COMMAND ${PP_EXPECT} --once --absent MPI_ABORT 2
+    "--dump '.*/in\\.data' is also the data file" -- ${_out} dump_data
+    ${PROJECT_SOURCE_DIR}/inputs/testsnap/W_2J8_2000/data.W_2J8_2000 ${_mpi2o} ${_outTS} --backend host)
+  set_tests_properties(outputs_mpi2_fifo outputs_mpi2_dump_onto_data PROPERTIES
+    LABELS "mpi;input" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 30)
+endif()
