@@ -147,6 +147,8 @@ foreach(t
     "coincident|--data;${TS_BAD}/coincident.data;${TS_POT}|coincident.data: atoms 1 and 2 are at the same position: SNAP needs distinct atoms"
     "coincident_image|--data;${TS_BAD}/coincident_image.data;${TS_POT}|atoms 1 and 2 are at the same position \\(through periodic images\\)"
     "box_overflow|--data;${TS_BAD}/box_overflow.data;${TS_POT}|box_overflow.data: the box \\(2e\\+300 x .*\\) is not finite"
+    "far_1e300|--data;${TS_BAD}/far_1e300.data;${TS_POT}|far_1e300.data:17: atom 2: x = 1e300 is more than 1000 box lengths outside the box \\(0 to 10\\)"
+    "far_1e18|--data;${TS_BAD}/far_1e18.data;${TS_POT}|far_1e18.data:17: atom 2: x = 1e18 is more than 1000 box lengths outside the box \\(0 to 10\\)"
     "big_coeff|--lattice;4;--coeff;${TS_BAD}/big_coeff.snapcoeff;--param;${TS_J8P}|big_coeff.snapcoeff: coefficients up to \\|beta\\| = 1e\\+308 .* energies and forces could overflow")
   pp_case_split("${t}" n parts re)
   ts_input_test(testsnap_input_${n} EXPECT 2 "^testsnap: .*${re}" COMMAND ${TS} ${parts} --backend host ${TS_FAST})
@@ -180,6 +182,11 @@ ts_input_test(testsnap_input_ref_literal EXPECT 0 "^host: PASS$"
   COMMAND ${TS} --testsnap-ref ${TS_HOSTILE}/lit[1] --backend host ${TS_FAST})
 ts_input_test(testsnap_input_ref_pattern EXPECT 2 "^testsnap: .*testsnap/\\*: no such folder \\(a folder name is taken literally"
   COMMAND ${TS} --testsnap-ref ${TS_IN}/* --backend host ${TS_FAST})
+# Clustered atoms: the density estimate passes the fit check, but an atom
+# has thousands of neighbours; refused when the first list longer than what
+# fits is counted (once 108 s of neighbour search, then exit 3).
+ts_input_test(testsnap_input_clustered TIMEOUT 5 EXPECT 2 "^testsnap: .*cluster.data: atom [0-9]+ has [0-9]+ neighbours within the cutoff .*do not fit in memory; at most [0-9]+ slots fit"
+  COMMAND ${CMAKE_COMMAND} -E env ${PP_TEST_MEMORY} ${TS} --data ${TS_HOSTILE}/cluster.data ${TS_POT} --backend host ${TS_FAST})
 # Huge boxes and tiny cutoffs: the neighbour cells are bounded by what the
 # atoms need (once 1024^3 cells, 4.3 GB: run in 3 GB of address space here,
 # but not under ASan, whose shadow memory needs terabytes of it), and a box /

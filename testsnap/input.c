@@ -21,6 +21,14 @@
 
 #define MAX_TOK 16
 #define MAX_ATOMS 100000000
+/* A coordinate is wrapped into the periodic box (x - L floor(x / L)); one k
+ * box lengths away keeps about 53 - log2(k) bits of its place in the box.
+ * Within 1000 lengths the wrapped position is good to 1000 L 2^-53 (about
+ * 1e-11 A in a 100 A box), far below what the checks resolve; farther out
+ * (1e18, 1e300) it is noise or exactly 0, so the atom would land elsewhere
+ * or on another ("same position"). LAMMPS writes atoms inside the box, or a
+ * few lengths out with image flags: nothing real is refused. */
+#define MAX_BOX_LENGTHS 1000
 #define MAX_LINE 4095
 /* Sizes beyond any file of MAX_ATOMS atoms (or of the largest twojmax's
  * coefficients): a larger file is refused before it is read. */
@@ -298,7 +306,14 @@ void snap_read_data(const char *path, snap_atoms *a) {
         if (seen[id - 1]) fail(&r, "atom id %lld appears twice", id);
         seen[id - 1] = 1;
         if (integer(&r, r.tok[1], "atom type") != 1) fail(&r, "atom type %s: only type 1 exists", r.tok[1]);
-        for (int d = 0; d < 3; d++) a->x[(id - 1) * 3 + d] = num(&r, r.tok[2 + d], "coordinate") - lo[d];
+        for (int d = 0; d < 3; d++) {
+          const double x = num(&r, r.tok[2 + d], "coordinate") - lo[d];
+          if (!(fabs(x - 0.5 * a->box[d]) <= (MAX_BOX_LENGTHS + 0.5) * a->box[d]))
+            fail(&r, "atom %lld: %c = %s is more than %d box lengths outside the box (%.10g to %.10g): its "
+                 "place in the periodic box would be lost", id, 'x' + d, r.tok[2 + d], MAX_BOX_LENGTHS,
+                 lo[d], hi[d]);
+          a->x[(id - 1) * 3 + d] = x;
+        }
       }
     } else {
       fail(&r, "section '%s' is not supported (atom_style atomic: Masses, Atoms, Velocities)", r.tok[0]);
