@@ -196,6 +196,19 @@ static const char *degenerate(const ts_config *c, const problem *pb) {
   return NULL;
 }
 
+/* The longest neighbour list (nmax) whose need_bytes passes the fit check
+ * of setup(), and whose natoms x nmax pairs an int indexes. */
+static int nmax_that_fits(const pp_session *s, const problem *pb, int nloc) {
+  int lo = 0, hi = (int)(2147483647.0 / (nloc ? nloc : 1));
+  while (lo < hi) { /* need_bytes grows with nmax: the largest that fits */
+    const int mid = lo + (hi - lo + 1) / 2;
+    const double b = need_bytes(&pb->tab.t, nloc, pb->atoms.n, mid);
+    if (pp_session_fits(s, b + SNAP_WORK_BYTES_EXTRA, 2.0 * b * pp_mpi_local_size())) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 static void setup(pp_session *s, ts_config *c, problem *pb) {
   inputs_ctx x = {s, c, pb};
   pp_usage_collective("testsnap", read_inputs, &x);
@@ -206,8 +219,21 @@ static void setup(pp_session *s, ts_config *c, problem *pb) {
     if (!pb->atoms.x && snap_bcc((int)c->cells[0], (int)c->cells[1], (int)c->cells[2], c->lattice_a, c->displace,
                                  s->opt.seed, &pb->atoms) != 0)
       pp_device_fail(PP_HOST, "testsnap lattice", "out of host memory");
-    if (snap_neigh_build_block(&pb->atoms, pb->pot->rcut, dc->lo, dc->hi, &pb->nl) != 0)
-      pp_device_fail(PP_HOST, "testsnap neighbours", "out of host memory");
+    /* The estimate above assumed uniform density; clustered atoms can have
+     * far more neighbours. The lists are counted before they are made, up
+     * to the longest list that fits (need_bytes, as checked above). */
+    const int nloc = dc->hi - dc->lo, lim = nmax_that_fits(s, pb, nloc);
+    int over[2];
+    const int rc = snap_neigh_build_block(&pb->atoms, pb->pot->rcut, dc->lo, dc->hi, lim, &pb->nl, over);
+    char why[512];
+    if (rc == -2)
+      snprintf(why, sizeof why, "%s: atom %d has %d neighbours within the cutoff %g A (dense or clustered atoms): "
+               "lists of %d slots for each of %d atoms (%.2f GiB of working set) do not fit in memory; "
+               "at most %d slots fit",
+               c->data ? c->data : "--lattice", over[0] + 1, over[1], pb->pot->rcut, over[1], nloc,
+               need_bytes(&pb->tab.t, nloc, pb->atoms.n, over[1]) / 1073741824.0, lim);
+    pp_usage_check_all("testsnap", rc == -2 ? why : NULL);
+    if (rc != 0) pp_device_fail(PP_HOST, "testsnap neighbours", "out of host memory");
   }
   pp_usage_check_all("testsnap", degenerate(c, pb));
   ts_flops(&pb->tab.t, &pb->nl, pb->flops);

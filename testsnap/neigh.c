@@ -103,10 +103,11 @@ static double min_image(const double *box, const double *x, int i, int j, double
 }
 
 int snap_neigh_build(const snap_atoms *a, double rcut, snap_neigh *nl) {
-  return snap_neigh_build_block(a, rcut, 0, a->n, nl);
+  return snap_neigh_build_block(a, rcut, 0, a->n, a->n, nl, NULL);
 }
 
-int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, snap_neigh *nl) {
+int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, int nmax_limit, snap_neigh *nl,
+                           int *over) {
   memset(nl, 0, sizeof *nl);
   const int n = a->n, nloc = hi - lo;
   const double rc2 = rcut * rcut;
@@ -131,16 +132,34 @@ int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, sna
   for (long k = 0; k < nbins; k++) b.start[k + 1] += b.start[k];
   for (int i = 0; i < n; i++) b.atom[b.start[binof[i]] + fill[binof[i]]++] = i;
 
-  /* local atom k is atom i = lo + k; neighbour j is stored as (j - lo) mod n */
-  int nmax = 0;
+  /* local atom k is atom i = lo + k; neighbour j is stored as (j - lo) mod n.
+   * Counted first: lists are rectangular (nmax slots for every atom), so the
+   * first atom with more than nmax_limit neighbours decides that they cannot
+   * fit; the count stops there (clustered atoms: each candidate is a distance
+   * to check, so a full count would take minutes before failing). */
+  int nmax = 0, first_over = -1;
 #pragma omp parallel for reduction(max : nmax) schedule(static)
   for (int k = 0; k < nloc; k++) {
+    int stop;
+#pragma omp atomic read
+    stop = first_over;
+    if (stop >= 0) continue;
     const int i = lo + k;
     int c = 0;
     double r[3];
     FOR_NEAR_ATOMS(&b, a->box, a->x, i, j, { if (j != i && min_image(a->box, a->x, i, j, r) < rc2) c++; });
     nl->nneigh[k] = c;
     if (c > nmax) nmax = c;
+    if (c > nmax_limit) {
+#pragma omp atomic write
+      first_over = i;
+    }
+  }
+  if (first_over >= 0) {
+    if (over) over[0] = first_over, over[1] = nl->nneigh[first_over - lo];
+    free(b.start), free(b.atom), free(binof), free(fill);
+    snap_neigh_free(nl);
+    return -2;
   }
   nl->natoms = nloc, nl->nall = n;
   nl->nmax = nmax ? nmax : 1;

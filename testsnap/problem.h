@@ -97,7 +97,10 @@ int snap_neigh_build(const snap_atoms *a, double rcut, snap_neigh *nl);
 /* The same for the block of atoms [lo, hi) only (one MPI rank's): natoms =
  * hi - lo, nall = a->n, arrays rotated so local index k is atom (lo + k) mod n
  * (decomp.c); the reverse index lists only the block's pairs. */
-int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, snap_neigh *nl);
+int snap_neigh_build_block(const snap_atoms *a, double rcut, int lo, int hi, int nmax_limit, snap_neigh *nl,
+                           int *over);
+/* (With nmax_limit: -2, before any list is allocated, when an atom has more
+ * than nmax_limit neighbours; over[0] is that atom, over[1] its count.) */
 /* 1 if a pair of the lists nl of block [lo, ...) of a is so close that
  * |r_ij|^2 is not a normal double (coincident atoms: SNAP divides by
  * |r_ij|), with its atoms i, j (0-based) and whether they meet only through

@@ -187,11 +187,11 @@ static int assumed_memory(double *host, double *device) {
   return !*end && *host > 0 && *device > 0 ? 1 : -1;
 }
 
-void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
-                           double host_bytes) {
+/* Why `device_bytes`/`host_bytes` do not fit (msg), or NULL. This rank only. */
+static const char *fits_why(const pp_session *s, const char *what, double device_bytes, double host_bytes,
+                            char *msg, size_t len) {
   const double gib = 1073741824.0;
-  char msg[512];
-  const char *bad = NULL; /* collective: a rank's own slab may be the one that does not fit */
+  const char *bad = NULL;
   double host = 0, device = 0;
   const int assumed = assumed_memory(&host, &device);
   if (assumed < 0) bad = "PP_TEST_MEMORY_GIB: expected 'HOST_GIB,DEVICE_GIB', two positive numbers";
@@ -199,17 +199,28 @@ void pp_session_check_fits(const pp_session *s, const char *what, double device_
     if (!s->ops[m] || !pp_model_is_device((pp_model)m)) continue;
     const double free_mem = assumed ? device : (double)s->info[m].free_mem;
     if (free_mem && device_bytes > free_mem)
-      snprintf(msg, sizeof msg, "%s needs %.2f GiB of device memory; %s device %d has %.2f GiB free%s",
+      snprintf(msg, len, "%s needs %.2f GiB of device memory; %s device %d has %.2f GiB free%s",
                what, device_bytes / gib, pp_model_name((pp_model)m), s->info[m].index,
                free_mem / gib, assumed ? " (PP_TEST_MEMORY_GIB)" : ""), bad = msg;
   }
   double avail = assumed ? host : (double)pp_host_available_bytes();
   double phys = assumed ? host : (double)pp_host_physical_bytes();
   if (!bad && host_bytes > avail)
-    snprintf(msg, sizeof msg, "%s needs %.2f GiB of host memory; this node has %.2f GiB "
+    snprintf(msg, len, "%s needs %.2f GiB of host memory; this node has %.2f GiB "
              "available (%s) of %.2f GiB physical", what, host_bytes / gib,
              avail / gib, assumed ? "PP_TEST_MEMORY_GIB" : "MemAvailable", phys / gib), bad = msg;
-  pp_usage_check_all(s->app->name, bad);
+  return bad;
+}
+
+int pp_session_fits(const pp_session *s, double device_bytes, double host_bytes) {
+  char msg[512];
+  return fits_why(s, "", device_bytes, host_bytes, msg, sizeof msg) == NULL;
+}
+
+void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
+                           double host_bytes) {
+  char msg[512]; /* collective: a rank's own slab may be the one that does not fit */
+  pp_usage_check_all(s->app->name, fits_why(s, what, device_bytes, host_bytes, msg, sizeof msg));
 }
 
 int pp_session_finish(pp_session *s) {

@@ -13,6 +13,11 @@ mkdir -p "$d"
 printf 'LAMMPS data file\n\n2 atoms\0\n1 atom types\n' > "$d/nul.data"
 printf 'LAMMPS data file \033[2J\033]0;pwned\007\n\n2 atoms\n' > "$d/escape.data"
 cp "$2" "$d/$(printf 'new\nline\033.data')"
+# 60,000 atoms on a 0.3 A grid filling a 12 A cube inside a 40 A box: the
+# density estimate (about 40 neighbours) passes, each atom has thousands.
+awk 'BEGIN { n = 60000; print "LAMMPS data file (60000 atoms clustered in a 12 A cube)\n\n" n " atoms\n1 atom types\n";
+  print "0 40 xlo xhi\n0 40 ylo yhi\n0 40 zlo zhi\n\nMasses\n\n1 183.84\n\nAtoms # atomic\n";
+  for (k = 0; k < n; k++) printf "%d 1 %.2f %.2f %.2f\n", k + 1, 0.1 + 0.3 * (k % 40), 0.1 + 0.3 * (int(k / 40) % 40), 0.1 + 0.3 * int(k / 1600) }' > "$d/cluster.data"
 if [ $# -ge 3 ]; then
   rm -rf "$d/lit[1]" "$d/wide_jlist"
   cp -R "$3" "$d/lit[1]"

@@ -40,6 +40,9 @@ void pp_session_ready(pp_session *s);
  * machine's, so the verdict does not depend on the load when the test runs. */
 void pp_session_check_fits(const pp_session *s, const char *what, double device_bytes,
                            double host_bytes);
+/* 1 when they fit (the same rule as pp_session_check_fits), on this rank
+ * only, with no message: to find the largest size that fits. */
+int pp_session_fits(const pp_session *s, double device_bytes, double host_bytes);
 /* Before anything runs, for every file an app writes (`opt` names its
  * option): exits 2 on every rank, one message, when rank 0 (the writer)
  * cannot write `path` (pp_outfile_check); NULL path: nothing to check.
