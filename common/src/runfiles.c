@@ -62,9 +62,11 @@ static char *add(const char *label, const char *path, int output, const struct s
   else identify(&f, path);
   for (int i = 0; i < nfiles; i++) {
     const runfile *g = &files[i];
-    if ((!output && !g->output) || !same(&f, g)) continue;
-    if (output && g->output && !strcmp(g->path, path) && !strcmp(g->label, label)) return NULL; /* checked again */
-    char *msg = output ? clash(&f, g) : clash(g, &f);
+    if (!same(&f, g)) continue;
+    /* An input read again (a fuzzer reads one file over and over), or an
+     * output checked again: kept once. */
+    const int again = output ? g->output && !strcmp(g->path, path) && !strcmp(g->label, label) : !g->output;
+    char *msg = again ? NULL : output ? clash(&f, g) : clash(g, &f);
     free(f.label), free(f.path), free(f.name);
     return msg;
   }
