@@ -1,7 +1,7 @@
 #!/bin/sh
 # beyond_cache.sh APP -- COMMAND...: runs COMMAND with every @BIG@ in its
-# arguments replaced by the smallest power of two N >= 2^24 whose rows stream
-# from memory on this host: 16 N bytes (a copy's working set) at least the
+# arguments replaced by the smallest multiple N of 2^20, N >= 2^24, whose rows
+# stream from memory on this host: 16 N bytes (a copy's working set) at least the
 # host's copy_ceiling_min_row_bytes (4 x the last-level cache, as APP reports
 # it). Rows below it show no %copy by design, so a fixed size would test the
 # cache size of the machine instead of the ceiling.
@@ -18,9 +18,8 @@ need = next((d.get("copy_ceiling_min_row_bytes") for d in json.load(open(sys.arg
              if d.get("model") == "host"), None)
 if not isinstance(need, (int, float)) or need <= 0:
     sys.exit("no copy_ceiling_min_row_bytes for the host in the probe's result file")
-n = 1 << 24
-while 16 * n < need:
-    n <<= 1
+step = 1 << 20  # not the next power of two: that could double the memory the test needs
+n = max(1 << 24, -(-int(need) // (16 * step)) * step)
 print(n)
 PY
 ) || exit 1

@@ -46,6 +46,8 @@ pp_test(session_no_small_ceiling COMMAND ${MB} --backend host --size 2^24 --kern
 # The summary after the table.
 pp_test(session_summary COMMAND ${_beyond} ${PP_EXPECT} 0 "^triad +@BIG@ +- +[0-9.]+%" --
   ${MB} --backend host --size 2^12,@BIG@ --kernels triad,dot --warmup 1 --samples 2 --quiet LABELS unit)
+# Alone: its arrays are sized beyond the host's cache (GiBs where the cache is large).
+set_tests_properties(session_summary PROPERTIES RUN_SERIAL TRUE)
 
 if(PP_HAVE_MPI)
   # Two ranks: every row's samples, statistics and FOM are the slowest rank's.
