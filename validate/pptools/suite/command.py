@@ -92,7 +92,8 @@ def parse_args(argv):
     p.add_argument("--summarize", metavar="DIR", help="only (re)write the summary of the run in DIR")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     p.add_argument("--fast", action="store_true",
-                   help="testing: 1 warm-up, 3 samples, small ceiling buffers (never reportable)")
+                   help="testing: 1 warm-up, 3 samples (testsnap: 3 steps), small ceiling buffers "
+                   "(never reportable)")
     a = p.parse_args(argv)
     if a.repeat is None:
         a.repeat = 3 if a.reportable else 1
@@ -157,8 +158,8 @@ def plan(a):
     for k in range(1, a.repeat + 1):
         for app in a.apps:
             args = suite_cases.case_args(app, scale, inputs) + declared.get(app, [])
-            if a.fast:  # testsnap: every step is a sample (--steps is its case's)
-                args += [x for x in FAST if app != "testsnap" or x not in ("--samples", "3")]
+            if a.fast:  # testsnap: every step is a sample, so 3 steps are the 3 samples
+                args = fast_steps(args) if app == "testsnap" else args + FAST
             runs.append({"app": app, "repeat": k,
                          "argv": [exes[app], "--backend", ",".join(models)] + args})
     return {"scale": scale, "models": models, "host_note": host_note, "bin": bindir,
@@ -166,6 +167,16 @@ def plan(a):
             "repeat": a.repeat, "apps": a.apps, "build": rec, "runs": runs,
             "command": " ".join([PROG] + sys.argv[1:]), "inputs": inputs,
             "stamp_only": a.binary_stamp_only}
+
+
+def fast_steps(args):
+    """testsnap's case args with FAST, its --steps (its samples) cut to FAST's 3:
+    its 10 steps of the small case were half the test suite's small run."""
+    args = list(args)
+    if "--steps" in args:
+        k = args.index("--steps")
+        del args[k:k + 2]
+    return args + ["--steps", "3"] + [x for x in FAST if x not in ("--samples", "3")]
 
 
 def run_one(r, out, n, total):
