@@ -394,10 +394,7 @@ static void write_dump(const pp_session *s, const ts_config *c, pp_model m, cons
                        const double *fg) {
   char *path = dump_path(s, c, m);
   if (snap_write_dump(path, pb->atoms.n ? &pb->atoms : NULL, pb->dec.nf, pb->dec.ne, eg, fg) != 0) {
-    const int e = errno;
-    fprintf(stderr, "testsnap: cannot write --dump '");
-    pp_fputs_escaped(stderr, path);
-    fprintf(stderr, "': %s\n", strerror(e));
+    pp_error_line("testsnap", "cannot write --dump '%s': %s", path, strerror(errno));
     dump_failed = 1;
   }
   free(path);
