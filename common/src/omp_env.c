@@ -83,7 +83,19 @@ static const char *check(const char *nthreads, const char *stacksize) {
 
 const char *pp_omp_env_check(void) { return check(getenv("OMP_NUM_THREADS"), getenv("OMP_STACKSIZE")); }
 
-#if defined(__ELF__)
+/* A sanitizer's runtime starts after .preinit_array, so instrumented code
+ * cannot run there: such builds check in pp_cli_parse only. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer) || \
+    __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define PP_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PP_SANITIZED 1
+#endif
+
+#if defined(__ELF__) && !defined(PP_SANITIZED)
 /* libomptarget's constructor starts libomp (which reads the environment and
  * can abort) before any constructor of the program runs; only the program's
  * .preinit_array runs earlier, before every shared library's initializer.
