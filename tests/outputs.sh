@@ -20,6 +20,18 @@ shift
 w=$(mktemp -d "${TMPDIR:-/tmp}/pp-outputs.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 ctl=$(printf 'r\033]0;pwn\007')
+# no_space CMD...: CMD under a file size limit of 0, so that its writes fail.
+# libomp then cannot size its registration file /dev/shm/__KMP_REGISTERED_LIB_<pid>_*
+# and leaves it empty; a later process given the same PID maps it and dies of
+# SIGBUS, so the file of this PID goes once the run has ended.
+no_space() {
+  (export PMIX_MCA_gds=hash; trap '' XFSZ; ulimit -f 0; exec "$@") &
+  pid=$!
+  wait $pid
+  rc=$?
+  rm -f /dev/shm/__KMP_REGISTERED_LIB_"$pid"_*
+  return $rc
+}
 case $case_ in
 fifo) mkfifo "$w/f.json" && "$@" --json "$w/f.json" ;;
 fifo_link) mkfifo "$w/f" && ln -s f "$w/h.csv" && "$@" --history "$w/h.csv" ;;
@@ -36,7 +48,7 @@ json_deck) cp "$1" "$w/in.deck" && shift && "$@" --deck "$w/in.deck" --json "$w/
 dump_data) cp "$1" "$w/in.data" && shift && "$@" --data "$w/in.data" --dump "$w/in.data" ;;
 json_csv) "$@" --json "$w/r" --csv "$w/r" ;;
 dump_json) "$@" --dump "$w/r" --json "$w/r" ;;
-ctl_json) (export PMIX_MCA_gds=hash; trap '' XFSZ; ulimit -f 0; exec "$@" --json "$w/$ctl.json" --csv "$w/$ctl.csv") ;;
-ctl_history) (export PMIX_MCA_gds=hash; trap '' XFSZ; ulimit -f 0; exec "$@" --history "$w/$ctl.csv") ;;
+ctl_json) no_space "$@" --json "$w/$ctl.json" --csv "$w/$ctl.csv" ;;
+ctl_history) no_space "$@" --history "$w/$ctl.csv" ;;
 *) echo "outputs.sh: unknown case '$case_'"; exit 1 ;;
 esac
