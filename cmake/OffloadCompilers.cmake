@@ -219,16 +219,26 @@ endfunction()
 
 # Upstream clang < 21 cannot load cubins from CUDA >= 13's ptxas (llvm-project
 # issue 159088): it needs a legacy CUDA root (PP_OMP_CUDA_PATH).
-function(pp_check_clang_cuda target)
-  if(NOT target STREQUAL "nvidia" OR PP_OMP_CUDA_PATH OR NOT CMAKE_C_COMPILER_VERSION VERSION_LESS 21
-     OR NOT EXISTS /usr/local/cuda/bin/nvcc)
+# pp_clang_cuda_blocked(<out>): why clang cannot offload to NVIDIA here, or "".
+function(pp_clang_cuda_blocked out)
+  set(${out} "" PARENT_SCOPE)
+  if(PP_OMP_CUDA_PATH OR NOT CMAKE_C_COMPILER_VERSION VERSION_LESS 21 OR NOT EXISTS /usr/local/cuda/bin/nvcc)
     return()
   endif()
   execute_process(COMMAND /usr/local/cuda/bin/nvcc --version OUTPUT_VARIABLE nvv)
   if(nvv MATCHES "release ([0-9]+)\\." AND CMAKE_MATCH_1 GREATER_EQUAL 13)
-    message(FATAL_ERROR "OpenMP NVPTX offload with clang ${CMAKE_C_COMPILER_VERSION} and CUDA "
-      "${CMAKE_MATCH_1} needs ptxas/nvlink from CUDA <= 12: set PP_OMP_CUDA_PATH "
-      "(scripts/cuda-legacy-root builds one in .toolchain/cuda-legacy)")
+    string(CONCAT why "OpenMP NVPTX offload with clang ${CMAKE_C_COMPILER_VERSION} and CUDA ${CMAKE_MATCH_1} "
+      "needs ptxas/nvlink from CUDA <= 12: set PP_OMP_CUDA_PATH (scripts/cuda-legacy-root builds one "
+      "in .toolchain/cuda-legacy)")
+    set(${out} "${why}" PARENT_SCOPE)
+  endif()
+endfunction()
+function(pp_check_clang_cuda target)
+  if(target STREQUAL "nvidia")
+    pp_clang_cuda_blocked(why)
+    if(why)
+      message(FATAL_ERROR "${why}")
+    endif()
   endif()
 endfunction()
 
