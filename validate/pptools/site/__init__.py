@@ -1,0 +1,143 @@
+"""Site configuration files (site/*.toml, schema site/schema.json): per build
+the preset, compiler, modules, flags and environment; the scheduler and
+launcher; the suite's cases. One reader for scripts/setup, scripts/run,
+scripts/compilers (through `python3 -m pptools.site`, see __main__.py) and the
+ReFrame configurations (import). Every problem is a BadInput: one line, exit 2.
+
+TOML is read with the standard library's tomllib (Python >= 3.11), else the
+tomli package; the schema is checked with jsonschema.
+"""
+import json
+import os
+import re
+
+from ..bounded import BadInput, read_text
+from .. import project
+
+SCHEMA = os.path.join(project.ROOT, "site", "schema.json")
+FORMAT = "proxyport-site/1"
+
+
+def _toml():
+    try:
+        import tomllib
+        return tomllib
+    except ImportError:
+        try:
+            import tomli
+            return tomli
+        except ImportError:
+            raise BadInput("reading a site file needs Python >= 3.11 (tomllib) or the tomli package "
+                           "(module load python, or pip install --user tomli)") from None
+
+
+def _validate(doc, path):
+    try:
+        import jsonschema
+    except ImportError:
+        raise BadInput("checking a site file needs the jsonschema package (apt install python3-jsonschema, "
+                       "pip install --user jsonschema, or scripts/setup --install-deps)") from None
+    schema = json.loads(read_text(SCHEMA, what="site schema"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.path) or "(top)"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise BadInput(f"site file {path}: {where}: {e.message}{more}")
+
+
+class Site:
+    """A checked site file; strings have their placeholders replaced."""
+
+    def __init__(self, path, doc):
+        self.path = os.path.abspath(path)
+        self.doc = doc
+        self.name = doc["site"]["name"]
+        self.run = doc.get("run", {})
+        self.scheduler = doc.get("scheduler", {"type": "local"})
+        self.builds = doc["build"]
+
+    def build(self, name=None):
+        """The named build, else the one marked default, else the first."""
+        if name:
+            for b in self.builds:
+                if b["name"] == name:
+                    return b
+            raise BadInput(f"site file {self.path}: no build '{name}' (builds: "
+                           f"{', '.join(b['name'] for b in self.builds)})")
+        return next((b for b in self.builds if b.get("default")), self.builds[0])
+
+    def matrix(self, preset, sweep):
+        """The compiler matrix's builds for preset: base ones, and sweep ones when asked."""
+        kinds = ("base", "sweep") if sweep else ("base",)
+        return [b for b in self.builds if b.get("matrix", "none") in kinds
+                and preset in b.get("matrix_presets", [b["preset"]])]
+
+    def account(self, environ=os.environ):
+        """The project to charge (scheduler.account_env), with account_suffix added; None if unset."""
+        var = self.scheduler.get("account_env")
+        acct = environ.get(var) if var else None
+        suffix = self.scheduler.get("account_suffix", "")
+        if acct and suffix and not acct.endswith(suffix):
+            acct += suffix
+        return acct or None
+
+    def scratch(self, environ=os.environ, default=None):
+        """The first scratch variable set (scheduler.scratch_env), with scratch_subdir; else default."""
+        for var in self.scheduler.get("scratch_env", []):
+            if environ.get(var):
+                return os.path.join(environ[var], self.scheduler.get("scratch_subdir", ""))
+        return default
+
+
+def _expand(x, values):
+    if isinstance(x, str):
+        return re.sub(r"\{(repo|site_dir|toolchain)\}", lambda m: values[m.group(1)], x)
+    if isinstance(x, list):
+        return [_expand(v, values) for v in x]
+    if isinstance(x, dict):
+        return {k: _expand(v, values) for k, v in x.items()}
+    return x
+
+
+def load(path, environ=os.environ):
+    """The site file at path, checked against site/schema.json; BadInput if not one."""
+    text = read_text(path, what="site file", limit=1 << 20)
+    try:
+        doc = _toml().loads(text)
+    except ValueError as e:  # tomllib.TOMLDecodeError is a ValueError
+        raise BadInput(f"site file {path}: not TOML: {e}") from None
+    _validate(doc, path)
+    names = [b["name"] for b in doc["build"]]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise BadInput(f"site file {path}: build names must differ ({', '.join(dup)} repeated)")
+    if sum(bool(b.get("default")) for b in doc["build"]) > 1:
+        raise BadInput(f"site file {path}: more than one build has default = true")
+    apps = doc.get("run", {}).get("apps", [])
+    bad = [a for a in apps if a not in project.apps()]
+    if bad:
+        raise BadInput(f"site file {path}: run.apps: unknown app(s) {', '.join(bad)} (apps.txt: "
+                       f"{', '.join(project.apps())})")
+    values = {"repo": project.ROOT, "site_dir": os.path.dirname(os.path.abspath(path)),
+              "toolchain": environ.get("PP_TOOLCHAIN") or os.path.join(project.ROOT, ".toolchain")}
+    return Site(path, _expand(doc, values))
+
+
+def preset_cache(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
+    """{cache variable: value} of a configure preset, inherits resolved (base first);
+    BadInput if there is no such visible preset."""
+    doc = json.loads(read_text(path, what="CMake presets"))
+    presets = {p["name"]: p for p in doc.get("configurePresets", [])}
+    if name not in presets or presets[name].get("hidden"):
+        shown = [n for n, p in presets.items() if not p.get("hidden")]
+        raise BadInput(f"unknown preset '{name}' (CMakePresets.json: {', '.join(shown)})")
+    chain, p = [], presets[name]
+    while p:
+        chain.append(p)
+        parent = p.get("inherits")
+        p = presets[parent[0] if isinstance(parent, list) else parent] if parent else None
+    cache = {}
+    for p in reversed(chain):
+        cache.update({k: v["value"] if isinstance(v, dict) else v for k, v in p.get("cacheVariables", {}).items()})
+    return cache
