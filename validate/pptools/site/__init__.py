@@ -86,7 +86,15 @@ class Site:
         """The first scratch variable set (scheduler.scratch_env), with scratch_subdir; else default."""
         for var in self.scheduler.get("scratch_env", []):
             if environ.get(var):
-                return os.path.join(environ[var], self.scheduler.get("scratch_subdir", ""))
+                parts = [environ[var]]
+                if self.scheduler.get("scratch_account_dir"):
+                    acct = self.account(environ)
+                    if not acct:
+                        raise BadInput(f"site {self.name}: scratch is per project: set "
+                                       f"{self.scheduler.get('account_env')} (or PP_SCRATCH)")
+                    if var != "PP_SCRATCH":
+                        parts.append(acct.lower())
+                return os.path.join(*parts, self.scheduler.get("scratch_subdir", ""))
         return default
 
 

@@ -18,6 +18,7 @@ Exit 2 with one line for a bad file or bad usage.
 """
 import argparse
 import shlex
+import signal
 import sys
 
 from .. import cli
@@ -129,4 +130,5 @@ def run(argv):
     return 0
 
 
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
 cli.run(PROG, run, sys.argv[1:])
