@@ -158,6 +158,11 @@ static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, p
   cg_solver_free(&r.S);
 }
 
+/* pp_app.check: every rank, one verdict. */
+static void check_options(pp_options *opt, void *ctx) {
+  minife_deck_check("cgsolve", &((cg_config *)ctx)->deck, opt);
+}
+
 int main(int argc, char **argv) {
   static cg_config cfg = {.max_iters = 200, .expect = NAN}; /* the rest 0: run every iteration */
   static const pp_app_option options[] = {
@@ -185,6 +190,7 @@ int main(int argc, char **argv) {
       .max_size = MINIFE_MAX_N,
       .options = options,
       .ctx = &cfg,
+      .check = check_options,
       .faults = faults,
       .epilog =
       "CG as miniFE runs it: x0 = 0, b = A x* for x*_i = 2 u(seed, i) - 1, at most --max-iters\n"

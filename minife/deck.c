@@ -23,10 +23,14 @@ void minife_deck_read(const char *app, const char *path, minife_deck *d) {
   pp_deck_free(deck);
 }
 
+void minife_deck_check(const char *app, const minife_deck *d, pp_options *opt) {
+  if (!d->path) return;
+  if (opt->size_given) pp_usage_error(app, "give --deck or --size, not both");
+  opt->sizes.n = 1;
+  opt->sizes.v[0] = d->n;
+}
+
 void minife_deck_apply(const minife_deck *d, struct pp_session *s) {
   if (!d->path) return;
-  if (s->opt.size_given) pp_usage_error(s->app->name, "give --deck or --size, not both");
-  s->opt.sizes.n = 1;
-  s->opt.sizes.v[0] = d->n;
   pp_report_param(s->report, "deck", "%s (N = %d)", d->path, d->n);
 }

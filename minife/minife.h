@@ -122,8 +122,11 @@ typedef struct minife_deck {
  * a key other than the above). */
 void minife_deck_read(const char *app, const char *path, minife_deck *d);
 struct pp_session;
-/* After the command line: the deck's N becomes the only size (exit 2 when
- * --size was given too) and the deck is recorded in the report. */
+struct pp_options;
+/* In the app's check (pp_app.check): the deck's N becomes the only size;
+ * exit 2 when --size was given too. */
+void minife_deck_check(const char *app, const minife_deck *d, struct pp_options *opt);
+/* After the session started: the deck is recorded in the report. */
 void minife_deck_apply(const minife_deck *d, struct pp_session *s);
 
 /* The launch shape the hierarchical models (ompx, cuda, hip) derive from the

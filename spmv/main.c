@@ -178,6 +178,15 @@ static int run_model(pp_session *s, pp_model m, const spmv_problem *pb, const co
   return n;
 }
 
+/* Options against each other (pp_app.check: every rank, one verdict). */
+static void check_options(pp_options *opt, void *ctx) {
+  const config *cfg = ctx;
+  minife_deck_check("spmv", &cfg->deck, opt);
+  if (cfg->p.rows_per_team * cfg->p.vector_len > SPMV_MAX_TEAM)
+    pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
+                   cfg->p.rows_per_team * cfg->p.vector_len, SPMV_MAX_TEAM);
+}
+
 int main(int argc, char **argv) {
   static config cfg;
   cfg.p = spmv_params_default();
@@ -207,6 +216,7 @@ int main(int argc, char **argv) {
       .max_size = MINIFE_MAX_N,
       .options = options,
       .ctx = &cfg,
+      .check = check_options,
       .faults = faults,
       .epilog =
       "The matrix: miniFE's trilinear (Q1) finite-element Laplacian on an N^3 cube of unit\n"
@@ -224,9 +234,6 @@ int main(int argc, char **argv) {
   pp_session s;
   pp_session_start(&s, argc, argv, &app);
   minife_deck_apply(&cfg.deck, &s);
-  if (cfg.p.rows_per_team * cfg.p.vector_len > SPMV_MAX_TEAM)
-    pp_usage_error("spmv", "--rows-per-team x --vector-len = %d threads per team; at most %d",
-                   cfg.p.rows_per_team * cfg.p.vector_len, SPMV_MAX_TEAM);
   int vendor = 0; /* a vendor library runs beside an opened model */
   for (int m = 0; m < PP_MODEL_COUNT; m++)
     if (s.ops[m] && spmv_kernels_for((pp_model)m)->vendor) vendor = cfg.vendor;

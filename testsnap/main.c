@@ -610,6 +610,14 @@ static void describe(pp_session *s, const ts_config *c, const problem *pb) {
                   "GFLOP/s in the check column and metric rate");
 }
 
+/* pp_app.check: every rank, one verdict. */
+static void check_options(pp_options *opt, void *ctx) {
+  (void)opt;
+  const ts_config *cfg = ctx;
+  if (cfg->fd_checks && (cfg->testsnap_ref || (cfg->case_name && !strcmp(cfg->case_name, "W_2"))))
+    pp_usage_error("testsnap", "--fd-check needs a periodic configuration (--data, --lattice or a LAMMPS case)");
+}
+
 int main(int argc, char **argv) {
   static ts_config cfg;
   ts_config_default(&cfg);
@@ -622,6 +630,7 @@ int main(int argc, char **argv) {
       .default_sizes = "1",
       .max_size = 1ll << 40,
       .ctx = &cfg, /* .options: ts_options(), below */
+      .check = check_options,
       .faults = faults,
       .epilog =
       "Per-atom energies and forces of linear SNAP (one element) from a LAMMPS data file and\n"
@@ -637,8 +646,6 @@ int main(int argc, char **argv) {
   pp_session_start(&s, argc, argv, &app);
   pp_usage_check_all("testsnap", unused);
   s.opt.samples = (int)cfg.steps; /* each timed step is a sample */
-  if (cfg.fd_checks && (cfg.testsnap_ref || (cfg.case_name && !strcmp(cfg.case_name, "W_2"))))
-    pp_usage_error("testsnap", "--fd-check needs a periodic configuration (--data, --lattice or a LAMMPS case)");
 
   /* Several models write NAME.MODEL: NAME itself must still be a regular file
    * or a new path (a device's name would make /dev/full.host). */

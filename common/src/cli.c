@@ -8,6 +8,7 @@
 #include <string.h>
 #include "pp/buildinfo.h"
 #include "pp/cli.h"
+#include "pp/agree.h"
 #include "pp/device.h"
 #include "pp/escape.h"
 #include "pp/fault.h"
@@ -49,10 +50,15 @@ void pp_usage_error(const char *app, const char *fmt, ...) {
 
 void pp_usage_check_all(const char *app, const char *msg) {
   int P = pp_mpi_size(), me = pp_mpi_rank();
+  /* Ranks given other options or inputs than rank 0 stop here too, with
+   * their own usage error first if they have one (pp/agree.h). */
+  char *differs = pp_agree_check();
+  if (!msg) msg = differs;
   double who = msg ? (double)(P - me) : 0; /* max over ranks -> the lowest failing rank */
   pp_mpi_max(&who, 1);
   if (who == 0) return;
   if (me == P - (int)who) print_usage(app, msg);
+  free(differs);
   pp_mpi_barrier();
   pp_mpi_finalize();
   exit(2);
@@ -421,6 +427,7 @@ static void cli_parse(void *ctx) {
                    "(the interval would take longer than the runs)",
                    opt->samples, opt->bootstrap.resamples,
                    (double)opt->samples * opt->bootstrap.resamples, PP_MAX_SAMPLES_X_BOOTSTRAP);
+  if (app->check) app->check(opt, app->ctx);
 }
 
 void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
@@ -434,6 +441,7 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
   opt->device = -1;
   opt->progress = 1;
   record_command(argc, argv, opt->command, sizeof opt->command);
+  pp_agree_args(argc, argv); /* compared across ranks by every collective check */
   /* Every rank parses the same command line (and decks): one collective verdict. */
   cli_args c = {argc, argv, app, opt};
   pp_usage_collective(app->name, cli_parse, &c);

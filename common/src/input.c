@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "pp/agree.h"
 #include "pp/cli.h"
 #include "pp/input.h"
 #include "pp/runfiles.h"
@@ -28,6 +29,7 @@ struct pp_input {
   long long size;  /* as fstat saw it */
   long long read;  /* bytes read so far */
   char *all;       /* pp_input_read_all's text, owned here until it is handed over */
+  uint64_t digest; /* of the bytes read: ranks compare their inputs (pp/agree.h) */
 };
 
 static void input_free(pp_input *in) {
@@ -91,6 +93,7 @@ pp_input *pp_input_open(const char *app, const char *path, const pp_input_rules 
     pp_usage_error(app, "%s", clash);
   }
   in->size = st.st_size;
+  in->digest = PP_AGREE_DIGEST0;
   return in;
 }
 
@@ -131,6 +134,7 @@ static void fill(pp_input *in) {
     const int e = errno;
     input_fail(in, "cannot read %s '%s': %s", in->r.what, in->path, strerror(e));
   }
+  in->digest = pp_agree_digest(in->digest, in->buf + in->len, (size_t)got);
   in->len += (size_t)got;
   in->buf[in->len] = '\0';
   in->read += got;
@@ -167,7 +171,10 @@ char *pp_input_line(pp_input *in) {
 
 int pp_input_line_number(const pp_input *in) { return in->line; }
 
-void pp_input_close(pp_input *in) { input_free(in); }
+void pp_input_close(pp_input *in) {
+  if (in) pp_agree_input(in->r.what, in->path, in->digest, in->read);
+  input_free(in);
+}
 
 char *pp_input_read_all(const char *app, const char *path, const pp_input_rules *rules, size_t *len) {
   pp_input *in = pp_input_open(app, path, rules);

@@ -48,6 +48,9 @@ int pp_mpi_all(int ok) {
 void pp_mpi_barrier(void) {
   if (inited_ && size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
 }
+void pp_mpi_bcast(void *buf, int bytes) {
+  if (inited_ && size_ > 1) MPI_Bcast(buf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
 void pp_mpi_gather(const void *mine, void *all, int bytes) {
   if (inited_ && size_ > 1)
     MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -85,6 +88,7 @@ void pp_mpi_sum(double *v, int n) { (void)v; (void)n; }
 void pp_mpi_max(double *v, int n) { (void)v; (void)n; }
 int pp_mpi_all(int ok) { return ok; }
 void pp_mpi_barrier(void) {}
+void pp_mpi_bcast(void *buf, int bytes) { (void)buf; (void)bytes; }
 void pp_mpi_gather(const void *mine, void *all, int bytes) { memcpy(all, mine, (size_t)bytes); }
 void pp_mpi_exit(int code) { exit(code); }
 void pp_mpi_abort(int code) {

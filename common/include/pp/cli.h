@@ -64,6 +64,11 @@ typedef struct pp_app {
    * (pp_measure_run, pp_kernel_bench). Any other name is refused at start-up
    * (exit 2), not after the run. NULL: the app plants none. */
   const char *const *faults;
+  /* NULL, or called after the last option, inside the command line's
+   * collective check (so an error there is printed once, exit 2, on every
+   * rank): checks of options against each other, and options that set the
+   * shared ones (a deck's N becomes the size). ctx: the app's ctx. */
+  void (*check)(pp_options *opt, void *ctx);
 } pp_app;
 
 /* Parses argv; exits 0 after --help, 2 on bad usage. */

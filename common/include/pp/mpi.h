@@ -18,6 +18,8 @@ int pp_mpi_all(int ok);                 /* logical AND over ranks */
 void pp_mpi_barrier(void);
 /* Collective: rank 0's `all` receives every rank's `bytes` of `mine`, in rank
  * order (size x bytes); other ranks' `all` is not touched (may be NULL). */
+/* Collective: rank 0's `bytes` of `buf` replace every other rank's. */
+void pp_mpi_bcast(void *buf, int bytes);
 void pp_mpi_gather(const void *mine, void *all, int bytes);
 /* Ends every rank with `code` (MPI_Abort under MPI, exit otherwise). */
 void pp_mpi_exit(int code);
