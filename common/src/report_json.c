@@ -68,6 +68,91 @@ static void json_identity(pp_json *j, const pp_device_info *d) {
   json_known(j, "runtime", d->runtime);
 }
 
+/* A packed list "a\0b\0\0" as an array of strings. */
+static void json_packed(pp_json *j, const char *key, const char *list) {
+  pp_json_arr(j, key);
+  for (const char *e = list; *e; e += strlen(e) + 1) pp_json_str(j, NULL, e);
+  pp_json_arr_end(j);
+}
+
+/* Packed "NAME=value" items as an object, or the reason there are none. */
+static void json_vars(pp_json *j, const char *key, const char *list, const char *why) {
+  if (!list[0]) {
+    pp_json_str(j, key, why);
+    return;
+  }
+  pp_json_obj(j, key);
+  for (const char *e = list; *e; e += strlen(e) + 1) {
+    char name[128];
+    const char *eq = strchr(e, '=');
+    if (!eq) continue;
+    snprintf(name, sizeof name, "%.*s", (int)(eq - e), e);
+    pp_json_str(j, name, eq + 1);
+  }
+  pp_json_obj_end(j);
+}
+
+static void json_load(pp_json *j, const char *key, const double v[3], const char *why) {
+  if (!isfinite(v[0])) {
+    pp_json_str(j, key, why);
+    return;
+  }
+  pp_json_num_array(j, key, v, 3);
+}
+
+/* A GPU's management state: its readings (a number, or text), or why none. */
+static void json_gpu_state(pp_json *j, const char *key, const pp_gpu_state *g) {
+  if (!g->source[0]) {
+    pp_json_str(j, key, g->why[0] ? g->why : "not available: not read");
+    return;
+  }
+  pp_json_obj(j, key);
+  pp_json_str(j, "source", g->source);
+  for (int i = 0; i < g->nfields; i++) {
+    if (isfinite(g->f[i].value)) pp_json_num(j, g->f[i].key, g->f[i].value);
+    else pp_json_str(j, g->f[i].key, g->f[i].text);
+  }
+  pp_json_obj_end(j);
+}
+
+/* The disclosure fields of a rank's record (system_disclose.c). */
+static void json_disclosure(pp_json *j, const pp_system *s) {
+  if (!s->modules[0]) {
+    pp_json_str(j, "modules", s->modules_why);
+  } else {
+    pp_json_obj(j, "modules");
+    json_packed(j, "loaded", s->modules);
+    if (s->module_files[0]) json_packed(j, "files", s->module_files);
+    else pp_json_str(j, "files", s->module_files_why);
+    if (s->modules_why[0]) pp_json_str(j, "cut", s->modules_why);
+    pp_json_obj_end(j);
+  }
+  json_vars(j, "cray_pe", s->cray_pe, s->cray_pe_why);
+  pp_json_str(j, "mpi_library", s->mpi_library);
+  pp_json_str(j, "cpu_governor", s->cpu_governor);
+  pp_json_str(j, "cpu_freq_driver", s->cpu_freq_driver);
+  pp_json_obj(j, "load_average");
+  json_load(j, "start", s->load_start, s->load_start_why);
+  json_load(j, "end", s->load_end, s->load_end_why);
+  pp_json_obj_end(j);
+  json_vars(j, "allocation", s->allocation, s->allocation_why);
+}
+
+/* The site configuration file, whole, or why it is not here. */
+static void json_site(pp_json *j) {
+  const pp_site_file *f = pp_site_file_get();
+  if (!f->text) {
+    pp_json_str(j, "site_file", f->why);
+    return;
+  }
+  pp_json_obj(j, "site_file");
+  pp_json_str(j, "path", f->path);
+  pp_json_int(j, "bytes", (long long)f->bytes);
+  pp_json_str(j, "sha256", f->sha256);
+  pp_json_str(j, "text", f->text);
+  pp_json_obj_end(j);
+}
+
 /* One rank's record (pp/system.h). */
 static void json_system(pp_json *j, const pp_system *s) {
   char lab[96];
@@ -109,6 +194,7 @@ static void json_system(pp_json *j, const pp_system *s) {
   } else {
     pp_json_str(j, "scheduler", NULL);
   }
+  json_disclosure(j, s);
   pp_json_arr(j, "devices");
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (!s->have_device[m]) continue;
@@ -120,6 +206,8 @@ static void json_system(pp_json *j, const pp_system *s) {
     pp_json_str(j, "arch", d->arch);
     pp_json_int(j, "index", d->index);
     json_identity(j, d);
+    json_gpu_state(j, "gpu_state_open", &s->gpu_open[m]);
+    json_gpu_state(j, "gpu_state_end", &s->gpu_end[m]);
     pp_json_obj_end(j);
   }
   pp_json_arr_end(j);
@@ -142,6 +230,7 @@ int pp_report_write_json(const pp_report *r, const char *path) {
   pp_json_arr(&j, "system"); /* one record per rank, in rank order */
   for (int i = 0; i < pp_mpi_size(); i++) json_system(&j, &r->systems[i]);
   pp_json_arr_end(&j);
+  json_site(&j);
   pp_json_obj(&j, "problem");
   for (int i = 0; i < r->nparams; i++) pp_json_str(&j, r->params[i].key, r->params[i].val);
   pp_json_obj_end(&j);

@@ -51,6 +51,16 @@ void pp_report_print(const pp_report *r, FILE *f) {
           b->omp_extra_flags, b->omp_simd ? "on" : "off");
   if (b->omp_forced_flags[0]) fprintf(f, "   %-22s %s\n", "forced flags", b->omp_forced_flags);
   if (r->systems) print_system(r, f);
+  const pp_site_file *site = pp_site_file_get(); /* the file is in the JSON whole */
+  if (site->text) {
+    fprintf(f, "   %-22s ", "site file");
+    pp_fputs_escaped(f, site->path);
+    fprintf(f, " (sha256 %.16s..., %zu bytes)\n", site->sha256, site->bytes);
+  } else if (site->path[0]) {
+    fprintf(f, "   %-22s ", "site file");
+    pp_fputs_escaped(f, site->why);
+    fputc('\n', f);
+  }
   for (int i = 0; i < r->nparams; i++) { /* values may quote file names: escaped, one line each */
     fprintf(f, "   %-22s ", r->params[i].key);
     pp_fputs_escaped(f, r->params[i].val);

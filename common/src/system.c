@@ -204,6 +204,7 @@ void pp_system_probe(pp_system *s) {
 #endif
   env_probe(s);
   sched_probe(s);
+  pp_system_disclose(s);
 }
 
 /* The GPU kernel driver's release: NVIDIA's /proc file names it; amdgpu's
@@ -253,6 +254,7 @@ void pp_device_identify(pp_model m, pp_device_info *info) {
     }
     kernel_driver(info->driver, sizeof info->driver);
   }
+  pp_system_note_gpu(m, info); /* clocks, power limits, ECC as the model opened it */
 #ifdef _OPENMP
   if (!info->runtime[0])
     pp_openmp_runtime_desc(info->runtime, sizeof info->runtime, _OPENMP, (const void *)omp_get_max_threads);

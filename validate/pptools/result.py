@@ -161,12 +161,21 @@ def check_result(doc, name):
             for k in ("rank", "cpus_online"):
                 c.typed(d, k, ("int", "null"), w)
             c.typed(d, "scheduler", ("dict", "null"), w)
+            # disclosure: a value, or "not available: <reason>" (str)
+            for k in ("modules", "cray_pe", "allocation", "load_average"):
+                c.typed(d, k, ("dict", "str"), w)
+            for k in ("mpi_library", "cpu_governor", "cpu_freq_driver"):
+                c.typed(d, k, ("str",), w)
             for j, sd in enumerate(c.typed(d, "devices", ("list",), w) or []):
                 if not isinstance(sd, dict):
                     c.fail(f"{w}.devices[{j}]", "not an object")
                 for k in ("model", "name", "uuid", "driver", "driver_api"):
                     c.typed(sd, k, ("str", "null"), f"{w}.devices[{j}]")
                 c.typed(sd, "is_gpu", ("bool",), f"{w}.devices[{j}]")
+    site = c.typed(doc, "site_file", ("dict", "str"), "")
+    if isinstance(site, dict):
+        for k in ("path", "sha256", "text"):
+            c.typed(site, k, ("str",), "site_file", optional=False)
     problem = c.typed(doc, "problem", ("dict", "null"), "")
     c.typed(problem or {}, "halo", ("str", "null"), "problem")
     for i, r in enumerate(doc["results"]):

@@ -6,6 +6,7 @@
 #define PP_SYSTEM_H
 #include <stddef.h>
 #include "pp/device.h"
+#include "pp/energy.h"
 #include "pp/model.h"
 PP_EXTERN_C_BEGIN
 
@@ -34,9 +35,46 @@ typedef struct pp_system {
   char task_local_rank[16];
   int have_device[PP_MODEL_COUNT];
   pp_device_info device[PP_MODEL_COUNT]; /* what this rank's models opened */
+  /* Disclosure (system_disclose.c). Text fields hold the value or "not
+   * available: <reason>"; packed lists are "item\0item\0\0". */
+  char modules[2048];       /* LOADEDMODULES, packed; cut at a whole name */
+  char modules_why[96];     /* "" or why there is no list */
+  char module_files[2048];  /* _LMFILES_, packed */
+  char module_files_why[96];
+  char cray_pe[2048];       /* Cray PE variables (CRAY*, PE_*; not *PATH*), "NAME=value" packed */
+  char cray_pe_why[96];
+  char mpi_library[320];    /* MPI_Get_library_version, or why not */
+  char cpu_governor[192];   /* "performance (CPUs 0-63)", or why not */
+  char cpu_freq_driver[96]; /* scaling_driver of the first CPU, or why not */
+  double load_start[3], load_end[3]; /* /proc/loadavg 1, 5, 15 min; NaN: see *_why */
+  char load_start_why[96], load_end_why[96];
+  char allocation[1024];    /* the scheduler's allocation variables, "NAME=value" packed */
+  char allocation_why[128];
+  pp_gpu_state gpu_open[PP_MODEL_COUNT]; /* each GPU when its model opened it */
+  pp_gpu_state gpu_end[PP_MODEL_COUNT];  /* ... and when the report was finished */
 } pp_system;
 
-/* Fills everything but the devices; never fails (unknowns stay ""/0). */
+/* The site configuration file of the run (env PP_SITE_FILE), read at start. */
+#define PP_SITE_FILE_MAX (256 * 1024)
+typedef struct pp_site_file {
+  char path[1024];   /* as PP_SITE_FILE gives it */
+  char sha256[65];
+  size_t bytes;
+  char *text;        /* NULL: why says */
+  char why[1200];    /* "not available: ..." */
+} pp_site_file;
+const pp_site_file *pp_site_file_get(void);
+/* Reads the site file and the load average; done before main (so the load
+ * is the node's before this process works), again only in tests. */
+void pp_system_start(void);
+/* Records model m's device as it opened (its GPU's state: clocks, power
+ * limits, ECC), for the system record; pp_device_identify calls it. */
+void pp_system_note_gpu(pp_model m, const pp_device_info *info);
+/* Fills the disclosure fields of s (system_disclose.c); pp_system_probe calls it. */
+void pp_system_disclose(pp_system *s);
+
+/* Fills everything but the devices; never fails (unknowns stay ""/0, the
+ * disclosure fields say "not available: <reason>"). */
 void pp_system_probe(pp_system *s);
 
 /* The environment variables recorded when set: OMP_*, KMP_*, GOMP_*,

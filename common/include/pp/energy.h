@@ -1,0 +1,133 @@
+/* Energy to solution: an energy meter per model's device (NVML on NVIDIA,
+ * AMD SMI on AMD, the host's RAPL counters through powercap for host
+ * models), and the management state of a GPU (clocks, power limits, ECC,
+ * clock event reasons) for the system record. Every library is loaded at
+ * run time (dlopen), so builds and runs without it work: what cannot be
+ * read says "not available: <reason>", never a zero.
+ *
+ * A meter is read around a timed region (pp/measure.h calls it, no app
+ * does): pp_energy_begin, pp_energy_poll between runs (RAPL counters wrap),
+ * pp_energy_end. Its counter's resolution and update interval and the
+ * device's idle power are measured when it opens, before the model's first
+ * timed run. Test-only environment: PP_NVML_LIBRARY, PP_AMDSMI_LIBRARY (the
+ * library to load instead of the driver's), PP_POWERCAP_ROOT (instead of
+ * /sys/class/powercap). */
+#ifndef PP_ENERGY_H
+#define PP_ENERGY_H
+#include <stddef.h>
+#include <stdint.h>
+#include "pp/device.h"
+#include "pp/model.h"
+PP_EXTERN_C_BEGIN
+
+/* ---- GPU management state ------------------------------------------------------ */
+#define PP_GPU_FIELDS 14
+/* One reading: a number in `unit`, or text ("enabled", a list of clock event
+ * reasons, or "not available: <reason>"). */
+typedef struct pp_gpu_field {
+  char key[32];   /* JSON key, e.g. "sm_clock_mhz" */
+  double value;   /* NaN: see text */
+  char text[96];
+} pp_gpu_field;
+
+typedef struct pp_gpu_state {
+  char source[64];   /* "NVML", "AMD SMI"; "" not read */
+  char why[160];     /* "" or "not available: <reason>" for the whole record */
+  int nfields;
+  pp_gpu_field f[PP_GPU_FIELDS];
+} pp_gpu_state;
+
+/* The state of the GPU `d` names (UUID, else PCI bus id) through NVML or AMD
+ * SMI. Never fails: st->why says why nothing could be read. */
+void pp_gpu_state_query(const pp_device_info *d, pp_gpu_state *st);
+
+/* ---- counters -------------------------------------------------------------------- */
+/* A backend's counter: joules since an arbitrary origin, wrap-arounds
+ * already accounted (it must be read at least once per wrap). */
+typedef struct pp_energy_source {
+  char name[128];     /* what it measures: "NVML GPU-..." or "RAPL package-0 + dram" */
+  double unit_j;      /* the counter's unit: 1e-3 (NVML), 1e-6 (RAPL) */
+  double wrap_s;      /* shortest time of one wrap at the domain's peak power; inf: none */
+  int (*read)(void *impl, double *joules, char *why, size_t n); /* 0, or -1 with why */
+  /* Clock and power-limit readings at a region's ends, clock event reasons
+   * since the last call (may be NULL). */
+  void (*sample)(void *impl, double *sm_mhz, double *limit_w, uint64_t *reasons);
+  void *impl;
+} pp_energy_source;
+
+/* Opens a backend for a device (0, or -1 with `why`). */
+int pp_energy_nvml_open(const pp_device_info *d, pp_energy_source *src, char *why, size_t n);
+int pp_energy_amdsmi_open(const pp_device_info *d, pp_energy_source *src, char *why, size_t n);
+/* The host: every package domain of the powercap tree and its dram subdomains. */
+int pp_energy_rapl_open(pp_energy_source *src, char *why, size_t n);
+/* The clock-event reasons (NVML bits) that lower clocks for power or heat,
+ * as text ("sw_power_cap,hw_thermal"); "" for none of them. */
+void pp_energy_reasons_text(uint64_t reasons, char *out, size_t n);
+#define PP_THROTTLE_MASK 0xECull /* sw power cap, hw slowdown, sw/hw thermal, power brake */
+
+/* Counter wrap-around: the increase from `prev` to `now` of a counter that
+ * counts modulo range+1 (one wrap at most). */
+uint64_t pp_energy_wrap_delta(uint64_t prev, uint64_t now, uint64_t range);
+
+/* ---- calibration: resolution, update interval, idle power ------------------------- */
+typedef struct pp_energy_clock {
+  double (*now)(void *ctx);          /* seconds */
+  void (*pause)(void *ctx, double s);
+  void *ctx;
+} pp_energy_clock;
+
+typedef struct pp_energy_calib {
+  double update_s;   /* median time between counter changes */
+  double step_j;     /* smallest change seen */
+  double idle_w;     /* power between the first and last change seen */
+  int changes;
+  double seconds;    /* spent calibrating */
+} pp_energy_calib;
+
+/* Reads `src` until it has changed `min_changes` times over at least
+ * min_s, or max_s passed. 0, or -1 with why (no change, a read error). */
+int pp_energy_calibrate(const pp_energy_source *src, const pp_energy_clock *clk, int min_changes,
+                        double min_s, double max_s, pp_energy_calib *out, char *why, size_t n);
+
+/* The counter's error over a region of `joules` in `seconds`: one unit
+ * plus the power times the update interval (a reading is up to one update
+ * old at either end). Relative; inf for no energy. */
+double pp_energy_rel_error(const pp_energy_calib *c, double unit_j, double joules, double seconds);
+#define PP_ENERGY_MAX_ERROR 0.02
+
+/* ---- the meter of a model's device on this rank ----------------------------------- */
+typedef struct pp_energy_meter {
+  int open;             /* opened (available or not) */
+  int available;        /* this rank has a counter and reads it */
+  int reader;           /* this rank reads the device (one reader per device: no double count) */
+  int read_by;          /* the rank that reads it */
+  char why[200];        /* "not available: ..." or "shared: read by rank R" */
+  pp_energy_source src;
+  pp_energy_calib cal;
+  char kind[16];        /* "NVML", "AMD SMI", "RAPL" */
+} pp_energy_meter;
+
+/* The meter of model m (device `info`) on this rank, opened on first use and
+ * calibrated. `off` (--no-energy): not measured. Collective under MPI: the
+ * ranks sharing a device (same host and device) elect its lowest rank as
+ * the one reader. */
+pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int off);
+
+/* A region being measured. */
+typedef struct pp_energy_region {
+  double t0, e0, t, e;  /* start and last reading: seconds, joules */
+  double max_gap;       /* longest time between two readings */
+  long long runs;
+  double sm_start, sm_end, limit_start, limit_end;
+  uint64_t reasons;
+  int failed;           /* a read failed: why */
+  char why[160];
+} pp_energy_region;
+
+void pp_energy_begin(pp_energy_meter *e, pp_energy_region *r);
+void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r);
+/* Ends the region after `runs` runs. */
+void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs);
+
+PP_EXTERN_C_END
+#endif

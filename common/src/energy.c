@@ -1,0 +1,203 @@
+/* The energy meter (pp/energy.h): a backend per device, calibrated when it
+ * opens (resolution, update interval, idle power), one reader per device
+ * under MPI, and regions read around timed runs. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "pp/energy.h"
+#include "pp/mpi.h"
+#include "pp/timer.h"
+
+int pp_nvml_gpu_state(const pp_device_info *d, pp_gpu_state *st);
+int pp_amdsmi_gpu_state(const pp_device_info *d, pp_gpu_state *st);
+
+static int is_amd(const pp_device_info *d) {
+  return !strncmp(d->driver_api, "HIP", 3) || !strncmp(d->driver, "amdgpu", 6);
+}
+
+void pp_gpu_state_query(const pp_device_info *d, pp_gpu_state *st) {
+  memset(st, 0, sizeof *st);
+  if (!d->is_gpu) {
+    snprintf(st->why, sizeof st->why, "not available: not a GPU");
+    return;
+  }
+  if (!is_amd(d)) {
+    if (pp_nvml_gpu_state(d, st) == 0) return;
+    char nv[160]; /* NVIDIA's reason is the one to keep if AMD SMI has none either */
+    snprintf(nv, sizeof nv, "%s", st->why);
+    memset(st, 0, sizeof *st);
+    if (pp_amdsmi_gpu_state(d, st) == 0) return;
+    memset(st, 0, sizeof *st);
+    snprintf(st->why, sizeof st->why, "%s", nv);
+    return;
+  }
+  if (pp_amdsmi_gpu_state(d, st) != 0) st->nfields = 0;
+}
+
+/* ---- calibration ------------------------------------------------------------------- */
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int pp_energy_calibrate(const pp_energy_source *src, const pp_energy_clock *clk, int min_changes,
+                        double min_s, double max_s, pp_energy_calib *out, char *why, size_t n) {
+  enum { MAXI = 512 };
+  double gaps[MAXI];
+  int ngaps = 0, changes = 0;
+  double e_prev, e, t0 = clk->now(clk->ctx), t_first = 0, e_first = 0, t_last = 0, e_last = 0;
+  double step = INFINITY;
+  memset(out, 0, sizeof *out);
+  if (src->read(src->impl, &e_prev, why, n) != 0) return -1;
+  for (;;) {
+    double t = clk->now(clk->ctx);
+    if (t - t0 > max_s || (changes >= min_changes && t - t0 >= min_s)) break;
+    clk->pause(clk->ctx, 1e-4);
+    if (src->read(src->impl, &e, why, n) != 0) return -1;
+    t = clk->now(clk->ctx);
+    if (e == e_prev) continue;
+    if (e > e_prev && e - e_prev < step) step = e - e_prev;
+    if (!changes) t_first = t, e_first = e;
+    else if (ngaps < MAXI) gaps[ngaps++] = t - t_last;
+    t_last = t, e_last = e, e_prev = e;
+    changes++;
+  }
+  out->seconds = clk->now(clk->ctx) - t0;
+  out->changes = changes;
+  if (changes < 3) {
+    snprintf(why, n, "not available: the counter changed %d time%s in %.2f s (at least 3 needed to measure "
+             "its update interval)", changes, changes == 1 ? "" : "s", out->seconds);
+    return -1;
+  }
+  qsort(gaps, (size_t)ngaps, sizeof *gaps, cmp_double);
+  out->update_s = ngaps % 2 ? gaps[ngaps / 2] : 0.5 * (gaps[ngaps / 2 - 1] + gaps[ngaps / 2]);
+  out->step_j = step;
+  out->idle_w = (e_last - e_first) / (t_last - t_first);
+  return 0;
+}
+
+double pp_energy_rel_error(const pp_energy_calib *c, double unit_j, double joules, double seconds) {
+  if (!(joules > 0) || !(seconds > 0)) return INFINITY;
+  return (unit_j + joules / seconds * c->update_s) / joules;
+}
+
+/* ---- the meters -------------------------------------------------------------------- */
+static double real_now(void *ctx) { (void)ctx; return pp_wtime(); }
+static void real_pause(void *ctx, double s) {
+  (void)ctx;
+  struct timespec ts = {0, (long)(s * 1e9)};
+  nanosleep(&ts, NULL);
+}
+
+/* A 52-bit hash of what names the device on its node (exact in a double). */
+static double device_key(const char *host, const char *kind, const char *id) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a over the three parts and their ends */
+  const char *parts[3] = {host, kind, id};
+  for (int p = 0; p < 3; p++) {
+    for (const char *c = parts[p]; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    h = (h ^ 0x1f) * 1099511628211ull;
+  }
+  return (double)((h & ((1ull << 52) - 1)) | 1); /* never 0: 0 is "no key" */
+}
+
+/* Collective: this rank reads the device unless a lower rank has the same key. */
+static void elect(pp_energy_meter *e, double key) {
+  const int P = pp_mpi_size(), me = pp_mpi_rank();
+  double *keys = calloc((size_t)P, sizeof *keys);
+  if (!keys) { e->reader = 1, e->read_by = me; return; }
+  keys[me] = key;
+  pp_mpi_sum(keys, P);
+  e->read_by = me;
+  for (int r = 0; r < me; r++)
+    if (key != 0 && keys[r] == key) { e->read_by = r; break; }
+  e->reader = e->read_by == me;
+  free(keys);
+}
+
+static pp_energy_meter meters[PP_MODEL_COUNT];
+
+pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int off) {
+  pp_energy_meter *e = &meters[m];
+  if (e->open) return e;
+  memset(e, 0, sizeof *e);
+  e->open = 1;
+  if (off) {
+    snprintf(e->why, sizeof e->why, "not measured (--no-energy)");
+    return e;
+  }
+  char why[200] = "", host[128] = "";
+  int rc;
+  if (info->is_gpu) {
+    if (is_amd(info)) snprintf(e->kind, sizeof e->kind, "AMD SMI"), rc = pp_energy_amdsmi_open(info, &e->src, why, sizeof why);
+    else snprintf(e->kind, sizeof e->kind, "NVML"), rc = pp_energy_nvml_open(info, &e->src, why, sizeof why);
+  } else {
+    snprintf(e->kind, sizeof e->kind, "RAPL");
+    rc = pp_energy_rapl_open(&e->src, why, sizeof why);
+  }
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  /* ranks that cannot read it take no part in the election (key 0) */
+  elect(e, rc == 0 ? device_key(host, e->kind, info->is_gpu ? (info->uuid[0] ? info->uuid : info->pci_bus_id) : "host") : 0);
+  if (rc != 0) {
+    snprintf(e->why, sizeof e->why, "%s", why);
+    return e;
+  }
+  if (!e->reader) {
+    snprintf(e->why, sizeof e->why, "shared: read by rank %d", e->read_by);
+    return e;
+  }
+  pp_energy_clock clk = {real_now, real_pause, NULL};
+  if (pp_energy_calibrate(&e->src, &clk, 8, 0.25, 2.0, &e->cal, why, sizeof why) != 0) {
+    snprintf(e->why, sizeof e->why, "%s", why);
+    return e;
+  }
+  e->available = 1;
+  return e;
+}
+
+/* ---- regions ----------------------------------------------------------------------- */
+static void fail(pp_energy_region *r, const char *why) {
+  r->failed = 1;
+  snprintf(r->why, sizeof r->why, "%s", why);
+}
+
+void pp_energy_begin(pp_energy_meter *e, pp_energy_region *r) {
+  memset(r, 0, sizeof *r);
+  r->sm_start = r->sm_end = r->limit_start = r->limit_end = NAN;
+  if (!e->available) return;
+  char why[160];
+  if (e->src.sample) e->src.sample(e->src.impl, &r->sm_start, &r->limit_start, &r->reasons);
+  r->reasons = 0; /* reasons that held before the region are not the region's */
+  if (e->src.read(e->src.impl, &r->e0, why, sizeof why) != 0) return fail(r, why);
+  r->t0 = r->t = pp_wtime();
+  r->e = r->e0;
+}
+
+void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r) {
+  if (!e->available || r->failed) return;
+  char why[160];
+  double j, t;
+  if (e->src.read(e->src.impl, &j, why, sizeof why) != 0) return fail(r, why);
+  t = pp_wtime();
+  if (t - r->t > r->max_gap) r->max_gap = t - r->t;
+  r->t = t, r->e = j;
+  double sm, lim;
+  if (e->src.sample) e->src.sample(e->src.impl, &sm, &lim, &r->reasons);
+}
+
+void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs) {
+  r->runs = runs;
+  if (!e->available || r->failed) return;
+  pp_energy_poll(e, r);
+  if (r->failed) return;
+  if (e->src.sample) e->src.sample(e->src.impl, &r->sm_end, &r->limit_end, &r->reasons);
+  if (r->max_gap > e->src.wrap_s) {
+    char why[160];
+    snprintf(why, sizeof why, "not available: %.3g s between two readings, longer than one wrap of the counter "
+             "at peak power (%.3g s)", r->max_gap, e->src.wrap_s);
+    fail(r, why);
+  }
+}

@@ -1,0 +1,142 @@
+/* The host's RAPL counters through the powercap files (pp/energy.h): every
+ * package domain and its dram subdomain, summed. The counters wrap at
+ * max_energy_range_uj; each read adds the increase since the previous one
+ * (one wrap at most between reads: pp_energy_poll reads between runs, and a
+ * region whose readings are further apart than one wrap at the domain's
+ * peak power is refused). PP_POWERCAP_ROOT replaces /sys/class/powercap. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pp/energy.h"
+
+#define MAX_DOMAINS 16
+
+typedef struct rapl_domain {
+  char path[512]; /* its directory */
+  uint64_t range, last;
+  double joules;  /* accumulated since open */
+} rapl_domain;
+
+static struct {
+  int n;
+  rapl_domain d[MAX_DOMAINS];
+} R;
+
+uint64_t pp_energy_wrap_delta(uint64_t prev, uint64_t now, uint64_t range) {
+  return now >= prev ? now - prev : (range - prev) + now + 1;
+}
+
+static int read_u64(const char *dir, const char *file, uint64_t *v, char *why, size_t n) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  FILE *f = fopen(path, "r");
+  unsigned long long x = 0;
+  int ok = f && fscanf(f, "%llu", &x) == 1;
+  int err = f ? EIO : errno;
+  if (f) fclose(f);
+  if (!ok && why)
+    snprintf(why, n, "not available: %.400s: %s%s", path, strerror(err),
+             err == EACCES ? " (RAPL counters are readable by root only on most kernels)" : "");
+  *v = x;
+  return ok ? 0 : -1;
+}
+
+static int read_name(const char *dir, char *out, size_t n) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/name", dir);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  int ok = fgets(out, (int)n, f) != NULL;
+  fclose(f);
+  out[strcspn(out, "\n")] = 0;
+  return ok ? 0 : -1;
+}
+
+static int rapl_read(void *impl, double *joules, char *why, size_t n) {
+  (void)impl;
+  double sum = 0;
+  for (int i = 0; i < R.n; i++) {
+    uint64_t v;
+    if (read_u64(R.d[i].path, "energy_uj", &v, why, n) != 0) return -1;
+    R.d[i].joules += pp_energy_wrap_delta(R.d[i].last, v, R.d[i].range) * 1e-6;
+    R.d[i].last = v;
+    sum += R.d[i].joules;
+  }
+  *joules = sum;
+  return 0;
+}
+
+/* The packages' long-term power limits, summed; no clock, no event reasons. */
+static void rapl_sample(void *impl, double *sm_mhz, double *limit_w, uint64_t *reasons) {
+  (void)impl, (void)reasons;
+  double sum = 0;
+  int any = 0;
+  for (int i = 0; i < R.n; i++) {
+    uint64_t v;
+    char name[64] = "";
+    if (read_name(R.d[i].path, name, sizeof name) == 0 && !strncmp(name, "package", 7) &&
+        read_u64(R.d[i].path, "constraint_0_power_limit_uw", &v, NULL, 0) == 0)
+      sum += v * 1e-6, any = 1;
+  }
+  *sm_mhz = NAN;
+  *limit_w = any ? sum : NAN;
+}
+
+/* Adds dir as a domain when its name is wanted. */
+static int add_domain(const char *dir, pp_energy_source *src, char *why, size_t n) {
+  char name[64];
+  if (read_name(dir, name, sizeof name) != 0) return 0;
+  if (strncmp(name, "package", 7) && strcmp(name, "dram")) return 0; /* core/uncore are inside package; psys overlaps */
+  if (R.n == MAX_DOMAINS) return 0;
+  rapl_domain *d = &R.d[R.n];
+  memset(d, 0, sizeof *d);
+  snprintf(d->path, sizeof d->path, "%s", dir);
+  if (read_u64(dir, "max_energy_range_uj", &d->range, why, n) != 0) return -1;
+  if (read_u64(dir, "energy_uj", &d->last, why, n) != 0) return -1;
+  /* the shortest wrap: at the domain's peak power (max_power_uw, else twice the
+   * long-term limit, else 500 W) */
+  uint64_t pmax = 0, lim = 0;
+  double watts = read_u64(dir, "constraint_0_max_power_uw", &pmax, NULL, 0) == 0 && pmax ? pmax * 1e-6
+                 : read_u64(dir, "constraint_0_power_limit_uw", &lim, NULL, 0) == 0 && lim ? 2e-6 * lim
+                                                                                          : 500.0;
+  double wrap = d->range * 1e-6 / watts;
+  if (wrap < src->wrap_s) src->wrap_s = wrap;
+  size_t len = strlen(src->name);
+  snprintf(src->name + len, sizeof src->name - len, "%s%s", len > 5 ? " + " : "", name);
+  R.n++;
+  return 0;
+}
+
+int pp_energy_rapl_open(pp_energy_source *src, char *why, size_t n) {
+  const char *root = getenv("PP_POWERCAP_ROOT");
+  if (!root || !*root) root = "/sys/class/powercap";
+  memset(src, 0, sizeof *src);
+  R.n = 0;
+  snprintf(src->name, sizeof src->name, "RAPL ");
+  src->wrap_s = INFINITY;
+  DIR *dir = opendir(root);
+  if (!dir)
+    return snprintf(why, n, "not available: %.300s: %s (no RAPL powercap interface: not an x86 host, or a "
+                            "virtual machine)", root, strerror(errno)), -1;
+  /* sorted, so the sum's order and the name do not depend on readdir */
+  char names[64][64];
+  int k = 0;
+  for (struct dirent *e; (e = readdir(dir)) && k < 64;)
+    if (!strncmp(e->d_name, "intel-rapl:", 11)) snprintf(names[k++], sizeof names[0], "%s", e->d_name);
+  closedir(dir);
+  qsort(names, (size_t)k, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+  for (int i = 0; i < k; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", root, names[i]);
+    if (add_domain(path, src, why, n) != 0) return -1;
+  }
+  if (!R.n) return snprintf(why, n, "not available: %.300s has no package or dram domain", root), -1;
+  src->unit_j = 1e-6;
+  src->read = rapl_read;
+  src->sample = rapl_sample;
+  return 0;
+}
