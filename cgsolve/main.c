@@ -166,7 +166,8 @@ static void check_options(pp_options *opt, void *ctx) {
 int main(int argc, char **argv) {
   static cg_config cfg = {.max_iters = 200, .expect = NAN}; /* the rest 0: run every iteration */
   static const pp_app_option options[] = {
-      {"--deck", "FILE", "input deck with 'N = ...' (inputs/minife/*.deck), instead of --size", opt_deck},
+      {"--deck", "FILE|NAME", "input deck with 'N = ...': a file, or a deck of inputs/minife by name\n"
+                               "                     (tiny, n150, n255, n325), instead of --size", opt_deck},
       {"--max-iters", "N", "most CG iterations per solve (default 200, as miniFE)", opt_iters},
       {"--tol", "X", "stop at relative residual ||r||/||b|| <= X; 0 (default): run --max-iters", opt_tol},
       {"--expect-relres", "X", "validation: the final true relative residual must also be <= X",

@@ -1,13 +1,31 @@
 /* The miniFE apps' --deck: N, and optionally cgsolve's recorded reference
  * (written by inputs/minife/reference/cg_reference.py). */
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include "minife.h"
 #include "pp/session.h"
 #include "pp/deck.h"
+#include "pp/datadir.h"
 
 static const char *const known_keys[] = {"N", "cg_iters", "cg_seed", "cg_relres", "cg_xerr", NULL};
 
-void minife_deck_read(const char *app, const char *path, minife_deck *d) {
+/* --deck NAME: a file, else inputs/minife/NAME.deck (pp_input_named). The
+ * path found is kept here: an app reads one deck (the last --deck given). */
+static const char *find_deck(const char *app, const char *name) {
+  static char found[4096];
+  if (pp_input_named(name, "minife", ".deck", found, sizeof found)) return found;
+  char dir[4096 + 16], names[512];
+  snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(found, '/') ? strrchr(found, '/') - found : 0), found);
+  if (pp_dir_names(dir, ".deck", 0, names, sizeof names))
+    pp_usage_error(app, "--deck %s: no such file, nor %s (the decks there: %s)", name, found, names);
+  pp_usage_error(app, "--deck %s: no such file, nor a deck of that name in the inputs folder (%s); give a path, "
+                 "or set PP_INPUTS to the suite's inputs/", name, found);
+  return NULL;
+}
+
+void minife_deck_read(const char *app, const char *name, minife_deck *d) {
+  const char *path = find_deck(app, name);
   pp_deck *deck = pp_deck_read(app, path);
   pp_deck_only(deck, known_keys); /* a typo such as `n = 150` is refused, not ignored */
   d->n = (int)pp_deck_int(deck, "N", 1, MINIFE_MAX_N);

@@ -192,7 +192,8 @@ int main(int argc, char **argv) {
   cfg.p = spmv_params_default();
   cfg.vendor = 1;
   static const pp_app_option options[] = {
-      {"--deck", "FILE", "input deck with 'N = ...' (e.g. inputs/minife/n150.deck); replaces --size", parse_deck},
+      {"--deck", "FILE|NAME", "input deck with 'N = ...': a file, or a deck of inputs/minife by name\n"
+                               "                     (tiny, n150, n255, n325); replaces --size", parse_deck},
       {"--rows-per-team", "N", "rows per team/block, threads y (default " PP_STR(SPMV_DEFAULT_ROWS_PER_TEAM) ")", parse_rpt},
       {"--vector-len", "N", "lanes per row, threads x: 1..32 on NVIDIA, ..64 on AMD, power of two (default " PP_STR(SPMV_DEFAULT_VECTOR_LEN) ")", parse_vl},
       {"--reduce", "KIND", "lane reduction: shuffle | shared (team-shared memory) (default shuffle;\n"

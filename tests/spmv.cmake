@@ -48,6 +48,14 @@ pp_test(spmv_json_fields
           ${SPMV} --deck ${TINY} --backend ${PP_TEST_MODELS} ${PP_TEST_FAST}
   LABELS unit validate)
 
+# --deck NAME: the inputs folder's minife/NAME.deck (beside the executable, as
+# an install has it), as testsnap's --case; an unknown name lists the decks there.
+pp_test(spmv_deck_by_name COMMAND ${SPMV} --deck tiny --backend host ${PP_TEST_FAST}
+  EXPECT 0 "deck +.*/minife/tiny.deck \\(N = 10\\)" LABELS input)
+pp_test(spmv_deck_unknown_name COMMAND ${SPMV} --deck nope
+  EXPECT 2 "--deck nope: no such file, nor .*/minife/nope.deck \\(the decks there: .*tiny" LABELS input)
+set_tests_properties(spmv_deck_by_name spmv_deck_unknown_name PROPERTIES TIMEOUT 30)
+
 # Bad input: exit 2 with a message naming the problem.
 pp_test(spmv_deck_absent COMMAND ${SPMV} --deck /nonexistent/n150.deck
   EXPECT 2 "cannot open input deck '/nonexistent/n150.deck'" LABELS input)

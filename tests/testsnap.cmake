@@ -104,6 +104,11 @@ foreach(t
   pp_test(testsnap_bad_coeff_${n} COMMAND ${TS} --lattice 4 --coeff ${TS_BAD}/${n}.snapcoeff --param ${TS_J8P}
     --backend host ${TS_FAST} EXPECT 2 "${re}" LABELS input)
 endforeach()
+# An unknown --case names the cases of the inputs folder.
+pp_test(testsnap_case_unknown COMMAND ${TS} --case W_3 --backend host ${TS_FAST}
+  EXPECT 2 "--case W_3: no such case in .*/testsnap; the cases: W_2, W_2J14_2000_disp, W_2J8_2000, W_2J8_2000_disp"
+  LABELS input)
+set_tests_properties(testsnap_case_unknown PROPERTIES TIMEOUT 30)
 pp_test(testsnap_bad_reference COMMAND ${TS} --case W_2J8_2000 --reference ${TS_BAD}/short.dump --backend host
   ${TS_FAST} EXPECT 2 "short.dump:30: file ends after 21 of 2000 atoms" LABELS input)
 pp_test(testsnap_bad_lattice_small COMMAND ${TS} --lattice 2 ${TS_POT} --backend host ${TS_FAST}

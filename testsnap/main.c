@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "pp/datadir.h"
 #include "pp/pp.h"
 #include "pp/escape.h"
@@ -59,6 +60,14 @@ static void resolve_case(ts_config *c, char *buf, size_t len) {
     pp_usage_error("testsnap", "--case %s: no inputs folder (%s is not a folder); give --inputs DIR or set "
                    "PP_INPUTS to the suite's inputs/", c->case_name, root);
   snprintf(dir, sizeof dir, "%s/testsnap/%s", root, c->case_name);
+  struct stat st;
+  if (strchr(c->case_name, '/') || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) { /* name the cases there */
+    char cases[512], tdir[1100];
+    snprintf(tdir, sizeof tdir, "%s/testsnap", root);
+    if (pp_dir_names(tdir, "", 1, cases, sizeof cases) == 0)
+      snprintf(cases, sizeof cases, "none (the folder is empty or unreadable)");
+    pp_usage_error("testsnap", "--case %s: no such case in %s; the cases: %s", c->case_name, tdir, cases);
+  }
   if (!strcmp(c->case_name, "W_2")) {
     static char ts_dir[1024];
     snprintf(ts_dir, sizeof ts_dir, "%s", dir);

@@ -1,4 +1,5 @@
 #define _DEFAULT_SOURCE
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,4 +40,49 @@ const char *pp_inputs_dir(const char *given, char *buf, size_t len) {
   if (beside_exe(buf, len) == 0 && is_dir(buf)) return buf;
   if (beside_exe(buf, len) != 0) snprintf(buf, len, "the executable's ../share/proxyport/inputs");
   return NULL;
+}
+
+/* Entries of dir whose name ends in suffix (folders when want_dirs, else
+ * regular files), sorted, the suffix dropped, ", "-separated into buf. */
+int pp_dir_names(const char *dir, const char *suffix, int want_dirs, char *buf, size_t len) {
+  struct dirent **e;
+  int n = scandir(dir, &e, NULL, alphasort), found = 0;
+  size_t used = 0, sl = strlen(suffix);
+  if (len) buf[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    const char *nm = e[i]->d_name;
+    size_t l = strlen(nm);
+    char path[PATH_MAX];
+    struct stat st;
+    int ok = nm[0] != '.' && l > sl && !strcmp(nm + l - sl, suffix) &&
+             snprintf(path, sizeof path, "%s/%s", dir, nm) < (int)sizeof path && stat(path, &st) == 0 &&
+             (want_dirs ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+    if (ok && used < len) {
+      int w = snprintf(buf + used, len - used, "%s%.*s", found ? ", " : "", (int)(l - sl), nm);
+      used = w < 0 ? len : used + (size_t)w;
+    }
+    found += ok;
+    free(e[i]);
+  }
+  if (n >= 0) free(e);
+  return found;
+}
+
+const char *pp_input_named(const char *name, const char *sub, const char *ext, char *buf, size_t len) {
+  struct stat st;
+  if (!len) return NULL;
+  if (stat(name, &st) == 0 || strchr(name, '/')) { /* a path: taken as given, no fallback */
+    snprintf(buf, len, "%s", name);
+    return name;
+  }
+  char root[PATH_MAX];
+  if (!pp_inputs_dir(NULL, root, sizeof root)) {
+    snprintf(buf, len, "%s", root);
+    return NULL;
+  }
+  size_t nl = strlen(name), el = strlen(ext);
+  int has_ext = nl >= el && !strcmp(name + nl - el, ext); /* `tiny.deck` as well as `tiny` */
+  int w = snprintf(buf, len, "%s/%s/%s%s", root, sub, name, has_ext ? "" : ext);
+  if (w < 0 || (size_t)w >= len) return NULL;
+  return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? buf : NULL;
 }

@@ -14,5 +14,17 @@ PP_EXTERN_C_BEGIN
  * buf holding the places tried (for the message) when none is a folder. */
 const char *pp_inputs_dir(const char *given, char *buf, size_t len);
 
+/* An input named as testsnap names its cases: `name` itself when it is a file
+ * or holds a '/' (a path, taken as given); else <inputs>/<sub>/<name><ext>
+ * (ext added unless name ends in it) in the inputs folder above, so that an
+ * installed app takes `--deck tiny`. Returns name or buf (the path found), or
+ * NULL with buf holding the path looked for (or the places tried). */
+const char *pp_input_named(const char *name, const char *sub, const char *ext, char *buf, size_t len);
+
+/* The entries of dir whose names end in suffix (folders when want_dirs, else
+ * regular files): sorted, suffix dropped, ", "-separated into buf (cut at
+ * len). Returns how many there are; 0 when dir cannot be read. */
+int pp_dir_names(const char *dir, const char *suffix, int want_dirs, char *buf, size_t len);
+
 PP_EXTERN_C_END
 #endif
