@@ -12,6 +12,10 @@ set(_base ${CMPD}/runs/base-1.json ${CMPD}/runs/base-2.json ${CMPD}/runs/base-3.
   ${CMPD}/runs/base-5.json)
 string(REPLACE "/base-" "/same-" _same "${_base}")
 string(REPLACE "/base-" "/slow10-" _slow "${_base}")
+# `compare ... | head -1`: the reader gone, compare ends by SIGPIPE, no traceback.
+pp_test(compare_broken_pipe COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_broken_pipe.py ${CMP}
+  --base ${_base} --new ${_slow} LABELS unit)
+set_tests_properties(compare_broken_pipe PROPERTIES FIXTURES_REQUIRED compare_runs TIMEOUT 30)
 # A planted 10% slowdown, 5 runs a side: every row a regression, exit 1.
 pp_test(compare_regression COMMAND python3 ${CMP} --base ${_base} --new ${_slow}
   EXPECT 1 "compare: 6 rows compared in 1 comparison\\(s\\): 6 regression\\(s\\), 0 improvement\\(s\\), 0 not enough" LABELS unit)
