@@ -12,3 +12,10 @@ set_tests_properties(suite_small_run PROPERTIES FIXTURES_SETUP suite_small TIMEO
 set_tests_properties(suite_reportable_after PROPERTIES FIXTURES_REQUIRED suite_small)
 # The summary's ratio to a published row of another size than the headline's (synthetic rows).
 pp_test(suite_summary_published COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_suite_summary.py LABELS unit)
+# Batch jobs' own logs (Slurm/Flux --output, PBS NAME.oID) are ignored by git: a
+# job never dirties the tree a later reportable run checks; the twin must fail.
+pp_test(batch_outputs_ignored COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/batch_outputs.sh LABELS unit)
+pp_test(batch_outputs_planted COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/batch_outputs.sh
+  ${CMAKE_CURRENT_SOURCE_DIR}/batch-outputs/unignored.sbatch LABELS unit)
+set_tests_properties(batch_outputs_planted PROPERTIES WILL_FAIL TRUE)
+set_tests_properties(batch_outputs_ignored batch_outputs_planted PROPERTIES TIMEOUT 30)

@@ -16,7 +16,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.realpath(__file__))
-SUITE = os.path.join(HERE, "..", "validate", "suite")
+ROOT = os.path.dirname(HERE)
+SUITE = os.path.join(ROOT, "validate", "suite")
 sys.path.insert(0, os.path.join(HERE, "..", "validate"))
 from pptools.suite import cases as suite_cases  # noqa: E402  (the build record of a binary)
 failures = []
@@ -33,13 +34,22 @@ def suite(*args):
     return r.returncode, r.stdout + r.stderr
 
 
-def git_tree(dirty):
+def git_tree(dirty, rev):
+    """A clone of this project at `rev` (the binaries' revision), clean or with a change."""
     d = tempfile.mkdtemp(prefix="pp-suite-")
-    for cmd in (["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
-                                  "--allow-empty", "-m", "x"]):
-        subprocess.run(["git", "-C", d, *cmd], check=True)
+    subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", ROOT, d], check=True)
+    subprocess.run(["git", "-C", d, "-c", "advice.detachedHead=false", "checkout", "-q", rev], check=True)
     if dirty:
-        open(os.path.join(d, "README.md"), "w").write("changed\n")
+        open(os.path.join(d, "README.md"), "a").write("changed\n")
+    return d
+
+
+def fake_git(message):
+    """A folder with a `git` that fails as git does on a tree it will not read."""
+    d = tempfile.mkdtemp(prefix="pp-fakegit-")
+    with open(os.path.join(d, "git"), "w") as f:
+        f.write(f"#!/bin/sh\necho \"fatal: {message}\" >&2\nexit 128\n")
+    os.chmod(os.path.join(d, "git"), 0o755)
     return d
 
 
@@ -61,10 +71,32 @@ def run(bindir, out):
 
 
 def refusals(bindir):
-    clean, dirty = git_tree(False), git_tree(True)
+    stamp = suite_cases.build_record(os.path.join(bindir, "spmv")).get("git revision", "")
+    clean_build = bool(stamp) and not stamp.endswith("-dirty")
+    rev = stamp.replace("-dirty", "")
+    clean, dirty = git_tree(False, rev), git_tree(True, rev)
     base = ["--bin", bindir, "--reportable", "--dry-run", "--scale", "reference"]
     rc, text = suite(*base, "--repo", clean)
-    check(rc == 0, "control: clean tree, reference sizes, 3 repeats: accepted")
+    check(rc == (0 if clean_build else 2), f"control: the binaries' own clean tree, reference sizes, "
+          f"3 repeats: {'accepted' if clean_build else 'refused (binaries built from a dirty tree)'}\n{text}")
+    # the tree's state must be established, the binaries of its revision, every app run
+    rc, text = suite(*base, "--repo", tempfile.mkdtemp(prefix="pp-nogit-"))
+    check(rc == 2 and "state cannot be established" in text, "not a git checkout: refused")
+    env = dict(os.environ, PATH=fake_git("detected dubious ownership in repository") + os.pathsep + os.environ["PATH"])
+    r = subprocess.run([sys.executable, SUITE, *base, "--repo", clean], capture_output=True, text=True, env=env)
+    check(r.returncode == 2 and "dubious ownership" in r.stderr and "cannot be established" in r.stderr,
+          "git refusing the repository (dubious ownership): refused, with git's reason")
+    if os.geteuid() == 0:  # the real thing: a tree of another user
+        other = git_tree(False, rev)
+        subprocess.run(["chown", "-R", "65534:65534", other], check=True)
+        rc, text = suite(*base, "--repo", other)
+        check(rc == 2 and "dubious ownership" in text, "another user's tree (chown nobody): refused")
+    older = git_tree(False, rev + "~1")
+    rc, text = suite(*base, "--repo", older)
+    check(rc == 2 and "the tree is at" in text and ": rebuild" in text,
+          "binaries of another revision than the tree: refused before the run")
+    rc, text = suite(*base, "--repo", clean, "--apps", "spmv")
+    check(rc == 2 and "--apps leaves out" in text, "--apps subset: refused (every app of apps.txt)")
     rc, text = suite(*base, "--repo", dirty)
     check(rc == 2 and "uncommitted changes" in text, "dirty tree: refused")
     rc, text = suite(*base[:-2], "--scale", "small", "--repo", clean)
@@ -82,8 +114,6 @@ def refusals(bindir):
     check(rc == 0, "control: optimized run declaring --sort vendor: accepted")
     # a copy of the tree on a GPU node: the binaries' build record decides, not the tree's git
     rc, text = suite(*base, "--repo", dirty, "--binary-stamp-only")
-    stamp = suite_cases.build_record(os.path.join(bindir, "spmv")).get("git revision", "")
-    clean_build = bool(stamp) and not stamp.endswith("-dirty")
     check(rc == (0 if clean_build else 2), f"--binary-stamp-only on a dirty copy: decided by the binaries' stamp ({stamp})")
     rc, text = suite(*base, "--repo", clean, "--binary-stamp-only", "--optimized", opt)
     check(rc == 2 and "kernel diff is recorded from the tree" in text, "--binary-stamp-only optimized: refused")

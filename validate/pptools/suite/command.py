@@ -73,7 +73,8 @@ def parse_args(argv):
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="See RUNRULES.md for what a reportable run may change.")
     p.add_argument("--bin", help="folder with the five apps (build/<preset>/bin or <prefix>/bin)")
-    p.add_argument("--out", help="results folder (default results/<UTC stamp>)")
+    p.add_argument("--out", help="results folder (default runs/suite-<UTC stamp>: outside the "
+                   "published results/, and ignored by git, so a run never dirties the tree)")
     p.add_argument("--scale", choices=("auto", "reference", "small"), default="auto",
                    help="reference: the published GPU-node cases; small: minutes on a 2-core CPU; "
                         "auto (default): reference when the build has a GPU model and a GPU is visible")
@@ -135,7 +136,9 @@ def plan(a):
     missing = [app for app, exe in exes.items() if not os.access(exe, os.X_OK)]
     if missing:
         die(f"not in {bindir}: {', '.join(missing)} (build them, or give --apps)")
-    rec = build_record(exes[a.apps[0]])
+    # every binary's build record now: one of another revision is refused before the run
+    builds = {app: build_record(exe) for app, exe in exes.items()}
+    rec = builds[a.apps[0]]
     built = rec["models"]
     # a GPU build: a native model, or offload to a GPU (which every kernel-mode model needs)
     gpu_build = any(result.is_native(m) for m in built) or rec.get("offload") in ("nvidia", "amd")
@@ -164,7 +167,7 @@ def plan(a):
                          "argv": [exes[app], "--backend", ",".join(models)] + args})
     return {"scale": scale, "models": models, "host_note": host_note, "bin": bindir,
             "run_type": "optimized" if a.optimized else "baseline", "declared": declared,
-            "repeat": a.repeat, "apps": a.apps, "build": rec, "runs": runs,
+            "repeat": a.repeat, "apps": a.apps, "build": rec, "builds": builds, "runs": runs,
             "command": " ".join([PROG] + sys.argv[1:]), "inputs": inputs,
             "stamp_only": a.binary_stamp_only}
 
@@ -228,7 +231,7 @@ def run(argv):
         for r in p["runs"]:
             print(" ".join(r["argv"]))
         return 0
-    out = a.out or os.path.join(repo, "results", time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()))
+    out = a.out or os.path.join(repo, "runs", time.strftime("suite-%Y%m%dT%H%M%SZ", time.gmtime()))
     outfile.out_dir(out)
     env = {"OMP_TARGET_OFFLOAD": "MANDATORY"}  # never a silent host fallback
     os.environ.update(env)

@@ -11,16 +11,50 @@ MIN_REPEATS = 3
 
 
 def git(repo, *args):
-    r = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True)
+    try:
+        r = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True)
+    except OSError:
+        return None
     return r.stdout if r.returncode == 0 else None
 
 
+class TreeUnknown(Exception):
+    """The tree's state cannot be established (git missing or refusing the repository)."""
+
+
 def changed_paths(repo):
-    """Paths with uncommitted changes (tracked or untracked, not ignored); None: not a git tree."""
-    out = git(repo, "status", "--porcelain", "--untracked-files=all")
-    if out is None:
-        return None
-    return [line[3:].split(" -> ")[-1] for line in out.splitlines() if line.strip()]
+    """Paths with uncommitted changes (tracked or untracked, not ignored). TreeUnknown
+    when git cannot tell: not installed, not a git checkout, or a repository git refuses
+    to read (another user's tree: "dubious ownership"), each a reason, never a clean tree."""
+    try:
+        r = subprocess.run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=all"],
+                           capture_output=True, text=True)
+    except OSError as e:
+        raise TreeUnknown(f"git cannot run ({e.strerror})") from None
+    if r.returncode != 0:
+        why = next((l.strip() for l in r.stderr.splitlines() if l.strip()), f"git exit {r.returncode}")
+        raise TreeUnknown(f"git status in {repo} failed: {why}")
+    return [line[3:].split(" -> ")[-1] for line in r.stdout.splitlines() if line.strip()]
+
+
+def binaries_match(plan, head):
+    """Reasons the binaries cannot make a reportable run, from their --version alone
+    (read before anything runs): another revision than `head` (the tree's HEAD; None:
+    the first binary's), or built from a tree with changes in a baseline run."""
+    why, first = [], None
+    for app, rec in plan.get("builds", {}).items():
+        rev = rec.get("git revision", "")
+        base = rev[:-len("-dirty")] if rev.endswith("-dirty") else rev
+        want = head[:12] if head else first
+        first = first or base
+        if not base or base == "unknown":
+            why.append(f"{app}: the binary records no git revision ('{rev}'): its source is unknown")
+        elif want and base != want:
+            why.append(f"{app}: binary built at git {base}, " +
+                       (f"the tree is at {want}: rebuild" if head else f"{first} for the others"))
+        elif rev.endswith("-dirty") and plan["run_type"] == "baseline":
+            why.append(f"{app}: binary built from a tree with uncommitted changes ({rev})")
+    return why
 
 
 def diff_hash(repo):
@@ -31,6 +65,10 @@ def diff_hash(repo):
 def before_run(plan, repo):
     """Reasons to refuse the run before it starts (empty: go)."""
     why = []
+    missing = [a for a in suite_cases.apps() if a not in plan["apps"]]
+    if missing:
+        why.append(f"--apps leaves out {', '.join(missing)}: a reportable run runs every app of "
+                   "apps.txt (RUNRULES.md)")
     if plan["scale"] != "reference":
         why.append(f"scale '{plan['scale']}' is not the reference sizes (RUNRULES.md: only the "
                    "published cases count; a GPU build on a node with a visible GPU runs them)")
@@ -45,11 +83,15 @@ def before_run(plan, repo):
             why.append(f"--binary-stamp-only: the binaries were not built from a clean committed "
                        f"tree (git revision '{rev}')")
         plan["tree"] = f"not checked (--binary-stamp-only): binaries built at git {rev}"
-        return why
-    paths = changed_paths(repo)
-    if paths is None:
-        plan["tree"] = "not a git tree: the binaries' build record is the only provenance"
-    elif plan["run_type"] == "baseline" and paths:
+        return why + binaries_match(plan, None)
+    try:
+        paths = changed_paths(repo)
+    except TreeUnknown as e:
+        return why + [f"the tree's state cannot be established: {e} (a reportable run needs the "
+                      "git checkout the binaries were built from, readable by this user; on a copy "
+                      "without it, --binary-stamp-only)"]
+    why += binaries_match(plan, (git(repo, "rev-parse", "HEAD") or "").strip())
+    if plan["run_type"] == "baseline" and paths:
         why.append(f"uncommitted changes in {repo} ({', '.join(paths[:5])}"
                    f"{', ...' if len(paths) > 5 else ''}): a baseline run is of committed sources")
     else:
