@@ -74,6 +74,10 @@ def refusals(bindir):
     stamp = suite_cases.build_record(os.path.join(bindir, "spmv")).get("git revision", "")
     clean_build = bool(stamp) and not stamp.endswith("-dirty")
     rev = stamp.replace("-dirty", "")
+    known = subprocess.run(["git", "-C", ROOT, "cat-file", "-e", rev + "^{commit}"], capture_output=True)
+    if not rev or known.returncode != 0:  # a source tarball (a Spack build): no history to clone
+        print(f"skipped: the binaries' revision '{stamp}' is not a commit of a git checkout at {ROOT}")
+        sys.exit(77)
     clean, dirty = git_tree(False, rev), git_tree(True, rev)
     base = ["--bin", bindir, "--reportable", "--dry-run", "--scale", "reference"]
     rc, text = suite(*base, "--repo", clean)
