@@ -252,12 +252,16 @@ def write_png(prefix, pairs, args, level):
         for t in (1 + args.threshold, 1 - args.threshold):
             ax.axhline(t, color="black", lw=0.5, ls="--")
         ax.set_xticks(range(len(rows)), labels, rotation=90, fontsize=6)
-        ax.set_ylabel(f"time ratio vs {base['label']}")
+        pos = [y for y in ys if y > 0]
+        logy = pos and max(pos) / min(pos) > 10  # ratios over decades: a log axis
+        if logy:
+            ax.set_yscale("log")
+        ax.set_ylabel(f"time ratio vs {base['label']}" + (" (log)" if logy else ""))
         ax.set_title(f"{new['label']} vs {base['label']} "
                      f"(across-run {level * 100:.4g}% intervals where >= 2 runs a side)", fontsize=9)
         fig.tight_layout()
         path = f"{prefix}-{i + 1}.png"
-        outfile.save_figure(fig, path, "--png", dpi=120)
+        outfile.save_figure(fig, path, "--png", dpi=120, bbox_inches="tight")
         plt.close(fig)
         print(f"{PROG}: wrote {path}")
 

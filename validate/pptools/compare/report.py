@@ -182,7 +182,7 @@ def heatmap(path, title, rows, cols, vals, cbar, failed=None):
     fig.colorbar(im, ax=ax, label=cbar + " (log scale)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    outfile.save_figure(fig, path, dpi=120)
+    outfile.save_figure(fig, path, dpi=120, bbox_inches="tight")
     plt.close(fig)
     return True
 
@@ -222,7 +222,7 @@ def bars(path, title, cats, labels, vals, native, per_row=6):
     axes[0][0].set_title(title + " (higher = faster)", fontsize=10)
     axes[0][0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
-    outfile.save_figure(fig, path, dpi=110)
+    outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 

@@ -122,42 +122,84 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-def figure(app, rows, base, path):
-    """Ratio-to-base bars per kernel and model; %copy bars where rows have one."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "matplotlib is missing (scripts/setup installs python3-matplotlib)"
+LOG_SPAN = 10  # ratios spanning more than this factor are drawn on a log axis
+
+
+def log_axis(values):
+    """Whether bars of these ratios need a log axis: their span exceeds LOG_SPAN."""
+    v = [x for x in values if x is not None and x > 0]
+    return bool(v) and max(v) / min(v) > LOG_SPAN
+
+
+def draw_figure(app, rows, base, smoke=None):
+    """The figure of one app (matplotlib Figure): ratio-to-base bars per kernel and
+    model, on a log axis where they span decades; %copy bars where rows have one.
+    Laid out so that every label lies inside the figure (nothing clipped)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     rows = sorted(rows, key=lambda r: (r["kernel"], r["variant"], r["label"]))
     groups = sorted({(r["kernel"], family(r["variant"])) for r in rows})
     labels = sorted({r["label"] for r in rows})
     frac = [r for r in rows if r["fraction_of_copy_ceiling"] is not None]
-    fig, axes = plt.subplots(2 if frac else 1, 1, figsize=(max(6, 0.9 * len(groups) + 2), 7 if frac else 4),
+    fig, axes = plt.subplots(2 if frac else 1, 1, figsize=(max(7, 0.9 * len(groups) + 3), 7.5 if frac else 4.5),
                              squeeze=False)
     for ax, key, ylabel in ((axes[0][0], "ratio_to_" + base, f"performance / {base}"),
                             (axes[1][0] if frac else None, "fraction_of_copy_ceiling", "fraction of copy ceiling")):
         if ax is None:
             continue
         w = 0.8 / max(1, len(labels))
+        allv = []
         for i, lab in enumerate(labels):
             ys = []
             for g in groups:
                 r = next((r for r in rows if (r["kernel"], family(r["variant"])) == g and r["label"] == lab), None)
-                ys.append(r[key] if r and r[key] is not None else 0.0)
+                ys.append(r[key] if r and r[key] is not None else math.nan)  # no bar, not a zero bar
+            allv += [y for y in ys if y == y]
             bars = ax.bar([j + i * w for j in range(len(groups))], ys, w, label=lab)
-            ax.bar_label(bars, fmt="%.2f", fontsize=5, rotation=90, padding=2)
+            ax.bar_label(bars, labels=[f"{y:.2f}" if y == y else "" for y in ys], fontsize=5, rotation=90, padding=2)
         ax.set_xticks([j + 0.4 - w / 2 for j in range(len(groups))])
         ax.set_xticklabels([f"{k}\n{f}" if f else k for k, f in groups], fontsize=7, rotation=30, ha="right")
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(ylabel + (" (log)" if key.startswith("ratio") and log_axis(allv) else ""))
+        pos = [y for y in allv if y > 0]
+        if key.startswith("ratio") and log_axis(allv):
+            ax.set_yscale("log")
+            ax.set_ylim(min(pos) / 2, max(pos) * 4)  # room for the rotated value labels
+        elif pos:
+            ax.set_ylim(0, max(pos) * 1.3)
         if key.startswith("ratio"):
             ax.axhline(1.0, color="k", lw=0.6)
-        ax.legend(fontsize=7)
-    axes[0][0].set_title(f"{app}: median of the runs, largest size, best launch shape")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    title = f"{app}: median of the runs, largest size, best launch shape"
+    if smoke:
+        title += "\nsmoke-test numbers, not performance"
+    axes[0][0].set_title(title, fontsize=9)
     fig.tight_layout()
-    outfile.save_figure(fig, path, dpi=110)
+    return fig
+
+
+def figure(app, rows, base, path, smoke=None):
+    """draw_figure written to path; None, or why there is no figure."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is missing (scripts/setup installs python3-matplotlib)"
+    fig = draw_figure(app, rows, base, smoke)
+    outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
     plt.close(fig)
+    return None
+
+
+def smoke_test(plan, results):
+    """Why the run's numbers are smoke-test numbers and not performance, or None:
+    any scale but the reference sizes, or no GPU model ran (a CPU machine)."""
+    if plan.get("scale") != "reference":
+        return (f"scale '{plan.get('scale', '?')}': sizes that fit a CPU machine in minutes, not the "
+                "reference case (RUNRULES.md)")
+    if not any(d.get("is_gpu") and d.get("ran") for _, res in results if res for d in res.get("devices") or []):
+        return "no GPU model ran: the ratios compare CPU runs of GPU code"
     return None
 
 
@@ -251,7 +293,13 @@ def write(out, reportable, repo):
                "build": first.get("build"), "system": first.get("system"), "apps": {}}
     failures = [f"{r['app']} repeat {r['repeat']}: exit {r.get('exit')}"
                 for r, res in results if r.get("exit") not in (0, None) or res is None or not res.get("validated")]
+    smoke = smoke_test(plan, results)
+    summary["smoke_test"] = smoke
     md = [f"# ProxyPort suite: {plan.get('run_type', '?')} run, scale {plan.get('scale', '?')}", ""]
+    if smoke:
+        md += [f"**Smoke-test numbers, not performance.** {smoke[0].upper() + smoke[1:]}. The run shows that "
+               "the suite builds, runs and validates here; its times and ratios say nothing of how fast a GPU "
+               "or a programming model is.", ""]
     all_pub = []
     for app in plan["apps"]:
         files = [res for r, res in results if r["app"] == app and res]
@@ -267,12 +315,12 @@ def write(out, reportable, repo):
         if gm:
             all_pub.append(gm)
         fig = f"figures/{app}.png"
-        err = figure(app, rlist, base, os.path.join(out, fig))
+        err = figure(app, rlist, base, os.path.join(out, fig), smoke)
         summary["apps"][app] = {"rows": rlist, "ratio_base": base, "runs": len(files),
                                 "published_reference": suite_cases.case(app)["published"] if same_gpu else None,
                                 "geomean_ratio_to_published": gm, "figure": None if err else fig}
         md += [f"## {app}", "",
-               f"{len(files)} run(s); ratios to the {base} model"
+               f"{len(files)} run(s); ratios to the {base} model" + (" (smoke-test numbers)" if smoke else "")
                + (f"; geometric mean of the ratios to the published H200 reference "
                   f"({suite_cases.case(app)['published']}): {fmt(gm)}" if same_gpu
                   else "; no published reference for this GPU"), ""]
@@ -303,10 +351,10 @@ def write(out, reportable, repo):
     if reportable:
         head.append("- reportable (RUNRULES.md): " + ("yes" if not violations else "NO"))
         head += [f"  - {v}" for v in violations]
-    md[2:2] = head + [""]
+    md[4 if smoke else 2:4 if smoke else 2] = head + [""]
     outfile.write_json(os.path.join(out, "summary.json"), summary)
     outfile.write_text(os.path.join(out, "summary.md"), "\n".join(md) + "\n")
-    print(f"summary: {os.path.join(out, 'summary.md')}")
+    print(f"summary: {os.path.join(out, 'summary.md')}" + (" (smoke-test numbers, not performance)" if smoke else ""))
     for v in violations:
         print(f"suite: NOT REPORTABLE: {v}", file=sys.stderr)
     return 1 if failures or violations else 0
