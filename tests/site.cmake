@@ -1,0 +1,40 @@
+# The site files (site/*.toml, schema site/schema.json) and their reader
+# (validate/pptools/site): tests/site_test.py says what each checks. The
+# configure summary's reason for each model that is off. The centre route as a
+# user without root, compilers from modules only (tests/noroot_modules.sh; skipped
+# without root or Lmod).
+set(SITE_TEST ${CMAKE_CURRENT_SOURCE_DIR}/site_test.py)
+foreach(t shipped refused shell)
+  pp_test(site_${t} COMMAND python3 ${SITE_TEST} ${t} LABELS unit)
+  set_tests_properties(site_${t} PROPERTIES TIMEOUT 60)
+endforeach()
+
+# Configure says why a model is off, for every compiler (real compilers, configure only).
+set(SITE_CFG ${CMAKE_CURRENT_SOURCE_DIR}/site_configure.sh)
+set(SITE_CFG_WORK ${CMAKE_CURRENT_BINARY_DIR}/site-configure)
+set(_off -DPP_ENABLE_MPI=OFF -DPP_ENABLE_HIP=OFF)
+find_program(PP_TEST_GCC NAMES gcc-12 gcc)
+if(PP_TEST_GCC)
+  # GCC under PP_OFFLOAD=auto: omp is off, and the summary says why and what to set
+  pp_test(configure_why_gcc_omp LABELS unit
+    EXPECT 0 "omp\t+ no \\(PP_OFFLOAD=auto picks a target for upstream clang only; with gcc-[0-9]+ name one: -DPP_OFFLOAD=cpu\\|nvidia\\|amd\ncuda\t+ no \\(PP_ENABLE_CUDA=OFF\\)\nmpi\t+ no \\(PP_ENABLE_MPI=OFF\\)"
+    COMMAND ${SITE_CFG} ${PROJECT_SOURCE_DIR} ${SITE_CFG_WORK}/gcc -DCMAKE_C_COMPILER=${PP_TEST_GCC} -DPP_ENABLE_CUDA=OFF ${_off})
+  set_tests_properties(configure_why_gcc_omp PROPERTIES TIMEOUT 120)
+endif()
+find_program(PP_TEST_CLANG19 clang-19)
+if(PP_TEST_CLANG19 AND EXISTS /usr/local/cuda/bin/nvcc)
+  execute_process(COMMAND /usr/local/cuda/bin/nvcc --version OUTPUT_VARIABLE _nvv)
+  if(_nvv MATCHES "release ([0-9]+)\\." AND CMAKE_MATCH_1 GREATER_EQUAL 13)
+    # a plain configure with clang-19 while CUDA 13 is installed: offload to the
+    # CPU with the reason, not a failure (it failed before)
+    pp_test(configure_auto_clang19_cuda13 LABELS unit
+      EXPECT 0 "omp target +PP_OFFLOAD=auto chose cpu, not nvidia: OpenMP NVPTX offload with clang 19[.0-9]* and CUDA 1[3-9]\nomp\t+ yes \\(offload to cpu"
+      COMMAND ${SITE_CFG} ${PROJECT_SOURCE_DIR} ${SITE_CFG_WORK}/clang19 -DCMAKE_C_COMPILER=${PP_TEST_CLANG19} ${_off})
+    set_tests_properties(configure_auto_clang19_cuda13 PROPERTIES TIMEOUT 120)
+  endif()
+endif()
+
+# Non-root, module-only: configure, build and a small suite from a site file as
+# uid 65534 with compilers only from Lmod modules; about 40 s on 2 cores.
+pp_test(noroot_modules COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/noroot_modules.sh LABELS noroot)
+set_tests_properties(noroot_modules PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
