@@ -34,6 +34,10 @@ static const char *opt_history(const char *v, void *ctx) {
   ((cg_config *)ctx)->history = v;
   return NULL;
 }
+static const char *opt_variant(const char *v, void *ctx) {
+  static const char *const forms[] = {"classic", "chronopoulos-gear", NULL};
+  return pp_parse_choice(v, forms, &((cg_config *)ctx)->variant);
+}
 static const char *opt_update(const char *v, void *ctx) {
   static const char *const forms[] = {"fused", "split", NULL};
   return pp_parse_choice(v, forms, &((cg_config *)ctx)->split);
@@ -138,8 +142,11 @@ static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, p
   cg_run r = {.first = first, .history = history};
   cg_solver_init(&r.S, s, c, pb, m);
   pp_measure parts[K_COUNT];
+  /* the classic rows keep no variant: they compare with every earlier result */
+  const char *variant = c->variant == CG_CHRONOPOULOS_GEAR ? "chronopoulos-gear" : NULL;
   for (int k = 0; k < K_COUNT; k++)
     parts[k] = (pp_measure){.name = kname[k],
+                            .variant = variant,
                             .unit = k == K_HALO ? "us/call" : "GB/s",
                             .size = pb->N,
                             .bytes = kernel_bytes(pb, k),
@@ -147,6 +154,7 @@ static void run_model(pp_session *s, const cg_config *c, const cg_problem *pb, p
                             .ranks = PP_RANKS_SPLIT,
                             .figures = k == K_HALO ? halo_figures : NULL};
   const pp_measure whole = {.name = "cg_solve",
+                            .variant = variant,
                             .unit = "GFLOP/s",
                             .size = pb->N,
                             .ranks = PP_RANKS_SPLIT,
@@ -177,6 +185,8 @@ int main(int argc, char **argv) {
                             "model,N,ranks,iteration,relres", opt_history},
       {"--update", "FORM", "fused (default): x, r and r.r in one kernel (cg_update); split: two "
                            "axpby and a dot, as miniFE", opt_update},
+      {"--cg-variant", "FORM", "classic (default): two sums over ranks per iteration (p.Ap, r.r);\n"
+       "                     chronopoulos-gear: one (r.r and w.r, w = A r), one more vector update", opt_variant},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
       {NULL, NULL, NULL, NULL}};
@@ -200,6 +210,8 @@ int main(int argc, char **argv) {
       "r -= alpha Ap with the new r.r in one kernel (cg_update; --update split: two axpby and\n"
       "a dot, as miniFE), p = r + beta p (cg_axpby). Same arithmetic either way; the fused\n"
       "form moves 48n bytes instead of 64n and synchronizes once instead of three times.\n"
+      "--cg-variant chronopoulos-gear: halo of r, w = A r, r.r and w.r summed over ranks in one\n"
+      "call, p = r + beta p and s = w + beta s, x += alpha p, r -= alpha s (one sum per iteration).\n"
       "Every timed solve restarts from x0 = 0. Rows:\n"
       "  cg_solve   one whole solve; FOM GFLOP/s (spmv 2 nnz, dot 2n, axpby 3n, update 8n\n"
       "             flops), with iterations, time per iteration, GB/s and the validation figures\n"
@@ -228,7 +240,9 @@ int main(int argc, char **argv) {
   cg_history history;
   cg_history_start(&history, &s, cfg.history);
   pp_report_param(s.report, "matrix", "miniFE Q1 Laplacian, N^3 hexahedra, (N+1)^3 rows, Dirichlet surface");
-  pp_report_param(s.report, "solver", "CG, no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g, %s",
+  pp_report_param(s.report, "solver", "CG (%s), no preconditioner, x0 = 0, b = A x*, max %lld iterations, tol %g, %s",
+                  cfg.variant == CG_CHRONOPOULOS_GEAR ? "Chronopoulos-Gear: one sum over ranks per iteration"
+                                                      : "classic: two sums over ranks per iteration",
                   cfg.max_iters, cfg.tol,
                   cfg.split ? "update split (two axpby and a dot)" : "update fused (x, r and r.r in one kernel)");
   pp_report_param(s.report, "decomposition", "%d rank%s, z-plane slabs, %s scaling", pp_mpi_size(),

@@ -16,7 +16,13 @@ typedef struct cg_config {
   const char *history;
   int weak;
   int split;               /* --update split: two axpby and a dot instead of update */
+  int variant;             /* --cg-variant: CG_CLASSIC or CG_CHRONOPOULOS_GEAR */
 } cg_config;
+/* Classic CG sums over ranks twice per iteration (p.Ap, then r.r);
+ * Chronopoulos and Gear's form ("s-step iterative methods for symmetric
+ * linear systems") computes w = A r and sums r.r and w.r together, once,
+ * for one more vector update per iteration. Equal in exact arithmetic. */
+enum { CG_CLASSIC, CG_CHRONOPOULOS_GEAR };
 
 /* ---- problem.c: this rank's slab of the matrix, b and x* ----------------- */
 typedef struct cg_problem {
@@ -54,7 +60,8 @@ typedef struct cg_solver {
   void *plan;
   int64_t n;
   int64_t *rowptr; int32_t *col; double *val; /* device */
-  double *b, *x, *r, *p, *Ap, *scratch;       /* device; x and p have ghosts */
+  double *b, *x, *r, *p, *Ap, *scratch;       /* device; x, p (and r) have ghosts */
+  double *w, *s_;          /* Chronopoulos-Gear: w = A r, s = A p (recurrence); NULL otherwise */
   int iters, stop;
   double *hist;            /* relative recursive residual after each iteration */
   /* Call counts of every solve; per-call times (wall clock: the dot has an

@@ -32,18 +32,22 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   S->col = pp_device_upload(o, A->col, (size_t)(A->nnz ? A->nnz : 1) * sizeof(int32_t));
   S->val = pp_device_upload(o, A->val, (size_t)(A->nnz ? A->nnz : 1) * sizeof(double));
   S->b = pp_device_upload(o, pb->b, nb);
+  const int cg1 = c->variant == CG_CHRONOPOULOS_GEAR; /* its SpMV reads r: r has ghosts */
   S->x = o->alloc(cb > nb ? cb : nb), S->p = o->alloc(cb > nb ? cb : nb);
-  S->r = o->alloc(nb), S->Ap = o->alloc(nb);
+  S->r = o->alloc(cg1 && cb > nb ? cb : nb), S->Ap = o->alloc(nb);
+  if (cg1) S->w = o->alloc(nb), S->s_ = o->alloc(nb);
   S->scratch = pp_reduce_scratch_alloc(o); /* CG_SCRATCH_LEN doubles, zeroed */
   S->plan = S->sk->prepare(A->nrows, A->ncols, A->nnz, S->rowptr, S->col, S->val, NULL);
   S->hist = malloc(sizeof(double) * (size_t)(c->max_iters + 1));
-  pp_parts_init(&S->pt, o, K_COUNT, 3 * c->max_iters + 4, 1); /* axpby: 3 per iteration + 1 */
+  /* axpby: 3 per iteration + 1 (Chronopoulos-Gear split: 4) */
+  pp_parts_init(&S->pt, o, K_COUNT, 4 * c->max_iters + 4, 1);
 }
 
 void cg_solver_free(cg_solver *S) {
   S->sk->release(S->plan);
-  void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch};
-  for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) S->ops->free(dev[i]);
+  void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch, S->w, S->s_};
+  for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+    if (dev[i]) S->ops->free(dev[i]);
   pp_parts_free(&S->pt);
   free(S->hist);
 }
@@ -88,8 +92,89 @@ static double do_update(cg_solver *S, double alpha) {
   return v;
 }
 
+/* Chronopoulos-Gear: x += alpha p, r -= alpha s, then w = A r, and this
+ * rank's r.r and w.r summed over ranks in one call. */
+static void cg1_sums(cg_solver *S, double sums[2]) {
+  do_halo(S, S->r);
+  do_spmv(S, S->r, S->w);
+  pp_part_begin(&S->pt);
+  sums[1] = S->ck->dot(S->w, S->r, S->n, S->scratch);
+  if (fault.dot) sums[1] *= 1.5;
+  pp_mpi_sum(sums, 2); /* the iteration's one reduction over ranks */
+  pp_part_end(&S->pt, K_DOT);
+}
+static double cg1_update_local(cg_solver *S, double alpha) {
+  if (S->c->split) {
+    do_axpby(S, S->x, 1.0, S->x, alpha, S->p);
+    do_axpby(S, S->r, 1.0, S->r, -alpha, S->s_);
+    pp_part_begin(&S->pt);
+    double v = S->ck->dot(S->r, S->r, S->n, S->scratch);
+    pp_part_end(&S->pt, K_DOT);
+    return v;
+  }
+  pp_part_begin(&S->pt);
+  double v = S->ck->update(S->x, S->r, alpha, S->p, S->s_, S->n, S->scratch);
+  pp_part_end(&S->pt, K_UPDATE);
+  return v;
+}
+
+static void record(cg_solver *S, int k, double rel) {
+  S->iters = k;
+  S->hist[k] = rel;
+  if (S->pt.on && S->c->print_every && (k % S->c->print_every == 0) && pp_mpi_rank() == 0)
+    fprintf(stderr, "[cgsolve] %s N=%d iteration %d: relative residual %.6e\n",
+            pp_model_name(S->m), S->pb->N, k, rel);
+}
+
+static void cg_solve_cg1(cg_solver *S) {
+  const cg_config *c = S->c;
+  size_t bytes = (size_t)S->n * sizeof(double);
+  do_axpby(S, S->x, 0.0, S->b, 0.0, S->b); /* x0 = 0 */
+  S->ops->copy(S->r, S->b, bytes);         /* r0 = b */
+  double sums[2];                          /* r.r, w.r */
+  pp_part_begin(&S->pt);
+  sums[0] = S->ck->dot(S->r, S->r, S->n, S->scratch);
+  pp_part_end(&S->pt, K_DOT);
+  cg1_sums(S, sums);
+  double rr = sums[0], norm0 = sqrt(rr), alpha = 0, den = sums[1];
+  S->hist[0] = 1.0;
+  S->iters = 0;
+  S->stop = rr == 0 ? CG_STOP_TOL : CG_STOP_ITERS;
+  for (int k = 1; k <= c->max_iters && S->stop == CG_STOP_ITERS; k++) {
+    /* den is p.Ap: w.r - beta r.r / alpha_old (w.r at the first iteration) */
+    if (fault.breakdown && k == 3) den = 0;
+    if (!(den > 0)) {
+      S->stop = CG_STOP_BREAKDOWN;
+      break;
+    }
+    alpha = rr / den;
+    if (k == 1) { /* p0 = r0, s0 = w0 = A r0; later p = r + beta p, s = w + beta s, below */
+      S->ops->copy(S->p, S->r, bytes);
+      S->ops->copy(S->s_, S->w, bytes);
+    }
+    sums[0] = cg1_update_local(S, alpha);
+    if (fault.update) sums[0] *= 0.5;
+    cg1_sums(S, sums);
+    const double rr_new = sums[0], rel = sqrt(rr_new) / norm0;
+    record(S, k, rel);
+    if (rel <= c->tol) {
+      S->stop = CG_STOP_TOL;
+      break;
+    }
+    const double b_new = rr_new / rr;
+    do_axpby(S, S->p, 1.0, S->r, b_new, S->p);
+    do_axpby(S, S->s_, 1.0, S->w, b_new, S->s_);
+    den = sums[1] - b_new * rr_new / alpha;
+    rr = rr_new;
+  }
+}
+
 void cg_solve(void *ctx) {
   cg_solver *S = ctx;
+  if (S->c->variant == CG_CHRONOPOULOS_GEAR) {
+    cg_solve_cg1(S);
+    return;
+  }
   const cg_config *c = S->c;
   size_t bytes = (size_t)S->n * sizeof(double);
   do_axpby(S, S->x, 0.0, S->b, 0.0, S->b); /* x0 = 0 (b is finite) */

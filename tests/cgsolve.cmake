@@ -33,6 +33,17 @@ pp_test(cgsolve_fault_dot_ref COMMAND ${CG} --backend host ${CG_20IT} ${PP_TEST_
 # is unaffected (the fault reaches the fused kernel's result only).
 pp_test(cgsolve_fault_update COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-update
   EXPECT 1 "cg_solve +host .*FAIL .*vs ref [0-9e.+-]+<=1e-06" LABELS validate)
+# Chronopoulos-Gear against the recorded reference, and its planted faults (p.Ap
+# is its w.r - beta r.r / alpha recurrence: the faults act on the same quantities).
+set(CG1 --cg-variant chronopoulos-gear)
+pp_test(cgsolve_cg1_reference COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} ${PP_TEST_FAST} ${CG1}
+  EXPECT 0 "cg_solve +host +10 chronopoulos-gear .*PASS .*vs ref" LABELS validate)
+foreach(row "dot|cg-dot|FAIL relres" "update|cg-update|FAIL breakdown at it 5" "breakdown|cg-breakdown|FAIL breakdown at it 3"
+            "update_split|cg-update;--update;split|FAIL")
+  pp_case_split("${row}" name args re)
+  pp_test(cgsolve_cg1_fault_${name} COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} ${CG1} --inject-fault ${args}
+    EXPECT 1 "cg_solve +host .*${re}" LABELS validate)
+endforeach()
 pp_test(cgsolve_fault_update_split COMMAND ${CG} --backend host ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-update --update split
   EXPECT 0 "cg_solve +host .*PASS .*vs ref [0-9e.-]+<=1e-06" LABELS validate)
 # The split form (two axpby and a dot) validates on every model, with its rows.
@@ -144,6 +155,18 @@ if(PP_HAVE_MPI)
       COMMAND python3 ${CG_HIST} 1e-10 ${_hist}_${case}_1.csv ${_hist}_${case}_2.csv ${_hist}_${case}_3.csv)
     set_tests_properties(cgsolve_mpi_equivalence_${case} PROPERTIES LABELS mpi FIXTURES_REQUIRED cgsolve_hist)
   endforeach()
+  # --cg-variant chronopoulos-gear (one sum over ranks per iteration): the same
+  # iterations and residual history as classic CG on 1 and 3 ranks, to 1e-8
+  # relative (measured here: 1e-10 at N=16, --tol 1e-12).
+  foreach(np 1 3)
+    pp_mpi_command(_mpi ${np})
+    pp_test(cgsolve_cg1_mpi${np}_n16 COMMAND ${_mpi} ${CG} --size 16 ${_run} --cg-variant chronopoulos-gear
+      --history ${_hist}_cg1_n16_${np}.csv EXPECT 0 "cg_solve +host +16 chronopoulos-gear .*PASS" LABELS mpi)
+    set_tests_properties(cgsolve_cg1_mpi${np}_n16 PROPERTIES FIXTURES_SETUP cgsolve_hist)
+  endforeach()
+  add_test(NAME cgsolve_cg1_equivalence COMMAND python3 ${CG_HIST} 1e-8 ${_hist}_n16_1.csv
+    ${_hist}_cg1_n16_1.csv ${_hist}_cg1_n16_3.csv)
+  set_tests_properties(cgsolve_cg1_equivalence PROPERTIES LABELS mpi FIXTURES_REQUIRED cgsolve_hist)
   pp_mpi_command(_mpi2 2)
   # Weak scaling: N = 8 per rank on 2 ranks is the global N = 10 cube.
   pp_test(cgsolve_mpi2_weak COMMAND ${_mpi2} ${CG} --size 8 --scaling weak ${_run}
