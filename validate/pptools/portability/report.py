@@ -1,0 +1,121 @@
+"""The Markdown table and the JSON document of a portability analysis."""
+from .analysis import short_status
+
+# the rows of an app that a Markdown table shows by default (--rows main): the
+# whole run where an app times one (cgsolve's solve, testsnap's step), every
+# row of the others; the JSON has every row
+MAIN = {"cgsolve": {"cg_solve"}, "testsnap": {"step"},
+        "microbench": {"copy", "mul", "add", "triad", "dot"}}  # BabelStream's five
+LARGEST_ONLY = {"microbench"}  # of these apps, the largest size measured on the row's machines
+SCHEMA = "proxyport-portability-1"
+
+
+def is_main(c, comps=()):
+    if c["kernel"] not in MAIN.get(c["app"], {c["kernel"]}):
+        return False
+    if c["app"] in LARGEST_ONLY:
+        sizes = [int(o["size"]) for o in comps if (o["app"], o["kernel"], o["machines"]) ==
+                 (c["app"], c["kernel"], c["machines"]) and o["size"].isdigit()]
+        return not sizes or not c["size"].isdigit() or int(c["size"]) == max(sizes)
+    return True
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:.3f}"
+
+
+def cell(c):
+    if c["status"] != "ok":
+        return short_status(c["status"])
+    return f"{fmt(c['app_eff'])} / {fmt(c.get('arch_eff'))}"
+
+
+def pp_cell(x, why):
+    if x is None:
+        return "-"
+    return f"**0** ({why})" if x == 0 and why else fmt(x)
+
+
+def machine_table(machines):
+    lines = ["| machine | card (GPUs per run) | read | ranks used |", "|---|---|---|---|"]
+    for m in machines:
+        ranks = sorted(set(m.ranks.values()))
+        card = ", ".join(sorted(m.cards)) or "?"
+        lines.append(f"| {m.name} | {card} | {m.kind}: {len(m.files)} file(s)"
+                     + (f", skipped {', '.join(m.skipped)}" if m.skipped else "")
+                     + f" | {', '.join(map(str, ranks))} |")
+    return lines
+
+
+def markdown(machines, comps, rows="main", min_machines=2, heading="##", figures=(), models=None):
+    sets = {}
+    for c in comps:
+        if len(c["machines"]) >= min_machines and (rows == "all" or is_main(c, comps)):
+            sets.setdefault(tuple(c["machines"]), []).append(c)
+    hidden = sum(1 for c in comps if len(c["machines"]) < min_machines)
+    out = [f"{heading} Machines", ""] + machine_table(machines) + [""]
+    out += ["Each cell: application efficiency / architectural efficiency of the model on that machine.",
+            "Application efficiency is the model's FOM over the best validated FOM of the models",
+            "compared" + (f" ({', '.join(models)})" if models else "") + " on the same machine for the same row (app, case, kernel, size, variant; the model's best launch",
+            "shape): efficiencies compare models within one machine, never across machines.",
+            "Architectural efficiency is the row's own fraction of the copy ceiling the run measured",
+            "on its device (bandwidth-bound rows: the minimum traffic over the ceiling), or achieved",
+            "FLOP/s over a FLOP roof where one is given (`--flop-roof`); `-` where neither applies.",
+            "PP is the harmonic mean of a model's efficiencies over the machines of the row",
+            "(Pennycook, Sewall and Lee, \"A Metric for Performance Portability\", 2016), and **0**",
+            "when the model is not built, did not run, was not run or failed validation on one of",
+            "them. The case is the run's problem options (`default`: none).", ""]
+    for f in figures:
+        out += [f, ""]
+    for names, cs in sorted(sets.items(), key=lambda kv: (-len(kv[0]), kv[0])):
+        out += [f"{heading}# Rows measured on {', '.join(names)} ({len(names)} machines)", ""]
+        out += ["| app | case | kernel | size | variant | model | " + " | ".join(names)
+                + " | PP (app) | PP (arch) | arch basis |",
+                "|---" * (9 + len(names)) + "|"]
+        for c in cs:
+            for r in c["rows"]:
+                one = " (the only model)" if c["models_compared"] == 1 else ""
+                out.append(f"| {c['app']} | {c['case']} | {c['kernel']}{one} | {c['size']} | {c['variant'] or '-'} "
+                           f"| {r['model']} | " + " | ".join(cell(r["cells"][n]) for n in names)
+                           + f" | {pp_cell(r['pp_app'], r['why_zero'])} | {pp_cell(r['pp_arch'], r['why_zero'])}"
+                           + f" | {r['arch_basis'] or 'none'} |")
+        out.append("")
+    labels = {}
+    for c in comps:
+        for r in c["rows"]:
+            for n, ce in r["cells"].items():
+                if ce.get("label") and ce["label"] != r["model"]:
+                    labels.setdefault(n, set()).add(ce["label"])
+    if labels:
+        out += ["Builds compared as one model: " + "; ".join(
+            f"{n}: {', '.join(sorted(v))}" for n, v in sorted(labels.items())) + ".", ""]
+    never = sorted({why for m in machines for st in m.status.values() for k, why in st.items()
+                    if why.startswith("not built") and not any(r["model"] == k for c in comps for r in c["rows"])})
+    models_never = sorted({k for m in machines for st in m.status.values() for k, why in st.items()
+                           if why.startswith("not built")} - {r["model"] for c in comps for r in c["rows"]})
+    if models_never:
+        out += [f"Not built on any machine, so in no row (PP 0 wherever asked): {', '.join(models_never)}"
+                f" ({'; '.join(never)}).", ""]
+    if hidden:
+        out += [f"{hidden} row(s) measured on fewer than {min_machines} machines are in the JSON only.", ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def document(machines, comps, roofs):
+    return {"schema": SCHEMA,
+            "method": {"application_efficiency": "FOM / best validated FOM of any model on the same machine, "
+                                                 "same app, case, kernel, size and variant (inverted for "
+                                                 "lower-is-better FOMs); launch shapes: each model's best",
+                       "architectural_efficiency": "the row's fraction_of_copy_ceiling, else achieved FLOP/s "
+                                                   "(flops_per_run / median time) over --flop-roof x ranks",
+                       "pp": "harmonic mean over the machines of the row; 0 when the model is not built, did "
+                             "not run, was not run or failed validation on one (Pennycook, Sewall and Lee, "
+                             "'A Metric for Performance Portability', 2016)",
+                       "cascade": "machines sorted by efficiency, PP of the first k (Sewall et al., "
+                                  "'Interpreting and Visualizing Performance Portability Metrics', 2020)",
+                       "flop_roofs_gflops_per_gpu": roofs},
+            "machines": [{"name": m.name, "folder": m.folder, "kind": m.kind, "cards": sorted(m.cards),
+                          "files": m.files, "skipped": m.skipped,
+                          "ranks": [{"app": a, "case": c, "ranks": n} for (a, c), n in sorted(m.ranks.items())]}
+                         for m in machines],
+            "comparisons": comps}
