@@ -172,6 +172,8 @@ def run(argv):
         head, old, tail = doc_parts(a.doc)
     else:
         paths = machine_args(specs)
+    if docmode and not a.models:
+        a.models = ",".join(project.device_models())  # the document compares the GPU models
     models = [m for m in project.models() if m in a.models.split(",")] if a.models else None
     if a.models and not set(a.models.split(",")) <= set(project.models()):
         raise BadInput(f"--models {a.models}: not models of this build's list ({', '.join(project.models())})")

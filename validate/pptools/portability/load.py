@@ -136,7 +136,7 @@ class Machine:
     def __init__(self, name, folder):
         self.name, self.folder = name, folder
         self.cards, self.entries, self.status = set(), {}, {}
-        self.files, self.skipped, self.failed = [], [], {}
+        self.files, self.skipped, self.failed, self.revisions = [], [], {}, {}
         self.kind = "suite run" if is_suite(folder) else "result files"
 
 
@@ -170,6 +170,9 @@ def load_machine(name, folder, ranks="max"):
         case = case_of(doc.get("command"))
         nr = doc.get("mpi_ranks") or 1
         m.cards.update(gpu_card(doc))
+        b = doc.get("build") or {}
+        rev = (b.get("git_revision") or "?") + ("-dirty" if b.get("git_dirty") else "")
+        m.revisions.setdefault((app, case, nr), set()).add(rev)
         st = m.status.setdefault((app, case, nr), {})
         st.update(model_status(doc))
         for i, r in enumerate(doc["results"]):
@@ -216,6 +219,7 @@ def _keep_ranks(m, ranks):
     keep = {ac: (max(ns) if ranks == "max" else int(ranks)) for ac, ns in have.items()}
     m.entries = {k: e for k, e in m.entries.items() if k[2] == keep[(k[0], k[1])]}
     m.status = {k: v for k, v in m.status.items() if keep.get((k[0], k[1])) == k[2]}
+    m.revisions = {k: v for k, v in m.revisions.items() if keep.get((k[0], k[1])) == k[2]}
     m.ranks = {ac: n for ac, n in keep.items() if n in have[ac]}
 
 

@@ -37,13 +37,13 @@ def pp_cell(x, why):
 
 
 def machine_table(machines):
-    lines = ["| machine | card (GPUs per run) | read | ranks used |", "|---|---|---|---|"]
+    lines = ["| machine | card | GPUs per run | builds (git) | read |", "|---|---|---|---|---|"]
     for m in machines:
-        ranks = sorted(set(m.ranks.values()))
-        card = ", ".join(sorted(m.cards)) or "?"
-        lines.append(f"| {m.name} | {card} | {m.kind}: {len(m.files)} file(s)"
-                     + (f", skipped {', '.join(m.skipped)}" if m.skipped else "")
-                     + f" | {', '.join(map(str, ranks))} |")
+        ranks = "/".join(map(str, sorted(set(m.ranks.values()))))
+        revs = sorted({r for v in m.revisions.values() for r in v})
+        lines.append(f"| {m.name} | {', '.join(sorted(m.cards)) or '?'} | {ranks} (one per MPI rank) | "
+                     f"{', '.join(revs)} | {m.kind}: {len(m.files)} file(s)"
+                     + (f", skipped {', '.join(m.skipped)}" if m.skipped else "") + " |")
     return lines
 
 
@@ -64,11 +64,12 @@ def markdown(machines, comps, rows="main", min_machines=2, heading="##", figures
             "PP is the harmonic mean of a model's efficiencies over the machines of the row",
             "(Pennycook, Sewall and Lee, \"A Metric for Performance Portability\", 2016), and **0**",
             "when the model is not built, did not run, was not run or failed validation on one of",
-            "them. The case is the run's problem options (`default`: none).", ""]
+            "them. The case is the run's problem options (`default`: none). Where the machines' builds",
+            "differ (the builds column), PP measures the code of each machine's build.", ""]
     for f in figures:
         out += [f, ""]
     for names, cs in sorted(sets.items(), key=lambda kv: (-len(kv[0]), kv[0])):
-        out += [f"{heading}# Rows measured on {', '.join(names)} ({len(names)} machines)", ""]
+        out += [f"{heading}# Rows measured on {', '.join(names)} ({len(names)} machine{'s' if len(names) > 1 else ''})", ""]
         out += ["| app | case | kernel | size | variant | model | " + " | ".join(names)
                 + " | PP (app) | PP (arch) | arch basis |",
                 "|---" * (9 + len(names)) + "|"]
@@ -94,7 +95,7 @@ def markdown(machines, comps, rows="main", min_machines=2, heading="##", figures
     models_never = sorted({k for m in machines for st in m.status.values() for k, why in st.items()
                            if why.startswith("not built")} - {r["model"] for c in comps for r in c["rows"]})
     if models_never:
-        out += [f"Not built on any machine, so in no row (PP 0 wherever asked): {', '.join(models_never)}"
+        out += [f"Not built on any machine (not portable to any; in no row): {', '.join(models_never)}"
                 f" ({'; '.join(never)}).", ""]
     if hidden:
         out += [f"{hidden} row(s) measured on fewer than {min_machines} machines are in the JSON only.", ""]
