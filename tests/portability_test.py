@@ -13,7 +13,9 @@ By hand (application efficiency = FOM / best validated FOM on that machine):
 Size 20 (alpha only: omp 1000, the others 10) must not leak into size 10:
 there omp is 1, ompx and cuda 0.01, over alpha alone.
 
-Usage: portability_test.py CHECK OUT_DIR   (CHECK: hand, sizes or bad)
+A suite run whose repeat crashed (crashed): its models did not run there, PP 0.
+
+Usage: portability_test.py CHECK OUT_DIR   (CHECK: hand, sizes, bad or crashed)
 """
 import json
 import os
@@ -84,6 +86,28 @@ def hand(out):
           "the table says ompx failed validation on beta, PP 0")
 
 
+def crashed(out):
+    """beta's repeat 3 exited 1 and left no file: every model "did not run" there, PP 0."""
+    import shutil
+    beta = os.path.join(out, "beta")
+    shutil.rmtree(beta, ignore_errors=True)
+    shutil.copytree(os.path.join(FIX, "beta"), beta)
+    os.unlink(os.path.join(beta, "spmv", "run3.json"))
+    with open(os.path.join(beta, "suite.json")) as f:
+        plan = json.load(f)
+    plan["runs"][2]["exit"] = 1
+    with open(os.path.join(beta, "suite.json"), "w") as f:
+        json.dump(plan, f)
+    rc, so, se = tool(MACHINES[0], beta, MACHINES[2], "--out", out, "--no-figures")
+    check(rc == 0, f"read with a crashed repeat (exit {rc}: {se.strip()})")
+    with open(os.path.join(out, "portability.json")) as f:
+        c = next(c for c in json.load(f)["comparisons"] if c["size"] == "10")
+    r = {x["model"]: x for x in c["rows"]}
+    st = r["omp"]["cells"]["beta"]["status"]
+    check(st.startswith("did not run: repeat 3 exit 1") and r["omp"]["pp_app"] == 0,
+          f"omp on beta: did not run (repeat 3 exit 1), PP 0: {st!r} {r['omp']['pp_app']}")
+
+
 def sizes(out):
     doc, md = analyse(out)
     c20, r20 = rows_of(doc, "20")
@@ -103,6 +127,8 @@ def bad(out):
     check(rc == 2 and se.count("\n") == 1, f"--ranks x: exit 2, one line: {rc} {se!r}")
     rc, so, se = tool("--bogus", *MACHINES)
     check(rc == 2 and se.count("\n") == 1, f"an unknown option: exit 2, one line: {rc} {se!r}")
+    rc, so, se = tool("--flop-roof", "nosuch=1000", *MACHINES)
+    check(rc == 2 and se.count("\n") == 1 and "--flop-roof" in se, f"a roof of no machine: exit 2, one line: {rc} {se!r}")
     # one folder holding the same row twice (two files of one case) is refused, not averaged
     twice = os.path.join(out, "twice")
     os.makedirs(twice, exist_ok=True)
@@ -117,7 +143,7 @@ def bad(out):
 def main():
     what, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    {"hand": hand, "sizes": sizes, "bad": bad}[what](out)
+    {"hand": hand, "sizes": sizes, "bad": bad, "crashed": crashed}[what](out)
     print(f"portability {what}: {len(failures)} failure(s)")
     return 1 if failures else 0
 

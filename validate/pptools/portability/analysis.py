@@ -87,7 +87,9 @@ def analyse(machines, by="model", models=None, roofs=None):
                 if e is None:
                     cell["status"] = _missing(m, app, case, mk)
                 elif not e["valid"]:
-                    cell.update(status="failed validation" + (f": {e['why_invalid']}" if e["why_invalid"] else ""),
+                    why = ("failed validation" + (f": {e['why_invalid']}" if e["why_invalid"] else "")
+                           if e["why_invalid"] or not e["failed_run"] else f"did not run: {e['failed_run']}")
+                    cell.update(status=why,
                                 label=e["label"], fom=e["fom"], files=e["files"])
                 else:
                     ae = metric.app_efficiency(e["fom"], best[m.name], hib)

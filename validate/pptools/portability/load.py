@@ -201,13 +201,15 @@ def _combine(rows, failed_repeats):
     times = [r["time_s"]["median"] for r, _, _ in rows if (r.get("time_s") or {}).get("median")]
     valid = all(r.get("valid") is True for r, _, _ in rows) and not failed_repeats
     checks = sorted({r.get("check") or "" for r, _, _ in rows if r.get("valid") is not True})
+    if failed_repeats and all(r.get("valid") is True for r, _, _ in rows):
+        checks = []  # the repeats that ran validated; one that did not run is the failure
     return {"model": first["model"], "label": resultfile.label(first), "variant": first.get("variant") or "",
             "fom": statistics.median(foms), "fom_unit": first.get("fom_unit", ""),
             "higher_is_better": bool(first["fom_higher_is_better"]), "runs": len(rows),
             "copy_fraction": statistics.median(fracs) if fracs else None,
             "flops_per_run": first.get("flops_per_run"), "time_s": statistics.median(times) if times else None,
-            "valid": valid, "why_invalid": "; ".join(c for c in checks if c) or (
-                "; ".join(failed_repeats) if failed_repeats else ""),
+            "valid": valid, "why_invalid": "; ".join(c for c in checks if c),
+            "failed_run": "; ".join(failed_repeats or []),
             "files": sorted({os.path.basename(p) for _, p, _ in rows})}
 
 
