@@ -39,6 +39,7 @@ try:
     from pptools import reframe_rows as pp_rows
     from pptools import result as resultfile
     from pptools.suite import cases as suite_cases
+    from pptools.suite import command as suite_command
     from pptools.suite import summary as suite_summary
 except ImportError as e:
     raise ImportError(f"{e}: validate/pptools is not on the Python path; run validate/reframe/install.sh "
@@ -101,6 +102,12 @@ class proxyport_build(rfm.CompileOnlyRegressionTest):
         name = self.preset or self.current_environ.extras.get("pp_preset", "cpu")
         gen, cache = preset_cache(name)
         cache["PP_BUILD_TESTS"] = "OFF"
+        # a site file's build: its compiler and cache variables (-DNAME=VALUE)
+        if self.current_environ.extras.get("pp_preset") and self.current_environ.cc:
+            cache["CMAKE_C_COMPILER"] = self.current_environ.cc
+        for opt in self.current_environ.extras.get("pp_cmake", []):
+            key, _, val = opt[2:].partition("=")
+            cache[key.split(":")[0]] = val
         bs = self.build_system
         bs.flags_from_environ = False  # the preset names the compiler
         bs.configuredir = REPO
@@ -149,6 +156,11 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
                                 + self.app_opts + ["--json", "result.json", "--csv", "result.csv"]
                                 + (["--inject-fault", self.inject_fault] if self.inject_fault else []))
         self.env_vars = {"PP_INPUTS": inputs, "OMP_TARGET_OFFLOAD": "MANDATORY"}
+        cores = self.current_partition.extras.get("pp_cores")
+        if self.model == project.reference_model() and cores:
+            # the host model gets the node's cores (one core took testsnap's reference case ~19 min)
+            self.num_cpus_per_task = cores * int(self.current_partition.extras.get("pp_slurm_cpus_per_core") or 1)
+            self.env_vars["OMP_NUM_THREADS"] = str(cores)
         self.keep_files = ["result.json", "result.csv"]
 
     @sanity_function
@@ -176,6 +188,120 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
             refs = pp_rows.references(pub, self.model, self.tolerance)
             self.reference = {self.current_partition.fullname:
                               {k: v for k, v in refs.items() if k in self.perf_variables}}
+
+
+@rfm.simple_test
+class proxyport_node(rfm.RunOnlyRegressionTest):
+    """Every app and model of one case in one job on one whole node (partitions with
+    the feature pp_node: the centres' site files): the device models one app per GPU
+    at a time (CUDA/ROCR_VISIBLE_DEVICES, pp_cpus_per_gpu threads each), then the
+    host model of each app on all the node's cores (pp_cores). Without GPUs, every
+    model on all cores, one app at a time. Sanity: every app exits 0 and every row
+    of every model it built validates. Performance: app_model_row variables."""
+    case = parameter(["small", "reference"])
+    build = fixture(proxyport_build, scope="environment")
+    valid_systems = ["+pp_node"]
+    valid_prog_environs = ["*"]
+    fast = variable(bool, value=False)        # testing: the suite's --fast timing options
+    apps = variable(typ.List[str], value=[])  # a subset of apps.txt (default all)
+    inject_fault = variable(str, value="")    # testing: APP:FAULT, that app's --inject-fault FAULT
+    num_tasks = 1
+    exclusive_access = True
+    maintainers = ["ProxyPort"]
+
+    @run_after("init")
+    def describe(self):
+        self.descr = f"every app and model on one node, {self.case} case"
+        self.tags = {"node", self.case}
+
+    @run_after("setup")
+    def plan(self):
+        ex = self.current_partition.extras
+        self.cores = int(ex.get("pp_cores") or os.cpu_count() or 1)
+        self.gpus = int(ex.get("pp_gpus") or 0)
+        self.num_cpus_per_task = self.cores * int(ex.get("pp_slurm_cpus_per_core") or 1)
+        if self.gpus:
+            self.num_gpus_per_node = self.gpus
+        self.job.launcher.options = list(ex.get("pp_launcher_options", []))
+        inputs = os.environ.get("PP_INPUTS") or os.path.join(REPO, "inputs")
+        self.env_vars = {"PP_INPUTS": inputs, "OMP_TARGET_OFFLOAD": "MANDATORY"}
+        ref = project.reference_model()
+        self.runs = []   # (app, tag, models, threads, gpu or None)
+        gpu_runs = []
+        unknown = set(self.apps) - set(suite_cases.apps())
+        if unknown:
+            raise ValueError(f"proxyport_node.apps: not in apps.txt: {', '.join(sorted(unknown))}")
+        for app in [a for a in suite_cases.apps() if not self.apps or a in self.apps]:
+            exe = os.path.join(self.build.bindir, app)
+            models = MODELS if self.is_dry_run() else suite_cases.build_record(exe)["models"]
+            device = [m for m in models if m != ref]
+            if self.gpus and device:
+                gpu_runs.append((app, "gpu", device))
+                self.runs.append((app, "host", [ref], self.cores, None))
+            else:
+                self.runs.append((app, "all", models, self.cores, None))
+        per_gpu = max(1, int(ex.get("pp_cpus_per_gpu") or 1))
+        self.runs = [(a, t, m, per_gpu, k % self.gpus) for k, (a, t, m) in enumerate(gpu_runs)] + self.runs
+        lines = ["set -u", ": > exits.txt"]
+
+        def cmd(app, tag, models, threads, gpu):
+            env = [f"OMP_NUM_THREADS={threads}"] + ([f"CUDA_VISIBLE_DEVICES={gpu}", f"ROCR_VISIBLE_DEVICES={gpu}"]
+                                                   if gpu is not None else [])
+            args = suite_cases.case_args(app, self.case, inputs)
+            if self.fast:  # as the suite's --fast: testsnap's steps are its samples
+                args = suite_command.fast_steps(args) if app == "testsnap" else args + suite_command.FAST
+            fault_app, _, fault = self.inject_fault.partition(":")
+            if fault and fault_app == app:
+                args += ["--inject-fault", fault]
+            argv = ([os.path.join(self.build.bindir, app), "--backend", ",".join(models)] + args +
+                    ["--json", f"{app}-{tag}.json", "--csv", f"{app}-{tag}.csv"])
+            return (f"env {' '.join(env)} {' '.join(shlex.quote(x) for x in argv)} > {app}-{tag}.txt 2>&1; "
+                    f"echo \"{app} {tag} $?\" >> exits.txt")
+        # the device phase: one chain of apps per GPU, side by side
+        for g in range(self.gpus):
+            chain = [cmd(*r) for r in self.runs if r[1] == "gpu" and r[4] == g]
+            if chain:
+                lines.append("( " + "; ".join(chain) + " ) &")
+        lines.append("wait")
+        lines += [cmd(*r) for r in self.runs if r[1] != "gpu"]  # then the host phase, all cores
+        self.node_script = "\n".join(lines) + "\n"
+        self.executable = "bash"
+        self.executable_opts = ["node_run.sh"]
+        self.keep_files = ["exits.txt"] + [f"{r[0]}-{r[1]}.{x}" for r in self.runs for x in ("json", "txt")]
+
+    @run_before("run")
+    def write_script(self):
+        with open(os.path.join(self.stagedir, "node_run.sh"), "w") as f:
+            f.write(self.node_script)
+
+    def exits(self):
+        out = {}
+        path = os.path.join(self.stagedir, "exits.txt")
+        if os.path.exists(path):
+            for line in open(path):
+                app, tag, rc = line.split()
+                out[(app, tag)] = int(rc)
+        return out
+
+    @sanity_function
+    def validated(self):
+        rcs, why = self.exits(), []
+        for app, tag, models, _, _ in self.runs:
+            doc = pp_rows.load(os.path.join(self.stagedir, f"{app}-{tag}.json"))
+            for m in models:
+                why += [f"{app} {m}: {w}" for w in pp_rows.problems(doc, m, rcs.get((app, tag), -1))]
+        if why:
+            raise SanityError("; ".join(why))
+        return True
+
+    @run_before("performance")
+    def foms(self):
+        self.perf_variables = {}
+        for app, tag, models, _, _ in self.runs:
+            doc = pp_rows.load(os.path.join(self.stagedir, f"{app}-{tag}.json"))
+            for m in models:
+                for name, (fom, unit, _) in pp_rows.perf_rows(doc, m).items():
+                    self.perf_variables[f"{app}_{m}_{name}"] = sn.make_performance_function(lambda v=fom: v, unit)
 
 
 # One check per app of the suite: microbench_check, spmv_check, ...

@@ -1,9 +1,11 @@
-"""ReFrame site configuration: OLCF Frontier (documented, not run here).
-
-4 x AMD MI250X per node = 8 GCDs (gfx90a), each a device to the apps; Slurm
-(partition batch), Lmod. One environment per Frontier preset of
-CMakePresets.json (module lines from docs/building.md, "Perlmutter and
-Frontier"); the build runs on the login node, each check on one GCD.
+"""ReFrame site configuration: OLCF Frontier (documented, not run here), made from
+the site file site/frontier.toml (or PP_SITE_FILE): its builds are the environments
+(PrgEnv-cray or PrgEnv-amd with craype-accel-amd-gfx90a, rocm), its scheduler the
+partition: whole nodes of partition batch, the project from SBATCH_ACCOUNT, the
+stage under $MEMBERWORK/<project>/proxyport. The partition runs the node check
+(proxyport_node): one job per build and case runs every app and model on one
+node, one app per GCD at a time (7 cores each), then the host model on the 56
+usable cores: 2 jobs for the two builds' reference case.
 
   export SBATCH_ACCOUNT=PRJ123
   reframe -C validate/reframe/config/frontier.py -c validate/reframe -r -t reference \
@@ -12,32 +14,11 @@ Frontier"); the build runs on the login node, each check on one GCD.
 No published results for the MI250X: the checks carry no references here.
 """
 import os
+import sys
 
-site_configuration = {
-    "systems": [{
-        "name": "frontier",
-        "descr": "OLCF Frontier, HPE Cray EX, 4 x AMD MI250X (8 GCDs) per node",
-        "hostnames": [r"login\d+\.frontier", r"frontier\d+"],
-        "modules_system": os.environ.get("PP_RFM_MODULES", "lmod"),  # nomod: list checks off-site
-        "prefix": os.path.join(os.environ.get("MEMBERWORK", "."), "proxyport-reframe"),
-        "partitions": [{
-            "name": "gpu",
-            "descr": "compute nodes (one GCD per check)",
-            "scheduler": "slurm",
-            "launcher": "srun",
-            "access": ["--partition=batch"],
-            "environs": ["PrgEnv-cray", "PrgEnv-amd"],
-            "features": ["pp_host", "pp_omp", "pp_ompx", "pp_hip"],
-            "max_jobs": 20,
-            "time_limit": "30m",
-            "resources": [{"name": "_rfm_gpu", "options": ["--gpus-per-node={num_gpus_per_node}"]}],
-            "devices": [{"type": "gpu", "arch": "gfx90a", "num_devices": 8}],
-        }],
-    }],
-    "environments": [
-        {"name": "PrgEnv-cray", "modules": ["PrgEnv-cray", "craype-accel-amd-gfx90a", "rocm"],
-         "cc": "cc", "extras": {"pp_preset": "frontier-cray"}, "target_systems": ["frontier"]},
-        {"name": "PrgEnv-amd", "modules": ["PrgEnv-amd", "craype-accel-amd-gfx90a"],
-         "cc": "cc", "extras": {"pp_preset": "frontier-amd"}, "target_systems": ["frontier"]},
-    ],
-}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # validate/
+from pptools import site as pp_site  # noqa: E402
+from pptools.site import reframe as pp_site_reframe  # noqa: E402
+
+SITE = pp_site.load(os.environ.get("PP_SITE_FILE") or os.path.join(pp_site.project.ROOT, "site", "frontier.toml"))
+site_configuration = pp_site_reframe.config(SITE)

@@ -4,6 +4,9 @@
       local:cpu   the `cpu` preset (host model + OpenMP offload to the host CPU);
                   the system picked on any host name
   reframe -C validate/reframe/config/local.py --system h200 -c validate/reframe -r -t reference
+  reframe -C validate/reframe/config/local.py --system node -c validate/reframe -r -n proxyport_node
+      node:cpu    the node check (proxyport_node, as the centres' site files run it): every
+                  app and model of a case in one job, on all of this machine's cores
       h200:gpu    one NVIDIA H200 (the `nvidia-sm90` preset; give the legacy CUDA root with
                   -S proxyport_build.cmake_opts=-DPP_OMP_CUDA_PATH=$PWD/.toolchain/cuda-legacy,
                   or a build carried there with PP_BUILD_DIR); the reference case is checked
@@ -34,6 +37,22 @@ site_configuration = {
             }],
         },
         {
+            "name": "node",
+            "descr": "this machine as one whole node: the node check (chosen with --system node)",
+            "hostnames": [],
+            "modules_system": "nomod",
+            "prefix": os.path.join(REPO, "build", "reframe"),
+            "partitions": [{
+                "name": "cpu",
+                "scheduler": "local",
+                "launcher": "local",
+                "environs": ["clang-cpu"],
+                "features": ["pp_node"],
+                "extras": {"pp_cores": os.cpu_count() or 1, "pp_gpus": 0},
+                "max_jobs": 1,
+            }],
+        },
+        {
             "name": "h200",
             "descr": "a GPU node with one NVIDIA H200 (chosen with --system h200)",
             "hostnames": [],
@@ -51,7 +70,7 @@ site_configuration = {
         },
     ],
     "environments": [
-        {"name": "clang-cpu", "extras": {"pp_preset": "cpu"}, "target_systems": ["local"]},
+        {"name": "clang-cpu", "extras": {"pp_preset": "cpu"}, "target_systems": ["local", "node"]},
         {"name": "clang-nvidia", "extras": {"pp_preset": "nvidia-sm90"}, "target_systems": ["h200"]},
     ],
 }

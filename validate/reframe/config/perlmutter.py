@@ -1,47 +1,26 @@
-"""ReFrame site configuration: NERSC Perlmutter GPU nodes (documented, not run here).
+"""ReFrame site configuration: NERSC Perlmutter GPU nodes (documented, not run here),
+made from the site file site/perlmutter.toml (or PP_SITE_FILE): its builds are the
+environments (modules PrgEnv-gnu|nvidia|llvm, cudatoolkit, craype-accel-nvidia80),
+its scheduler the partition: whole GPU nodes (-C gpu, QOS regular), the project
+from SBATCH_ACCOUNT with the _g suffix of GPU allocations added, the stage under
+$PSCRATCH/proxyport. The partition runs the node check (proxyport_node): one job
+per build and case runs every app and model on one node, one app per GPU at a
+time, then the host model on all 64 cores: 3 jobs for the three builds' reference
+case (the per-app checks would be up to 60 whole-node jobs).
 
-4 x NVIDIA A100 (sm_80) per node, Slurm (-C gpu), Lmod. One environment per
-Perlmutter preset of CMakePresets.json (module lines from docs/building.md,
-"Perlmutter and Frontier"); the build runs on the login node, each check on
-one GPU of a compute node. Account and QOS through Slurm's own variables:
-
-  export SBATCH_ACCOUNT=mXXXX          (SBATCH_QOS overrides the qos below)
+  export SBATCH_ACCOUNT=mXXXX
   reframe -C validate/reframe/config/perlmutter.py -c validate/reframe -r -t reference \
           -S proxyport_build.build_jobs=16
-  (-p PrgEnv-llvm: one compiler only; PP_BUILD_DIR=build/perlmutter-llvm: a build made already)
+  (-p gnu: one build only; PP_BUILD_DIR=build/perlmutter-gnu: a build made already)
 
-No published results for the A100: the checks carry no references here
-(extras pp_reference names a results/ folder where one exists).
+No published results for the A100: the checks carry no references here.
 """
 import os
+import sys
 
-site_configuration = {
-    "systems": [{
-        "name": "perlmutter",
-        "descr": "NERSC Perlmutter, HPE Cray EX, GPU nodes with 4 x NVIDIA A100",
-        "hostnames": [r"login\d+", r"nid\d+"],
-        "modules_system": os.environ.get("PP_RFM_MODULES", "lmod"),  # nomod: list checks off-site
-        "prefix": os.path.join(os.environ.get("SCRATCH", "."), "proxyport-reframe"),
-        "partitions": [{
-            "name": "gpu",
-            "descr": "GPU nodes (one GPU per check)",
-            "scheduler": "slurm",
-            "launcher": "srun",
-            "access": ["--constraint=gpu", "--qos=regular"],
-            "environs": ["PrgEnv-gnu", "PrgEnv-nvidia", "PrgEnv-llvm"],
-            "features": ["pp_host", "pp_omp", "pp_ompx", "pp_cuda"],
-            "max_jobs": 20,
-            "time_limit": "30m",
-            "resources": [{"name": "_rfm_gpu", "options": ["--gpus-per-node={num_gpus_per_node}"]}],
-            "devices": [{"type": "gpu", "arch": "sm_80", "num_devices": 4}],
-        }],
-    }],
-    "environments": [
-        {"name": "PrgEnv-gnu", "modules": ["PrgEnv-gnu", "cudatoolkit", "craype-accel-nvidia80"],
-         "cc": "cc", "extras": {"pp_preset": "perlmutter-gnu"}, "target_systems": ["perlmutter"]},
-        {"name": "PrgEnv-nvidia", "modules": ["PrgEnv-nvidia", "cudatoolkit", "craype-accel-nvidia80"],
-         "cc": "cc", "extras": {"pp_preset": "perlmutter-nvhpc"}, "target_systems": ["perlmutter"]},
-        {"name": "PrgEnv-llvm", "modules": ["PrgEnv-llvm", "cudatoolkit", "craype-accel-nvidia80"],
-         "cc": "cc", "extras": {"pp_preset": "perlmutter-llvm"}, "target_systems": ["perlmutter"]},
-    ],
-}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # validate/
+from pptools import site as pp_site  # noqa: E402
+from pptools.site import reframe as pp_site_reframe  # noqa: E402
+
+SITE = pp_site.load(os.environ.get("PP_SITE_FILE") or os.path.join(pp_site.project.ROOT, "site", "perlmutter.toml"))
+site_configuration = pp_site_reframe.config(SITE)
