@@ -5,7 +5,7 @@
 # docs/results.md matching the committed results (a stale copy is caught).
 set(PT ${CMAKE_CURRENT_SOURCE_DIR}/portability_test.py)
 set(PTD ${CMAKE_CURRENT_BINARY_DIR}/portability)
-foreach(c hand sizes bad crashed)
+foreach(c hand sizes bad crashed native)
   pp_test(portability_${c} COMMAND python3 ${PT} ${c} ${PTD}/${c}
     EXPECT 0 "portability ${c}: 0 failure\\(s\\)" LABELS unit)
 endforeach()
@@ -18,5 +18,5 @@ string(REGEX REPLACE "\\| 1\\.000 / ([0-9])" "| 0.999 / \\1" _pdoc "${_pdoc}")
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/portability-stale.md "${_pdoc}")
 pp_test(portability_doc_stale COMMAND python3 ${PTOOL} --check --doc ${CMAKE_CURRENT_BINARY_DIR}/portability-stale.md
   EXPECT 1 "portability-stale.md's portability section differs from the results" LABELS unit)
-set_tests_properties(portability_hand portability_sizes portability_bad portability_crashed portability_doc portability_doc_stale
+set_tests_properties(portability_hand portability_sizes portability_bad portability_crashed portability_native portability_doc portability_doc_stale
   PROPERTIES TIMEOUT 60)

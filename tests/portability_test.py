@@ -14,8 +14,9 @@ Size 20 (alpha only: omp 1000, the others 10) must not leak into size 10:
 there omp is 1, ompx and cuda 0.01, over alpha alone.
 
 A suite run whose repeat crashed (crashed): its models did not run there, PP 0.
+The vendors' own models as one (native): cuda on two machines, hip on a third.
 
-Usage: portability_test.py CHECK OUT_DIR   (CHECK: hand, sizes, bad or crashed)
+Usage: portability_test.py CHECK OUT_DIR   (CHECK: hand, sizes, bad, crashed or native)
 """
 import json
 import os
@@ -108,6 +109,37 @@ def crashed(out):
           f"omp on beta: did not run (repeat 3 exit 1), PP 0: {st!r} {r['omp']['pp_app']}")
 
 
+def native(out):
+    """gamma with a hip row (the best there) and cuda not built: by model, cuda and
+    hip are each 0 somewhere; --by native counts them as one model, PP 1."""
+    import shutil
+    gamma = os.path.join(out, "gamma")
+    shutil.rmtree(gamma, ignore_errors=True)
+    shutil.copytree(os.path.join(FIX, "gamma"), gamma)
+    path = os.path.join(gamma, "spmv-n10.json")
+    with open(path) as f:
+        doc = json.load(f)
+    hip = dict(doc["results"][1], model="hip", label="hip", fom=125.0)
+    doc["results"].append(hip)
+    doc["devices"].append({"model": "hip", "label": "hip", "ran": True, "name": "GPU C", "is_gpu": True})
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    got = {}
+    for by in ("model", "native"):
+        rc, so, se = tool(MACHINES[0], MACHINES[1], gamma, "--out", os.path.join(out, by), "--no-figures", "--by", by)
+        check(rc == 0, f"--by {by} (exit {rc}: {se.strip()})")
+        with open(os.path.join(out, by, "portability.json")) as f:
+            c = next(c for c in json.load(f)["comparisons"] if c["size"] == "10")
+        got[by] = {r["model"]: r for r in c["rows"]}
+    m = got["model"]
+    check(m["cuda"]["pp_app"] == 0 and m["hip"]["pp_app"] == 0 and m["hip"]["cells"]["alpha"]["status"].startswith("not run"),
+          "by model: cuda 0 (not built on gamma), hip 0 (not run on alpha)")
+    n = got["native"]
+    check("cuda" not in n and close(n["native"]["pp_app"], 1.0) and n["native"]["cells"]["gamma"]["label"] == "hip",
+          f"--by native: cuda on alpha and beta, hip on gamma, PP 1: {n.get('native', {}).get('pp_app')}")
+    check(close(n["omp"]["cells"]["gamma"]["app_eff"], 40 / 125), "omp on gamma against hip's 125: 0.32")
+
+
 def sizes(out):
     doc, md = analyse(out)
     c20, r20 = rows_of(doc, "20")
@@ -143,7 +175,7 @@ def bad(out):
 def main():
     what, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    {"hand": hand, "sizes": sizes, "bad": bad, "crashed": crashed}[what](out)
+    {"hand": hand, "sizes": sizes, "bad": bad, "crashed": crashed, "native": native}[what](out)
     print(f"portability {what}: {len(failures)} failure(s)")
     return 1 if failures else 0
 

@@ -15,13 +15,20 @@ NOT_RUN = "not run (the machine's run did not ask for it)"
 
 
 def _model_order(names):
-    known = list(project.models())
+    known = list(project.models()) + [NATIVE]
     return sorted(names, key=lambda n: (known.index(n) if n in known else len(known), n))
+
+
+NATIVE = "native"  # --by native: the GPU vendor's own model of each machine (cuda, hip) as one
 
 
 def _missing(machine, app, case, mk):
     nr = machine.ranks.get((app, case))
     st = machine.status.get((app, case, nr), {})
+    if mk == NATIVE:
+        whys = [st[n] for n in resultfile.native_models() if n in st]
+        if whys and len(whys) == len(resultfile.native_models()):
+            return whys[0]
     if mk in st:
         return st[mk]
     if machine.failed.get(app):
@@ -37,7 +44,9 @@ def short_status(why):
         return "failed validation"
     if why.startswith("did not run"):
         return "did not run"
-    return "not run"
+    if why.startswith("not run"):
+        return "not run"
+    return why
 
 
 def arch_efficiency(e, machine, roofs, ranks):
@@ -58,7 +67,8 @@ def analyse(machines, by="model", models=None, roofs=None):
             if models and e["model"] not in models:
                 continue  # neither shown nor the best: the comparison is among the models asked for
             ck = (app, case, kernel, size, resultfile.family(variant))
-            mk = e["model"] if by == "model" else e["label"]
+            mk = e["label"] if by == "label" else \
+                NATIVE if by == NATIVE and resultfile.is_native(e["model"]) else e["model"]
             d = per_cmp.setdefault(ck, {}).setdefault(m.name, {})
             if mk in d:
                 raise BadInput(f"{m.folder}: {d[mk]['label']} and {e['label']} are both model {mk} in "

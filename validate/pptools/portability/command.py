@@ -9,7 +9,8 @@ folder's name) labels the machine in the tables.
 
 Per row (app, case, kernel, size, variant) and model it reports:
   - application efficiency on each machine: the model's FOM over the best
-    validated FOM of any model on that machine for the same row;
+    validated FOM of the models compared (--models) on that machine for the
+    same row (each model at its best launch shape);
   - architectural efficiency: the row's fraction of the copy ceiling the run
     measured on its device (bandwidth-bound rows), or achieved FLOP/s over a
     FLOP roof given by --flop-roof; none where neither applies;
@@ -138,13 +139,16 @@ def run(argv):
     ap.add_argument("machines", nargs="*", metavar="[NAME=]DIR", help="one folder per machine")
     ap.add_argument("--out", help="write portability.md, portability.json and the cascade figures here")
     ap.add_argument("--ranks", default="max", help="rank count of multi-rank folders: max (default) or N")
-    ap.add_argument("--by", choices=("model", "label"), default="model",
-                    help="compare models (default; each machine's build of it) or build labels (omp[clang-19])")
-    ap.add_argument("--models", help="only these models, comma-separated (default: every model in the rows)")
+    ap.add_argument("--by", choices=("model", "label", "native"), default="model",
+                    help="compare models (default; each machine's build of it), build labels (omp[clang-19]), "
+                         "or models with the vendors' own (cuda, hip) as one, 'native'")
+    ap.add_argument("--models", help="compare only these models, comma-separated; the best FOM is theirs (default: every "
+                         "model in the rows; with --update/--check: the device models)")
     ap.add_argument("--flop-roof", action="append", metavar="NAME=GFLOPS",
                     help="a FLOP roof per GPU of machine NAME for rows without a copy fraction (repeatable)")
     ap.add_argument("--rows", choices=("main", "all"), default="main",
-                    help="Markdown rows: main (cgsolve's solve, testsnap's step, every row of the others) or all")
+                    help="Markdown rows: main (cgsolve's solve, testsnap's step, microbench's five "
+                         "BabelStream kernels at their largest size, every row of the others) or all")
     ap.add_argument("--min-machines", type=int, default=2, help="Markdown rows measured on at least N machines (2)")
     ap.add_argument("--no-figures", action="store_true", help="no matplotlib figures")
     ap.add_argument("--doc", default=os.path.join(project.ROOT, "docs", "results.md"),
