@@ -20,6 +20,7 @@ Usage: portability_test.py CHECK OUT_DIR   (CHECK: hand, sizes, bad, crashed or 
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -89,7 +90,6 @@ def hand(out):
 
 def crashed(out):
     """beta's repeat 3 exited 1 and left no file: every model "did not run" there, PP 0."""
-    import shutil
     beta = os.path.join(out, "beta")
     shutil.rmtree(beta, ignore_errors=True)
     shutil.copytree(os.path.join(FIX, "beta"), beta)
@@ -107,12 +107,28 @@ def crashed(out):
     st = r["omp"]["cells"]["beta"]["status"]
     check(st.startswith("did not run: repeat 3 exit 1") and r["omp"]["pp_app"] == 0,
           f"omp on beta: did not run (repeat 3 exit 1), PP 0: {st!r} {r['omp']['pp_app']}")
+    # a row whose FOM was not finite (null in the file) and failed: PP 0, not refused
+    gamma = os.path.join(out, "gamma")
+    shutil.rmtree(gamma, ignore_errors=True)
+    shutil.copytree(os.path.join(FIX, "gamma"), gamma)
+    path = os.path.join(gamma, "spmv-n10.json")
+    with open(path) as f:
+        doc = json.load(f)
+    doc["results"][0].update(fom=None, valid=False, check="rel L2 err nan")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    rc, so, se = tool(*MACHINES[:2], gamma, "--out", out, "--no-figures")
+    check(rc == 0, f"read with a null FOM (exit {rc}: {se.strip()})")
+    with open(os.path.join(out, "portability.json")) as f:
+        c = next(c for c in json.load(f)["comparisons"] if c["size"] == "10")
+    r = {x["model"]: x for x in c["rows"]}
+    st = r["omp"]["cells"]["gamma"]["status"]
+    check(st.startswith("failed validation") and r["omp"]["pp_app"] == 0, f"omp, null FOM on gamma: {st!r}, PP 0")
 
 
 def native(out):
     """gamma with a hip row (the best there) and cuda not built: by model, cuda and
     hip are each 0 somewhere; --by native counts them as one model, PP 1."""
-    import shutil
     gamma = os.path.join(out, "gamma")
     shutil.rmtree(gamma, ignore_errors=True)
     shutil.copytree(os.path.join(FIX, "gamma"), gamma)

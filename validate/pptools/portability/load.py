@@ -34,7 +34,7 @@ DROP = {"--backend", "--json", "--csv", "--samples", "--warmup", "--quiet", "--b
 # short options and their long names (xsbench_like's XSBench spellings)
 ALIAS = {"-s": "--problem", "-l": "--lookups", "-m": "--method", "-p": "--particles",
          "-G": "--grid", "-g": "--gridpoints", "-k": "--variant"}
-NEEDED = ("kernel", "model", "fom", "fom_higher_is_better")
+NEEDED = ("kernel", "model", "fom_higher_is_better")  # fom may be null (not finite): no efficiency
 
 
 def _is_option(tok):
@@ -196,15 +196,18 @@ def load_machine(name, folder, ranks="max"):
 def _combine(rows, failed_repeats):
     """One entry from a row's repeats: median FOM and fraction of the copy ceiling."""
     first = rows[0][0]
-    foms = [r["fom"] for r, _, _ in rows]
+    foms = [r["fom"] for r, _, _ in rows if r.get("fom") is not None]
+    no_fom = len(foms) < len(rows)  # a repeat whose FOM was not finite: no efficiency from it
     fracs = [r["fraction_of_copy_ceiling"] for r, _, _ in rows if r.get("fraction_of_copy_ceiling") is not None]
     times = [r["time_s"]["median"] for r, _, _ in rows if (r.get("time_s") or {}).get("median")]
-    valid = all(r.get("valid") is True for r, _, _ in rows) and not failed_repeats
+    valid = all(r.get("valid") is True for r, _, _ in rows) and not failed_repeats and not no_fom
     checks = sorted({r.get("check") or "" for r, _, _ in rows if r.get("valid") is not True})
+    if no_fom:
+        checks.append("FOM not a finite number")
     if failed_repeats and all(r.get("valid") is True for r, _, _ in rows):
         checks = []  # the repeats that ran validated; one that did not run is the failure
     return {"model": first["model"], "label": resultfile.label(first), "variant": first.get("variant") or "",
-            "fom": statistics.median(foms), "fom_unit": first.get("fom_unit", ""),
+            "fom": statistics.median(foms) if foms else None, "fom_unit": first.get("fom_unit", ""),
             "higher_is_better": bool(first["fom_higher_is_better"]), "runs": len(rows),
             "copy_fraction": statistics.median(fracs) if fracs else None,
             "flops_per_run": first.get("flops_per_run"), "time_s": statistics.median(times) if times else None,
@@ -225,6 +228,12 @@ def _keep_ranks(m, ranks):
     m.ranks = {ac: n for ac, n in keep.items() if n in have[ac]}
 
 
+def _rank(e):
+    """Validated before not; then the better FOM."""
+    f = e["fom"] if e["fom"] is not None else float("nan")
+    return (e["valid"], e["fom"] is not None, (f if e["higher_is_better"] else -f) if e["fom"] is not None else 0)
+
+
 def _best_shape(m):
     """Launch shapes of one row collapse to the model's best (the shape kept is recorded)."""
     best = {}
@@ -232,8 +241,7 @@ def _best_shape(m):
         fam = resultfile.family(k[6])
         g = k[:6] + (fam,)
         old = best.get(g)
-        if old is None or (e["valid"], e["fom"] if e["higher_is_better"] else -e["fom"]) > \
-                (old["valid"], old["fom"] if old["higher_is_better"] else -old["fom"]):
+        if old is None or _rank(e) > _rank(old):
             best[g] = e
     for e in best.values():
         e["shape"] = e["variant"] if resultfile.is_launch_shape(e["variant"]) else ""
