@@ -1,10 +1,10 @@
-# The Spack package (packaging/spack/proxyport/package.py), checked without Spack
+# The Spack package (packaging/spack/spack_repo/proxyport/packages/proxyport/package.py), checked without Spack
 # (tests/spack_package.py): imported with a stub spack.package; every variant
 # combination it allows must be one the offload table builds and must name only
 # cache variables this configure really has (written below: CMake's view, not a
 # copy). Planted faults, each must FAIL: the cuda_arch mapping without "sm_", a
 # misspelt variable, a variant cmake_args ignores, a conflict of the table missing.
-set(SPK ${PROJECT_SOURCE_DIR}/packaging/spack/proxyport/package.py)
+set(SPK ${PROJECT_SOURCE_DIR}/packaging/spack/spack_repo/proxyport/packages/proxyport/package.py)
 set(SPT ${CMAKE_CURRENT_SOURCE_DIR}/spack_package.py)
 set(SPF ${CMAKE_CURRENT_BINARY_DIR}/spack_facts.txt)
 set(_facts "")
@@ -41,10 +41,20 @@ endfunction()
 pp_spack_fault(wrong_arch "s/\"sm_\" + self._one/self._one/" "FAIL.*PP_NVIDIA_ARCH=sm_90.*missing")
 pp_spack_fault(misspelt_variable "s/\"PP_ENABLE_HIP\"/\"PP_ENABLE_ROCM\"/"
   "FAIL.*cmake_args names PP_ENABLE_ROCM, not a CMake cache variable")
-pp_spack_fault(unmapped_variant "/variant(\"mpi\"/a\\    variant(\"lto\", default=False, description=\"x\")"
+pp_spack_fault(unmapped_variant "/variant(\"tests\"/a\\    variant(\"lto\", default=False, description=\"x\")"
   "FAIL.*variant lto changes no cmake_args")
 pp_spack_fault(missing_conflict "/conflicts(\"+ompx\", when=\"%llvm@:17\"/d"
   "FAIL.*package allows %llvm@1[67] .*\\+ompx.*row clang builds ompx from 18")
+pp_spack_fault(builtin_import "s/^from spack_repo.builtin.build_systems.cmake import CMakePackage/from spack.package import CMakePackage/"
+  "FAIL.*CMakePackage is not imported from spack_repo.builtin.build_systems.cmake")
+pp_spack_fault(no_license "/^    license(/d" "FAIL.*license\\(\\) \\[\\] is not the LICENSE file's")
+# Each release's sha256 is that of scripts/release's tarball of its tag (skipped, exit 77 with
+# the reason, outside a git checkout or without the tag); planted: one digit of it changed.
+set(SPREL python3 ${CMAKE_CURRENT_SOURCE_DIR}/spack_release.py)
+pp_test(spack_package_release COMMAND ${SPREL} ${SPK} ${PROJECT_SOURCE_DIR} LABELS unit)
+pp_test(spack_package_release_wrong_sha COMMAND ${SPREL} --plant-wrong-sha ${SPK} ${PROJECT_SOURCE_DIR}
+  EXPECT 1 "FAIL: .*package.py's sha256 [0-9a-f]+ is not the tarball's" LABELS unit)
+set_tests_properties(spack_package_release spack_package_release_wrong_sha PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 # `cmake --install`, the prefix moved, every app's default case from it (tests/install.sh).
 add_test(NAME install_relocated COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 set_tests_properties(install_relocated PROPERTIES LABELS validate ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 600)

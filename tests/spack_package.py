@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks packaging/spack/proxyport/package.py without Spack.
+"""Checks packaging/spack/spack_repo/proxyport/packages/proxyport/package.py without Spack.
 
 It imports the file with a stub `spack.package` (the directives record their
 arguments), then takes every combination of compiler (each row of the OpenMP
@@ -13,7 +13,10 @@ checks that
     names of the sources and CMake's own CMAKE_* variables);
   - every variant changes cmake_args() somewhere (none is ignored);
   - a few combinations give the expected arguments, two cuda_arch values are
-    refused, and check() runs the unit label.
+    refused, and check() runs the unit label;
+  - the upstream form: the build systems imported from spack_repo.builtin,
+    homepage, url and git set, license() the LICENSE file's, develop on main,
+    every release a sha256 (its value against the tag: spack_release.py).
 Usage: spack_package.py PACKAGE_PY FACTS SOURCE_DIR CMAKE"""
 import contextlib
 import itertools
@@ -141,6 +144,15 @@ for name, obj in (("CMakePackage", CMakePackage), ("CudaPackage", type("CudaPack
 stub.__all__ = [n for n in dir(stub) if not n.startswith("_")]
 sys.modules["spack"] = types.ModuleType("spack")
 sys.modules["spack.package"] = stub
+# The build systems as Spack's builtin repository (package API v2) provides them.
+imported = {}
+for mod, cls in (("cmake", "CMakePackage"), ("cuda", "CudaPackage"), ("rocm", "ROCmPackage")):
+    m = types.ModuleType(f"spack_repo.builtin.build_systems.{mod}")
+    setattr(m, cls, getattr(stub, cls))
+    sys.modules[m.__name__] = m
+    imported[cls] = m.__name__
+for name in ("spack_repo", "spack_repo.builtin", "spack_repo.builtin.build_systems"):
+    sys.modules[name] = types.ModuleType(name)
 
 ns = {"__name__": "proxyport_package", "__file__": str(Path(pkg_path).resolve()), "make_jobs": 2}
 exec(compile(Path(pkg_path).read_text(), pkg_path, "exec"), ns)
@@ -314,8 +326,25 @@ p.check()
 if not Executable.calls or not re.search(r"'-L', 'unit'", str(Executable.calls[-1][1])):
     errors.append(f"check() does not run `ctest -L unit`: {Executable.calls}")
 versions = {args[0]: kw for n, args, kw in directives if n == "version"}
-if versions.get("0.2.0", {}).get("tag") != "v0.2.0" or versions.get("develop", {}).get("branch") != "main":
-    errors.append(f"versions are not 0.2.0 (tag v0.2.0) and develop (branch main): {versions}")
+if versions.get("develop", {}).get("branch") != "main":
+    errors.append(f"no version develop on branch main: {versions}")
+for v, kw in versions.items():
+    if v != "develop" and (not re.fullmatch(r"[0-9a-f]{64}", kw.get("sha256", "")) or set(kw) - {"sha256"}):
+        errors.append(f"version {v} is not a release tarball's sha256 alone: {kw}")
+src_text = Path(pkg_path).read_text()
+for cls, mod in imported.items():
+    if not re.search(rf"^from {re.escape(mod)} import {cls}$", src_text, re.M):
+        errors.append(f"{cls} is not imported from {mod} (Spack's package API v2)")
+for attr in ("homepage", "url", "git"):
+    if not str(getattr(Pkg, attr, "")).startswith("https://"):
+        errors.append(f"{attr} is not an https URL: {getattr(Pkg, attr, None)!r}")
+lic = [args[0] for n, args, kw in directives if n == "license"]
+licence_file = Path(src_dir, "LICENSE")
+if lic != ["Apache-2.0"] or not licence_file.is_file() or \
+        "Apache License\n                           Version 2.0" not in licence_file.read_text():
+    errors.append(f"license() {lic} is not the LICENSE file's (Apache-2.0)")
+if not any(n == "maintainers" for n, args, kw in directives):
+    errors.append("no maintainers() directive")
 if not any(n == "depends_on" and args[0].startswith("cmake@3.25:") for n, args, kw in directives):
     errors.append("no depends_on('cmake@3.25:')")
 

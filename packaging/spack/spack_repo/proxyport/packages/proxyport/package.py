@@ -1,19 +1,15 @@
-# Spack package for ProxyPort: GPU proxy apps (their list: apps.txt, installed
-# as share/proxyport/apps.txt) with one kernel file per programming model.
-# Use from a checkout: `spack repo add packaging/spack`, then (the setup and the
-# output of this run are in packaging/spack/README.md)
-#   spack install --test=root proxyport@0.2.0 offload=cpu %c=llvm@19
-# More examples:
-#   proxyport +cuda cuda_arch=90 offload=nvidia %c=llvm@21   (H100/H200: host, omp, ompx, cuda)
-#   proxyport +rocm amdgpu_target=gfx90a offload=amd %c=llvm@19   (MI250X: host, omp, ompx, hip)
-#   proxyport +cuda cuda_arch=80 offload=nvidia ~ompx %c=gcc@12   (GCC's NVPTX offload: omp only)
+# Copyright Spack Project Developers. See COPYRIGHT file for details.
+#
+# SPDX-License-Identifier: (Apache-2.0 OR MIT)
+
 import os
+
+from spack_repo.builtin.build_systems.cmake import CMakePackage
+from spack_repo.builtin.build_systems.cuda import CudaPackage
+from spack_repo.builtin.build_systems.rocm import ROCmPackage
 
 from spack.package import *
 
-# The repository this file sits in (packaging/spack/proxyport/ -> three up);
-# PROXYPORT_GIT names another clone (a URL or a path).
-_CHECKOUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 _GPU_TARGETS = ("nvidia", "amd")
 
 
@@ -23,11 +19,22 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     data in one process, validate each result and report its figure of merit
     beside the native model's."""
 
-    git = os.environ.get("PROXYPORT_GIT") or "file://" + _CHECKOUT
+    # The project has no public web host yet: both URLs are placeholders under
+    # the reserved .invalid domain, which never resolves. Releases come from a
+    # site's Spack mirror (the tarball, placed by name), and develop from a
+    # clone named in packages.yaml (package_attributes: git); see
+    # packaging/spack/README.md.
+    homepage = "https://proxyport.invalid/"
+    url = "https://proxyport.invalid/releases/proxyport-0.3.0.tar.gz"
+    git = "https://proxyport.invalid/proxyport.git"
 
-    # The release is the repository's own tag; develop is its main branch.
+    tags = ["proxy-app", "benchmark"]
+
+    maintainers()  # the GitHub accounts that answer for it go here before upstreaming
+
+    license("Apache-2.0")
+
     version("develop", branch="main")
-    version("0.2.0", tag="v0.2.0", commit="bec303beecac04c99f68c8f9e99bdaf9d7a68afb", preferred=True)  # the tag's commit, checked
 
     # Models: host is always built; omp and ompx need an offload target, cuda
     # and rocm (the hip model) come from CudaPackage/ROCmPackage.
@@ -39,11 +46,21 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
         description="OpenMP offload target of the omp/ompx models (cpu: the host as a device)",
     )
     for _t in ("nvidia", "amd", "intel", "cpu"):
-        variant("omp", default=True, when=f"offload={_t}", description="OpenMP target offload model")
+        variant(
+            "omp", default=True, when=f"offload={_t}", description="OpenMP target offload model"
+        )
     for _t in _GPU_TARGETS:
-        variant("ompx", default=True, when=f"offload={_t}",
-                description="LLVM OpenMP kernel mode model (ompx_bare; LLVM-based compilers >= 18)")
-    variant("mpi", default=True, description="MPI (cgsolve slabs, xsbench_like lookups split over ranks)")
+        variant(
+            "ompx",
+            default=True,
+            when=f"offload={_t}",
+            description="LLVM OpenMP kernel mode model (ompx_bare; LLVM-based compilers >= 18)",
+        )
+    variant(
+        "mpi",
+        default=True,
+        description="MPI (cgsolve slabs, xsbench_like lookups split over ranks)",
+    )
     variant("tests", default=False, description="Build the CTest suite (always on with --test)")
 
     depends_on("c", type="build")
@@ -53,33 +70,62 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     # A GPU offload target needs its vendor's toolchain: ptxas (GCC's nvptx-as
     # calls it, clang links with it) and the arch variants.
     requires("+cuda", when="offload=nvidia", msg="offload=nvidia needs +cuda (ptxas, cuda_arch)")
-    requires("+rocm", when="offload=amd", msg="offload=amd needs +rocm (device libraries, amdgpu_target)")
+    requires(
+        "+rocm",
+        when="offload=amd",
+        msg="offload=amd needs +rocm (device libraries, amdgpu_target)",
+    )
 
     # The known-bad combinations (docs/toolchain.md and the rows of
     # cmake/OffloadCompilers.cmake, which would stop the configure).
     # Each row's lowest version (llvm-amdgpu is versioned by ROCm: the row is
     # documented from ROCm 6.0, LLVM 17).
     for _t in ("nvidia", "amd", "intel", "cpu"):
-        for _cc in ("gcc@:11", "llvm@:15", "nvhpc@:22.3", "cce@:14", "intel-oneapi-compilers@:2022",
-                    "llvm-amdgpu@:5"):
-            conflicts(f"offload={_t}", when=f"%{_cc}", msg="below the lowest version of its row in "
-                      "cmake/OffloadCompilers.cmake")
-    conflicts("offload=amd", when="%gcc@:12",
-              msg="gcc 12's GCN offload cannot target gfx90a (GCC >= 13; Debian's links fiji only)")
+        for _cc in (
+            "gcc@:11",
+            "llvm@:15",
+            "nvhpc@:22.3",
+            "cce@:14",
+            "intel-oneapi-compilers@:2022",
+            "llvm-amdgpu@:5",
+        ):
+            conflicts(
+                f"offload={_t}",
+                when=f"%{_cc}",
+                msg="below the lowest version of its row in cmake/OffloadCompilers.cmake",
+            )
+    conflicts(
+        "offload=amd",
+        when="%gcc@:12",
+        msg="gcc 12's GCN offload cannot target gfx90a (GCC >= 13; Debian's links fiji only)",
+    )
     conflicts("offload=amd", when="%nvhpc", msg="nvc has no AMD OpenMP offload")
     conflicts("offload=amd", when="%intel-oneapi-compilers", msg="icx offloads to Intel GPUs only")
-    conflicts("offload=nvidia", when="%intel-oneapi-compilers", msg="icx offloads to Intel GPUs only")
+    conflicts(
+        "offload=nvidia", when="%intel-oneapi-compilers", msg="icx offloads to Intel GPUs only"
+    )
     conflicts("offload=nvidia", when="%llvm-amdgpu", msg="ROCm's LLVM builds no NVPTX code")
     for _cc in ("gcc", "llvm", "nvhpc", "cce", "llvm-amdgpu"):
         conflicts("offload=intel", when=f"%{_cc}", msg="offload=intel (spir64) is icx's only")
     # ompx is LLVM's kernel-mode extension: upstream clang >= 18, ROCm's LLVM >= 18.
     for _cc in ("gcc", "nvhpc", "cce"):
-        conflicts("+ompx", when=f"%{_cc}", msg="ompx (LLVM OpenMP kernel mode) needs an LLVM-based compiler")
+        conflicts(
+            "+ompx",
+            when=f"%{_cc}",
+            msg="ompx (LLVM OpenMP kernel mode) needs an LLVM-based compiler",
+        )
     conflicts("+ompx", when="%llvm@:17", msg="LLVM OpenMP kernel mode needs clang >= 18")
-    conflicts("+ompx", when="%llvm-amdgpu@:6.1", msg="LLVM OpenMP kernel mode needs ROCm >= 6.2 (LLVM 18)")
+    conflicts(
+        "+ompx",
+        when="%llvm-amdgpu@:6.1",
+        msg="LLVM OpenMP kernel mode needs ROCm >= 6.2 (LLVM 18)",
+    )
     # CUDA 13 cubins cannot be loaded by libomptarget before LLVM 21 (llvm-project 159088).
-    conflicts("^cuda@13:", when="offload=nvidia %llvm@:20",
-              msg="clang < 21 OpenMP NVPTX needs ptxas/nvlink from CUDA <= 12")
+    conflicts(
+        "^cuda@13:",
+        when="offload=nvidia %llvm@:20",
+        msg="clang < 21 OpenMP NVPTX needs ptxas/nvlink from CUDA <= 12",
+    )
 
     def _onoff(self, cond):
         return "ON" if cond else "OFF"
