@@ -93,10 +93,13 @@ typedef struct cg_halo {
 int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
                   const int64_t *rank_begin);
 /* Fills the ghost entries of the device vector x (local numbering) from the
- * neighbours: owned entries staged to the host (ops->to_host of the span of
- * the send list), packed, exchanged by MPI, ghosts uploaded (ops->to_device).
- * No-op on one rank. */
-void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x);
+ * neighbours. `direct` 0 (CG_HALO_HOST): owned entries staged to the host
+ * (ops->to_host of the span of the send list), packed, exchanged by MPI,
+ * ghosts uploaded (ops->to_device). 1 (CG_HALO_MPI_DEVICE): the model's own
+ * memory goes to MPI (the send span and the ghost block are contiguous on
+ * slabs), for host memory or a GPU-aware MPI. No-op on one rank. */
+enum { CG_HALO_HOST, CG_HALO_MPI_DEVICE };
+void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int direct);
 /* For validation, independent of the exchange lists and of
  * cg_halo_exchange: the whole z-planes of host vector x (nrows owned entries,
  * whole planes of `plane` entries) adjacent to this rank's slab: `below`
@@ -105,6 +108,9 @@ void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x);
 void cg_halo_planes(const cg_halo *h, const double *x, int64_t nrows, int64_t plane,
                     double *below, double *above);
 void cg_halo_free(cg_halo *h);
+/* 1 when every send list is one contiguous span (slabs: a whole plane), so
+ * CG_HALO_MPI_DEVICE needs no packing. */
+int cg_halo_contiguous(const cg_halo *h);
 /* Bytes one exchange moves (sent by this rank). */
 double cg_halo_bytes(const cg_halo *h);
 

@@ -136,20 +136,24 @@ int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
   return 0;
 }
 
-void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x) {
+void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int direct) {
 #ifdef PP_HAVE_MPI
   if (pp_mpi_size() == 1) return;
   MPI_Request req[4];
   int nreq = 0;
   for (int d = 0; d < 2; d++)
     if (h->nbr[d] >= 0 && h->nrecv[d])
-      MPI_Irecv(h->recvbuf[d], (int)h->nrecv[d], MPI_DOUBLE, h->nbr[d], 2, MPI_COMM_WORLD,
-                &req[nreq++]);
+      MPI_Irecv(direct ? x + h->recv_at[d] : h->recvbuf[d], (int)h->nrecv[d], MPI_DOUBLE, h->nbr[d], 2,
+                MPI_COMM_WORLD, &req[nreq++]);
   for (int d = 0; d < 2; d++) {
     int64_t n = h->nsend[d];
     if (h->nbr[d] < 0 || !n) continue;
     const int32_t *idx = h->send_idx[d];
     int64_t first = idx[0], span = idx[n - 1] - first + 1;
+    if (direct) { /* cg_halo_direct_ok: the span is exactly the entries */
+      MPI_Isend(x + first, (int)n, MPI_DOUBLE, h->nbr[d], 2, MPI_COMM_WORLD, &req[nreq++]);
+      continue;
+    }
     /* One copy of the span that holds the entries; on slabs it is exactly
      * them (a whole boundary plane), so the pack below is a no-op. */
     ops->to_host(h->stage[d], x + first, (size_t)span * sizeof(double));
@@ -161,11 +165,11 @@ void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x) {
     MPI_Isend(buf, (int)n, MPI_DOUBLE, h->nbr[d], 2, MPI_COMM_WORLD, &req[nreq++]);
   }
   MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-  for (int d = 0; d < 2; d++)
+  for (int d = 0; d < 2 && !direct; d++)
     if (h->nrecv[d])
       ops->to_device(x + h->recv_at[d], h->recvbuf[d], (size_t)h->nrecv[d] * sizeof(double));
 #else
-  (void)h, (void)ops, (void)x;
+  (void)h, (void)ops, (void)x, (void)direct;
 #endif
 }
 
@@ -181,6 +185,12 @@ void cg_halo_planes(const cg_halo *h, const double *x, int64_t nrows, int64_t pl
 #else
   (void)h, (void)x, (void)nrows, (void)plane, (void)below, (void)above;
 #endif
+}
+
+int cg_halo_contiguous(const cg_halo *h) {
+  for (int d = 0; d < 2; d++)
+    if (h->nsend[d] && h->send_idx[d][h->nsend[d] - 1] - h->send_idx[d][0] + 1 != h->nsend[d]) return 0;
+  return 1;
 }
 
 double cg_halo_bytes(const cg_halo *h) {

@@ -34,6 +34,14 @@ static const char *opt_history(const char *v, void *ctx) {
   ((cg_config *)ctx)->history = v;
   return NULL;
 }
+static const char *opt_halo(const char *v, void *ctx) {
+  static const char *const forms[] = {"auto", "host", "mpi-device", NULL};
+  return pp_parse_choice(v, forms, &((cg_config *)ctx)->halo);
+}
+static const char *opt_overlap(const char *v, void *ctx) {
+  static const char *const forms[] = {"off", "on", NULL};
+  return pp_parse_choice(v, forms, &((cg_config *)ctx)->overlap);
+}
 static const char *opt_variant(const char *v, void *ctx) {
   static const char *const forms[] = {"classic", "chronopoulos-gear", NULL};
   return pp_parse_choice(v, forms, &((cg_config *)ctx)->variant);
@@ -187,6 +195,11 @@ int main(int argc, char **argv) {
                            "axpby and a dot, as miniFE", opt_update},
       {"--cg-variant", "FORM", "classic (default): two sums over ranks per iteration (p.Ap, r.r);\n"
        "                     chronopoulos-gear: one (r.r and w.r, w = A r), one more vector update", opt_variant},
+      {"--halo", "PATH", "MPI only. auto (default): MPI on the model's own memory where it is host\n"
+       "                     memory or the MPI library reports GPU support, else staged through host\n"
+       "                     memory; host: always staged; mpi-device: the model's memory or exit 2", opt_halo},
+      {"--overlap", "on|off", "MPI only. on: the exchange runs on a helper thread while the rows that\n"
+       "                     read no ghost are computed (default off)", opt_overlap},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
       {NULL, NULL, NULL, NULL}};
@@ -247,7 +260,26 @@ int main(int argc, char **argv) {
                   cfg.split ? "update split (two axpby and a dot)" : "update fused (x, r and r.r in one kernel)");
   pp_report_param(s.report, "decomposition", "%d rank%s, z-plane slabs, %s scaling", pp_mpi_size(),
                   pp_mpi_size() > 1 ? "s" : "", cfg.weak ? "weak" : "strong");
-  pp_report_param(s.report, "halo", "boundary planes staged through host memory, MPI point to point");
+  /* the halo path of every model: --halo mpi-device on a GPU model needs a GPU-aware MPI */
+  const char *refused = NULL;
+  for (int m = 0; m < PP_MODEL_COUNT && pp_mpi_size() > 1; m++) {
+    if (!s.ops[m]) continue;
+    int direct;
+    const char *why_not;
+    char key[32];
+    snprintf(key, sizeof key, "halo %s", pp_model_name((pp_model)m));
+    pp_report_param(s.report, key, "%s%s", cg_halo_path(&s, &cfg, (pp_model)m, &direct, &why_not),
+                    cfg.overlap ? "; overlapped with the interior rows (helper thread)" : "");
+    if (why_not && !refused) refused = why_not;
+  }
+  if (refused) {
+    static char msg[400];
+    snprintf(msg, sizeof msg, "--halo mpi-device: a GPU model's memory cannot go to this MPI: %s", refused);
+    refused = msg;
+  }
+  pp_usage_check_all("cgsolve", refused);
+  if (cfg.overlap && pp_mpi_size() > 1 && !pp_mpi_serialized())
+    pp_report_param(s.report, "overlap", "not done: the MPI library did not provide MPI_THREAD_SERIALIZED");
 
   /* every size is checked (and refused with exit 2) before the first is generated */
   for (int i = 0; i < s.opt.sizes.n; i++) cg_problem_check(&s, cg_global_n(&cfg, s.opt.sizes.v[i]));

@@ -2,6 +2,7 @@
  * with its parts bracketed for pp_measure_parts, and the planted faults of
  * the tests. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,25 @@ static const cg_kernels *cg_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m
 /* Planted faults (tests: each must make validation fail), read once. */
 static struct { int spmv_zero, dot, breakdown, update; } fault;
 
+const char *cg_halo_path(const pp_session *s, const cg_config *c, pp_model m, int *direct, const char **refused) {
+  const char *why = "";
+  const int host_mem = !s->info[m].is_gpu, aware = pp_mpi_gpu_aware(&why);
+  static char text[2][320];
+  char *t = text[m % 2];
+  *refused = NULL;
+  *direct = 0;
+  if (c->halo == CG_HALO_STAGED) return "boundary planes staged through host memory (--halo host), MPI point to point";
+  if (host_mem || aware) {
+    *direct = 1;
+    snprintf(t, sizeof text[0], "MPI point to point on the model's own memory, no staging (%s)",
+             host_mem ? "host memory" : why);
+    return t;
+  }
+  if (c->halo == CG_HALO_DEVICE) *refused = why;
+  snprintf(t, sizeof text[0], "boundary planes staged through host memory, MPI point to point (%s)", why);
+  return t;
+}
+
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m) {
   memset(S, 0, sizeof *S);
@@ -23,6 +43,11 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   fault.breakdown = pp_fault("cg-breakdown"); /* p.Ap = 0 at iteration 3 */
   fault.update = pp_fault("cg-update");       /* the fused update's r.r comes back halved */
   S->s = s, S->c = c, S->pb = pb, S->m = m, S->ops = s->ops[m];
+  const char *refused;
+  cg_halo_path(s, c, m, &S->halo_direct, &refused);
+  S->halo_direct = S->halo_direct && cg_halo_contiguous(&pb->halo);
+  /* the helper thread makes MPI calls: it needs MPI_THREAD_SERIALIZED */
+  S->overlap = c->overlap && pp_mpi_size() > 1 && pp_mpi_serialized();
   S->sk = spmv_kernels_for(m), S->ck = cg_kernels_for(m);
   const csr_matrix *A = &pb->A;
   const pp_device_ops *o = S->ops;
@@ -55,7 +80,7 @@ void cg_solver_free(cg_solver *S) {
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
   pp_part_begin(&S->pt);
-  cg_halo_exchange(&S->pb->halo, S->ops, v);
+  cg_halo_exchange(&S->pb->halo, S->ops, v, S->halo_direct);
   pp_part_end(&S->pt, K_HALO);
 }
 static void do_spmv(cg_solver *S, const double *x, double *y) {
@@ -64,6 +89,53 @@ static void do_spmv(cg_solver *S, const double *x, double *y) {
   if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
   pp_part_end(&S->pt, K_SPMV);
 }
+/* --overlap on: the exchange runs on a helper thread while this thread
+ * computes the rows that read no ghost (the slab's inner planes); then the
+ * first and last planes. The instrumented solve overlaps too (its x is the
+ * one validated): its cg_spmv call is the whole block, its cg_halo call the
+ * exposed part of the exchange (the wait for the helper thread). */
+typedef struct halo_job {
+  const cg_halo *h;
+  const pp_device_ops *ops;
+  double *v;
+  int direct;
+} halo_job;
+static void *halo_thread(void *arg) {
+  halo_job *j = arg;
+  cg_halo_exchange(j->h, j->ops, j->v, j->direct);
+  return NULL;
+}
+/* One call of `part` that took `dt` seconds, timed by the caller (the
+ * overlapped block, where pp_part_begin/end cannot nest). */
+static void part_record(pp_parts *pt, int part, double dt) {
+  const long long i = pt->calls[part]++;
+  if (pt->on && i < pt->cap) pt->t[part][i] = dt;
+}
+static void halo_spmv(cg_solver *S, double *v, double *y) {
+  const cg_halo *h = &S->pb->halo;
+  const int64_t n = S->n, plane = S->pb->plane;
+  const int64_t lo = h->nbr[0] >= 0 ? plane : 0, hi = h->nbr[1] >= 0 ? plane : 0;
+  halo_job j = {h, S->ops, v, S->halo_direct};
+  if (S->pt.on) S->ops->sync();
+  const double t0 = S->pt.on ? pp_wtime() : 0;
+  pthread_t t;
+  if (!S->overlap || n - lo - hi <= 0 || pthread_create(&t, NULL, halo_thread, &j) != 0) {
+    do_halo(S, v);
+    do_spmv(S, v, y);
+    return;
+  }
+  S->sk->spmv(S->plan, n - lo - hi, S->rowptr + lo, S->col, S->val, v, y + lo);
+  const double w0 = pp_wtime();
+  pthread_join(t, NULL);
+  const double wait = pp_wtime() - w0;
+  if (lo) S->sk->spmv(S->plan, lo, S->rowptr, S->col, S->val, v, y);
+  if (hi) S->sk->spmv(S->plan, hi, S->rowptr + n - hi, S->col, S->val, v, y + n - hi);
+  if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
+  if (S->pt.on) S->ops->sync();
+  part_record(&S->pt, K_HALO, wait);
+  part_record(&S->pt, K_SPMV, S->pt.on ? pp_wtime() - t0 : 0);
+}
+
 /* The global dot: this rank's part on the device, summed over ranks. */
 static double do_dot(cg_solver *S, const double *x, const double *y) {
   pp_part_begin(&S->pt);
@@ -95,8 +167,7 @@ static double do_update(cg_solver *S, double alpha) {
 /* Chronopoulos-Gear: x += alpha p, r -= alpha s, then w = A r, and this
  * rank's r.r and w.r summed over ranks in one call. */
 static void cg1_sums(cg_solver *S, double sums[2]) {
-  do_halo(S, S->r);
-  do_spmv(S, S->r, S->w);
+  halo_spmv(S, S->r, S->w);
   pp_part_begin(&S->pt);
   sums[1] = S->ck->dot(S->w, S->r, S->n, S->scratch);
   if (fault.dot) sums[1] *= 1.5;
@@ -185,8 +256,7 @@ void cg_solve(void *ctx) {
   S->iters = 0;
   S->stop = rr == 0 ? CG_STOP_TOL : CG_STOP_ITERS;
   for (int k = 1; k <= c->max_iters && S->stop == CG_STOP_ITERS; k++) {
-    do_halo(S, S->p);
-    do_spmv(S, S->p, S->Ap);
+    halo_spmv(S, S->p, S->Ap);
     double pAp = do_dot(S, S->p, S->Ap);
     if (fault.dot) pAp *= 1.5;
     if (fault.breakdown && k == 3) pAp = 0;

@@ -164,6 +164,22 @@ if(PP_HAVE_MPI)
       --history ${_hist}_cg1_n16_${np}.csv EXPECT 0 "cg_solve +host +16 chronopoulos-gear .*PASS" LABELS mpi)
     set_tests_properties(cgsolve_cg1_mpi${np}_n16 PROPERTIES FIXTURES_SETUP cgsolve_hist)
   endforeach()
+  # The halo paths (staged; MPI on the model's memory) and --overlap (the exchange
+  # on a helper thread during the inner planes' rows): the 1-rank history on 3 ranks.
+  pp_mpi_command(_mpi3h 3)
+  foreach(row "staged_overlap|host;--overlap;on|-" "device|mpi-device|-" "device_overlap|mpi-device;--overlap;on|-")
+    pp_case_split("${row}" name args re)
+    pp_test(cgsolve_mpi3_halo_${name} COMMAND ${_mpi3h} ${CG} --size 16 ${_run} --halo ${args}
+      --history ${_hist}_halo_${name}.csv --json ${_hist}_halo_${name}.json
+      EXPECT 0 "cg_solve +host +16 .*PASS" LABELS mpi)
+    set_tests_properties(cgsolve_mpi3_halo_${name} PROPERTIES FIXTURES_SETUP cgsolve_hist)
+  endforeach()
+  add_test(NAME cgsolve_halo_equivalence COMMAND python3 ${CG_HIST} 1e-10 ${_hist}_n16_1.csv
+    ${_hist}_halo_staged_overlap.csv ${_hist}_halo_device.csv ${_hist}_halo_device_overlap.csv)
+  set_tests_properties(cgsolve_halo_equivalence PROPERTIES LABELS mpi FIXTURES_REQUIRED cgsolve_hist)
+  # the path that ran is in the result
+  pp_test(cgsolve_mpi2_halo_recorded COMMAND ${_mpi3h} ${CG} --size 8 ${_run} --halo mpi-device --overlap on
+    EXPECT 0 "halo host +MPI point to point on the model's own memory, no staging \\(host memory\\); overlapped" LABELS mpi)
   add_test(NAME cgsolve_cg1_equivalence COMMAND python3 ${CG_HIST} 1e-8 ${_hist}_n16_1.csv
     ${_hist}_cg1_n16_1.csv ${_hist}_cg1_n16_3.csv)
   set_tests_properties(cgsolve_cg1_equivalence PROPERTIES LABELS mpi FIXTURES_REQUIRED cgsolve_hist)

@@ -6,13 +6,21 @@
 #include "pp/mpi.h"
 #ifdef PP_HAVE_MPI
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
+#endif
 
-static int rank_, size_ = 1, local_rank_, local_size_ = 1, inited_;
+static int rank_, size_ = 1, local_rank_, local_size_ = 1, inited_, thread_level_;
 
 void pp_mpi_init(int *argc, char ***argv) {
   int already;
   MPI_Initialized(&already);
-  if (!already) MPI_Init(argc, argv);
+  /* SERIALIZED: cgsolve's overlapped halo runs its MPI calls on a helper
+   * thread while the main thread computes (never two calls at once). */
+  int provided;
+  if (!already) MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided);
+  MPI_Query_thread(&provided);
+  thread_level_ = provided;
   inited_ = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
@@ -32,6 +40,7 @@ void pp_mpi_finalize(void) {
   inited_ = 0;
 }
 int pp_mpi_rank(void) { return rank_; }
+int pp_mpi_serialized(void) { return !inited_ || thread_level_ >= MPI_THREAD_SERIALIZED; }
 int pp_mpi_size(void) { return size_; }
 int pp_mpi_local_rank(void) { return local_rank_; }
 int pp_mpi_local_size(void) { return local_size_; }
@@ -47,6 +56,21 @@ int pp_mpi_all(int ok) {
 }
 void pp_mpi_barrier(void) {
   if (inited_ && size_ > 1) MPI_Barrier(MPI_COMM_WORLD);
+}
+int pp_mpi_gpu_aware(const char **why) {
+  const char *e = getenv("MPICH_GPU_SUPPORT_ENABLED");
+  if (e && !strcmp(e, "1")) return *why = "MPICH_GPU_SUPPORT_ENABLED=1 (Cray MPICH)", 1;
+  e = getenv("MV2_USE_CUDA");
+  if (e && !strcmp(e, "1")) return *why = "MV2_USE_CUDA=1 (MVAPICH2)", 1;
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  if (MPIX_Query_cuda_support()) return *why = "MPIX_Query_cuda_support() = 1", 1;
+#endif
+#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+  if (MPIX_Query_rocm_support()) return *why = "MPIX_Query_rocm_support() = 1", 1;
+#endif
+  *why = "the MPI library does not report GPU support (Open MPI: MPIX_Query_cuda_support; Cray "
+         "MPICH: MPICH_GPU_SUPPORT_ENABLED=1)";
+  return 0;
 }
 void pp_mpi_bcast(void *buf, int bytes) {
   if (inited_ && size_ > 1) MPI_Bcast(buf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
@@ -81,6 +105,7 @@ void pp_mpi_abort(int code) {
 void pp_mpi_init(int *argc, char ***argv) { (void)argc; (void)argv; }
 void pp_mpi_finalize(void) {}
 int pp_mpi_rank(void) { return 0; }
+int pp_mpi_serialized(void) { return 1; }
 int pp_mpi_size(void) { return 1; }
 int pp_mpi_local_rank(void) { return 0; }
 int pp_mpi_local_size(void) { return 1; }
@@ -89,6 +114,10 @@ void pp_mpi_max(double *v, int n) { (void)v; (void)n; }
 int pp_mpi_all(int ok) { return ok; }
 void pp_mpi_barrier(void) {}
 void pp_mpi_bcast(void *buf, int bytes) { (void)buf; (void)bytes; }
+int pp_mpi_gpu_aware(const char **why) {
+  *why = "no MPI in this build";
+  return 0;
+}
 void pp_mpi_gather(const void *mine, void *all, int bytes) { memcpy(all, mine, (size_t)bytes); }
 void pp_mpi_exit(int code) { exit(code); }
 void pp_mpi_abort(int code) {

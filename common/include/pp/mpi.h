@@ -8,6 +8,9 @@ PP_EXTERN_C_BEGIN
 void pp_mpi_init(int *argc, char ***argv);
 void pp_mpi_finalize(void);
 int pp_mpi_rank(void);
+/* 1 when another thread than main may make MPI calls, one at a time
+ * (MPI_THREAD_SERIALIZED or more was provided; always without MPI). */
+int pp_mpi_serialized(void);
 int pp_mpi_size(void);
 /* Rank among the ranks on this node; binds rank -> device local_rank % ndev. */
 int pp_mpi_local_rank(void);
@@ -18,6 +21,11 @@ int pp_mpi_all(int ok);                 /* logical AND over ranks */
 void pp_mpi_barrier(void);
 /* Collective: rank 0's `all` receives every rank's `bytes` of `mine`, in rank
  * order (size x bytes); other ranks' `all` is not touched (may be NULL). */
+/* 1 when the MPI library says it takes GPU memory in its calls (Open MPI's
+ * MPIX_Query_cuda_support / MPIX_Query_rocm_support; Cray MPICH with
+ * MPICH_GPU_SUPPORT_ENABLED=1; MVAPICH2 with MV2_USE_CUDA=1); *why (static)
+ * names what decided. 0 without MPI. This rank only. */
+int pp_mpi_gpu_aware(const char **why);
 /* Collective: rank 0's `bytes` of `buf` replace every other rank's. */
 void pp_mpi_bcast(void *buf, int bytes);
 void pp_mpi_gather(const void *mine, void *all, int bytes);
