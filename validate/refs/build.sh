@@ -105,7 +105,9 @@ build_babelstream_omp() {
   [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): babelstream-omp skipped" >&2; return 0; }
   # BabelStream puts OFFLOAD_FLAGS into its default release flags, which
   # RELEASE_FLAGS=-O3 (no -march=native) replaces: CXX_EXTRA_FLAGS carries them.
-  local off="-fopenmp --offload-arch=sm_90 --cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc"
+  # -foffload-lto (compile and link: BabelStream passes CXX_EXTRA_FLAGS to both),
+  # as ProxyPort's omp build has it: both sides built with the same flags.
+  local off="-fopenmp --offload-arch=sm_90 --cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc -foffload-lto"
   step babelstream-omp-cmake cmake -S "$SRC/BabelStream" -B "$b" -DMODEL=omp \
     -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_BUILD_TYPE=Release -DRELEASE_FLAGS=-O3 \
     -DOFFLOAD=ON -DOFFLOAD_FLAGS="$off" -DCXX_EXTRA_FLAGS="${off// /;}"
@@ -167,7 +169,9 @@ build_testsnap() {
 build_testsnap_ompt() {
   local kb=$BUILD/kokkos-ompt kk=$BUILD/kokkos-ompt-install tb=$BUILD/testsnap-ompt
   [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): testsnap-ompt skipped" >&2; return 0; }
-  local off="--cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc"
+  # -foffload-lto in CMAKE_CXX_FLAGS (compile and link of Kokkos and TestSNAP), as
+  # ProxyPort's omp build has it: both sides built with the same flags.
+  local off="--cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc -foffload-lto"
   local kopts="-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMPTARGET=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_HOPPER90=ON -DBUILD_SHARED_LIBS=OFF"
   if [ ! -e "$kk/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
     # shellcheck disable=SC2086

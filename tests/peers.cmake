@@ -1,0 +1,9 @@
+# The peers step (validate/peers, suite --peers): the public codes beside ProxyPort
+# by the same method. On planted programs (tests/peers_fake.py), no GPU:
+# tests/peers_check.py says what each checks.
+set(PP_PEERS_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/peers_check.py)
+foreach(t method clean faults usage)
+  pp_test(peers_${t} COMMAND python3 ${PP_PEERS_CHECK} ${t} LABELS unit)
+  # clean/faults: ~40 planted processes each, 3-6 s on a busy 2-core machine
+  set_tests_properties(peers_${t} PROPERTIES TIMEOUT 60)
+endforeach()

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Planted stand-ins for the peers step's programs (tests/peers_check.py links
+them as refs/bin/XSBench-cuda ... and bin/xsbench_like ...): each prints the
+output layout of the program it stands for, with times from a known model, so
+that the peers table's figures are known in advance.
+
+PEERS_FAKE: comma-separated faults NAME@N (the N-th call of that program in
+this test; PEERS_FAKE_STATE holds the call counters):
+  xs-fail xs-checksum xs-size     XSBench: exit 1 with no result; checksum 12
+                                  (INAVALID) at 17M; size small
+  ts-forces ts-size               TestSNAP (Kokkos CUDA build): force deviation
+                                  1e-3; 1024 atoms
+  bs-validation bs-size no-spin   BabelStream (CUDA build): FAILED validation
+                                  (exit 0, as it does); 2^25 elements; (OpenMP
+                                  build) no line from the spin library
+  pp-xs-checksum pp-fail          xsbench_like checksum 1; microbench exit 1
+"""
+import json
+import os
+import sys
+
+# time models: seconds = fixed + work / rate
+XS = {0: (1e-3, 0.30e9), 6: (1e-3, 1.8e9)}          # XSBench: fixed 1 ms
+PP_XS = {0: (0.0, 0.33e9), 6: (0.0, 2.0e9)}         # xsbench_like: no fixed cost
+XS_SUM = {17_000_000: 952131, 170_000_000: 525004}
+TS_STEP = {"cuda": 5.5e-3, "ompt": 9.0e-3}          # TestSNAP seconds per step
+TS_FIRST = 0.05                                      # its cold first-step extra
+PP_TS = {"cuda": (0.4e-3, 3.5e-3, 1.0e-3), "omp": (0.6e-3, 3.6e-3, 1.6e-3)}  # ui, yi, deidrj
+BS_MIN = {"cuda": {"Copy": 1.0e-4, "Triad": 1.25e-4}, "omp": {"Copy": 1.1e-4, "Triad": 1.4e-4}}
+PP_BS_MIN = {"cuda": {"copy": 0.98e-4, "triad": 1.2e-4}, "omp": {"copy": 1.0e-4, "triad": 1.3e-4}}
+N_BS = 1 << 24
+SPIN = "peers-spin: primary context sched flags 1 (spin), active 1"
+
+
+def fault(name, prog):
+    """Whether fault `name` is planted on this call (the call counted per program)."""
+    state = os.environ.get("PEERS_FAKE_STATE")
+    planted = [f.split("@") for f in os.environ.get("PEERS_FAKE", "").split(",") if f]
+    if not state:
+        return False
+    counter = os.path.join(state, prog)
+    n = int(open(counter).read()) if os.path.exists(counter) else 0
+    return any(f == name and int(at) == n + 1 for f, at in planted)
+
+
+def count(prog):
+    state = os.environ.get("PEERS_FAKE_STATE")
+    if state:
+        counter = os.path.join(state, prog)
+        n = int(open(counter).read()) if os.path.exists(counter) else 0
+        with open(counter, "w") as f:
+            f.write(str(n + 1))
+
+
+def opt(argv, name, default=None):
+    return argv[argv.index(name) + 1] if name in argv else default
+
+
+def xsbench(argv, prog):
+    k, n = int(opt(argv, "-k")), int(opt(argv, "-l"))
+    fixed, rate = XS[k]
+    t = fixed + n / rate
+    size = "small" if fault("xs-size", prog) else "large"
+    print(f"CUDA Device:                  Fake GPU\nSimulation Method:            Event Based\n"
+          f"H-M Benchmark Size:           {size}")
+    if k == 6:
+        print('Simulation Kernel:"Sort by energy"')
+    if fault("xs-fail", prog):
+        print("GPUassert: out of memory Simulation.cu 402", file=sys.stderr)
+        return 1
+    s = 12 if fault("xs-checksum", prog) else XS_SUM[n]
+    print(f"Runtime:     {t:.3f} seconds\nLookups:     {n:,}\nLookups/s:   {int(n / t):,}")
+    ok = n == 17_000_000 and s == 952131
+    print(f"Verification checksum: {s} ({'Valid' if ok else 'WARNING - INAVALID CHECKSUM!'})")
+    print(SPIN, file=sys.stderr)
+    return 0 if ok else 1
+
+
+def testsnap(argv, prog):
+    build = "cuda" if "cuda" in prog else "ompt"
+    ns = int(opt(argv, "-ns"))
+    d = TS_FIRST + ns * TS_STEP[build]
+    natoms = 1024 if build == "cuda" and fault("ts-size", prog) else 2000
+    dev = 1e-3 if build == "cuda" and fault("ts-forces", prog) else 3e-14
+    space = "N6Kokkos4CudaE" if build == "cuda" else "N6Kokkos12OpenMPTargetE"
+    print(f"Kokkos::ExecutionSpace = {space}\n-----------------------\nSummary of TestSNAP run\n"
+          f"-----------------------\nnatoms = {natoms} \nnghostatoms = 0 \nnsteps = {ns} \n"
+          f"nneighs = 26 \ntwojmax = 14 \nduration = {d:g} [sec]\n"
+          f"grind time = {1000 * d / (natoms * ns):g} [msec/atom-step]\n"
+          f"RMS |Fj| deviation {dev:g} [eV/A]\n")
+    print(SPIN, file=sys.stderr)
+    return 0
+
+
+def babelstream(argv, prog):
+    model = "cuda" if "cuda" in prog else "omp"
+    n = int(opt(argv, "-s"))
+    if model == "cuda" and fault("bs-size", prog):
+        n = 1 << 25
+    times = int(opt(argv, "-n", "100"))
+    print("function,num_times,n_elements,sizeof,max_MB_per_sec,min_runtime,max_runtime,avg_runtime")
+    for k, w in (("Copy", 2), ("Mul", 2), ("Add", 3), ("Triad", 3), ("Dot", 2)):
+        tmin = BS_MIN[model].get(k, 1e-4)
+        print(f"{k},{times},{n},8,{1e-6 * w * 8 * n / tmin:g},{tmin:g},{1.2 * tmin:g},{1.1 * tmin:g}")
+    if model == "cuda" and fault("bs-validation", prog):
+        print("FAILED validation of c[3]: 1 (is) != 2 (should)", file=sys.stderr)
+    if not (model == "omp" and fault("no-spin", prog)):
+        print(SPIN, file=sys.stderr)
+    return 0
+
+
+def row(kernel, model, size, samples, variant="", **extra):
+    mean = sum(samples) / len(samples)
+    r = {"kernel": kernel, "model": model, "label": model, "size": size, "variant": variant,
+         "samples": samples, "valid": True, "check": "planted",
+         "time_s": {"samples": len(samples), "min": min(samples), "median": sorted(samples)[len(samples) // 2],
+                    "mean": mean, "max": max(samples)}}
+    r.update(extra)
+    return r
+
+
+def write(argv, app, rows):
+    doc = {"schema": "proxyport-result-1", "app": app, "command": " ".join(argv), "started_utc": "x",
+           "validated": all(r["valid"] for r in rows), "mpi_ranks": 1, "results": rows}
+    with open(opt(argv, "--json"), "w") as f:
+        json.dump(doc, f)
+
+
+def xsbench_like(argv, prog):
+    n = int(opt(argv, "--lookups"))
+    rows = []
+    for k, v in ((0, "baseline (-k 0)"), (6, "sorted-energy (-k 6)")):
+        fixed, rate = PP_XS[k]
+        s = 1 if fault("pp-xs-checksum", prog) and n == 170_000_000 else XS_SUM[n]
+        rows.append(row("event", "cuda", n, [fixed + n / rate], v, metrics={"checksum_": s}))
+    write(argv, "xsbench_like", rows)
+    return 0
+
+
+def testsnap_pp(argv, prog):
+    steps = int(opt(argv, "--steps"))
+    rows = []
+    for m, (ui, yi, de) in PP_TS.items():
+        rows.append(row("step", m, 2000, [ui + yi + de + 2e-4] * steps))
+        for k, t in (("compute_ui", ui), ("compute_yi", yi), ("compute_deidrj", de)):
+            rows.append(row(k, m, 2000, [t] * steps))
+    write(argv, "testsnap", rows)
+    return 0
+
+
+def microbench(argv, prog):
+    if fault("pp-fail", prog):
+        print("microbench: cuda: out of memory", file=sys.stderr)
+        return 3
+    n, samples = int(opt(argv, "--size")), int(opt(argv, "--samples"))
+    rows = []
+    for m, tpb in (("cuda", 1024), ("omp", 128)):
+        for k, w in (("copy", 2), ("triad", 3)):
+            t = PP_BS_MIN[m][k]
+            rows.append(row(k, m, n, [t] + [1.1 * t] * (samples - 1), f"tpb={tpb}", bytes_per_run=w * 8 * n))
+    write(argv, "microbench", rows)
+    return 0
+
+
+PROGS = {"XSBench-cuda": xsbench, "TestSNAP-kokkos-cuda": testsnap, "TestSNAP-kokkos-ompt": testsnap,
+         "BabelStream-cuda": babelstream, "BabelStream-omp": babelstream,
+         "xsbench_like": xsbench_like, "testsnap": testsnap_pp, "microbench": microbench}
+
+if __name__ == "__main__":
+    prog = os.path.basename(sys.argv[0])
+    if "--version" in sys.argv:
+        print("planted build")
+        sys.exit(0)
+    rc = PROGS[prog](sys.argv[1:], prog)
+    count(prog)
+    sys.exit(rc)

@@ -1,0 +1,100 @@
+"""What the peers step runs, in the order it runs it: per round, each public
+code and ProxyPort's process of the same work in turn (A B A B ...), so that a
+drift of the node (clocks, temperature, another tenant) falls on both sides.
+
+Every run is a dict: group, side ("public" or "proxyport"), code, want (the
+problem the parsers check the output against), argv, round.
+"""
+import os
+
+XS_L1 = 17_000_000     # XSBench's default count: its published checksum, its own figure
+XS_L2 = 170_000_000    # fixed costs amortised (checked: their share is measured)
+TS_STEPS = (10, 100)   # TestSNAP step counts; ProxyPort: 10 warm-up, 90 timed
+TS_CASE = "W_2J14_2000_disp"
+TS_ATOMS, TS_TWOJMAX = 2000, 14
+BS_SIZE = 1 << 24      # doubles per array, the size of ProxyPort's published triad claim
+BS_TIMES = 100         # BabelStream's default; its statistics leave out the first
+TPB = {"cuda": 1024, "omp": 128}  # BabelStream CUDA's TBSIZE; LLVM's default team size
+
+PUBLIC_BINS = {"xsbench": ["XSBench-cuda"],
+               "testsnap": ["TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt"],
+               "babelstream": ["BabelStream-cuda", "BabelStream-omp"]}
+PP_BINS = {"xsbench": "xsbench_like", "testsnap": "testsnap", "babelstream": "microbench"}
+GROUPS = tuple(PUBLIC_BINS)
+# every ProxyPort run: its default spin wait named, no bootstrap (not used here)
+PP_COMMON = ["--gpu-wait", "spin", "--bootstrap", "0", "--ceiling-mib", "64"]
+
+
+def available(refs, bindir, groups):
+    """{group: [missing binaries]} for the groups asked."""
+    out = {}
+    for g in groups:
+        miss = [b for b in PUBLIC_BINS[g] if not os.access(os.path.join(refs, "bin", b), os.X_OK)]
+        if not os.access(os.path.join(bindir, PP_BINS[g]), os.X_OK):
+            miss.append(PP_BINS[g])
+        out[g] = miss
+    return out
+
+
+def xsbench_round(rb, pb, r, fixed_rounds):
+    def pub(k, n):
+        return {"group": "xsbench", "side": "public", "code": f"XSBench -k {k}", "round": r,
+                "want": {"kernel": k, "lookups": n},
+                "argv": [os.path.join(rb, "XSBench-cuda"), "-m", "event", "-s", "large",
+                         "-k", str(k), "-l", str(n)]}
+
+    def pp(n):
+        return {"group": "xsbench", "side": "proxyport", "code": "xsbench_like cuda", "round": r,
+                "want": {"lookups": n},
+                "argv": [os.path.join(pb, "xsbench_like"), "--backend", "cuda", "-m", "event",
+                         "-s", "large", "--variant", "baseline,sorted-energy", "--lookups", str(n),
+                         "--timer", "wall", "--warmup", "0", "--samples", "1"] + PP_COMMON}
+    runs = [pub(0, XS_L2), pp(XS_L2), pub(6, XS_L2)]
+    if r <= fixed_rounds:
+        runs += [pub(0, XS_L1), pp(XS_L1), pub(6, XS_L1)]
+    return runs
+
+
+def testsnap_round(rb, pb, r):
+    def pub(build, space, n):
+        return {"group": "testsnap", "side": "public", "code": f"TestSNAP {build}", "round": r,
+                "want": {"steps": n, "atoms": TS_ATOMS, "twojmax": TS_TWOJMAX, "space": space},
+                "argv": [os.path.join(rb, f"TestSNAP-kokkos-{build}"), "-ns", str(n)]}
+    n1, n2 = TS_STEPS
+    pp = {"group": "testsnap", "side": "proxyport", "code": "testsnap cuda,omp", "round": r,
+          "want": {"steps": n2 - n1},
+          "argv": [os.path.join(pb, "testsnap"), "--backend", "cuda,omp", "--case", TS_CASE,
+                   "--warmup", str(n1), "--steps", str(n2 - n1), "--timer", "wall"] + PP_COMMON}
+    return [pub("cuda", "Cuda", n1), pub("cuda", "Cuda", n2), pp,
+            pub("ompt", "OpenMPTarget", n1), pub("ompt", "OpenMPTarget", n2)]
+
+
+def babelstream_round(rb, pb, r):
+    def pub(model):
+        return {"group": "babelstream", "side": "public", "code": f"BabelStream {model}", "round": r,
+                "want": {"elements": BS_SIZE, "times": BS_TIMES},
+                "argv": [os.path.join(rb, f"BabelStream-{model}"), "-s", str(BS_SIZE),
+                         "-n", str(BS_TIMES), "--csv"]}
+    pp = {"group": "babelstream", "side": "proxyport", "code": "microbench cuda,omp", "round": r,
+          "want": {"size": BS_SIZE},
+          "argv": [os.path.join(pb, "microbench"), "--backend", "cuda,omp", "--kernels", "copy,triad",
+                   "--size", str(BS_SIZE), "--tpb", ",".join(str(t) for t in sorted(set(TPB.values()))),
+                   "--timer", "wall", "--warmup", "1", "--samples", str(BS_TIMES - 1)] + PP_COMMON}
+    return [pub("cuda"), pp, pub("omp")]
+
+
+def runs(refs, bindir, groups, rounds, fixed_rounds=1):
+    """Every run in order. fixed_rounds: rounds that also run XSBench's default
+    count (its own figure and the fixed-cost check); the others run L2 only."""
+    rb, pb = os.path.join(refs, "bin"), bindir
+    out = []
+    for r in range(1, rounds + 1):
+        if "xsbench" in groups:
+            out += xsbench_round(rb, pb, r, fixed_rounds)
+        if "testsnap" in groups:
+            out += testsnap_round(rb, pb, r)
+        if "babelstream" in groups:
+            out += babelstream_round(rb, pb, r)
+    for i, run in enumerate(out, 1):
+        run["id"] = f"{i:03d}-{run['group']}-{run['side']}"
+    return out
