@@ -93,13 +93,24 @@ typedef struct cg_halo {
 int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
                   const int64_t *rank_begin);
 /* Fills the ghost entries of the device vector x (local numbering) from the
- * neighbours. `direct` 0 (CG_HALO_HOST): owned entries staged to the host
+ * neighbours, by `path`: CG_PATH_STAGED, owned entries staged to the host
  * (ops->to_host of the span of the send list), packed, exchanged by MPI,
- * ghosts uploaded (ops->to_device). 1 (CG_HALO_MPI_DEVICE): the model's own
- * memory goes to MPI (the send span and the ghost block are contiguous on
- * slabs), for host memory or a GPU-aware MPI. No-op on one rank. */
-enum { CG_HALO_HOST, CG_HALO_MPI_DEVICE };
-void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int direct);
+ * ghosts uploaded (ops->to_device); CG_PATH_MPI_DEVICE, the model's own
+ * memory handed to MPI (host memory, or a GPU-aware MPI; the send span and
+ * the ghost block are contiguous on slabs); CG_PATH_CUDA_IPC, written device
+ * to device into the neighbours' ghosts (halo_ipc.c). No-op on one rank.
+ * Exits 3 when the IPC copy fails. */
+enum { CG_PATH_STAGED, CG_PATH_MPI_DEVICE, CG_PATH_CUDA_IPC };
+void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int path);
+/* halo_ipc.c. NULL when CUDA IPC can carry the halo of vectors in the
+ * memory `device_memory` belongs to (this rank: the CUDA driver, CUDA device
+ * memory, every rank on one node), else why not (static). */
+const char *cg_ipc_check(const void *device_memory);
+/* The IPC exchange (collective with the neighbours; maps x's neighbours at
+ * its first call); 0, or -1 when a driver call failed. */
+int cg_ipc_exchange(const cg_halo *h, double *x);
+/* Unmaps the neighbours of x (before x is freed: its address may come back). */
+void cg_ipc_forget(const double *x);
 /* For validation, independent of the exchange lists and of
  * cg_halo_exchange: the whole z-planes of host vector x (nrows owned entries,
  * whole planes of `plane` entries) adjacent to this rank's slab: `below`
@@ -109,7 +120,7 @@ void cg_halo_planes(const cg_halo *h, const double *x, int64_t nrows, int64_t pl
                     double *below, double *above);
 void cg_halo_free(cg_halo *h);
 /* 1 when every send list is one contiguous span (slabs: a whole plane), so
- * CG_HALO_MPI_DEVICE needs no packing. */
+ * the device paths need no packing. */
 int cg_halo_contiguous(const cg_halo *h);
 /* Bytes one exchange moves (sent by this rank). */
 double cg_halo_bytes(const cg_halo *h);

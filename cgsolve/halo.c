@@ -136,9 +136,17 @@ int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
   return 0;
 }
 
-void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int direct) {
+void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int path) {
 #ifdef PP_HAVE_MPI
   if (pp_mpi_size() == 1) return;
+  if (path == CG_PATH_CUDA_IPC) {
+    if (cg_ipc_exchange(h, x) != 0) {
+      fprintf(stderr, "cgsolve: rank %d: the CUDA IPC halo exchange failed\n", pp_mpi_rank());
+      pp_mpi_abort(3);
+    }
+    return;
+  }
+  const int direct = path == CG_PATH_MPI_DEVICE;
   MPI_Request req[4];
   int nreq = 0;
   for (int d = 0; d < 2; d++)
@@ -150,7 +158,7 @@ void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int
     if (h->nbr[d] < 0 || !n) continue;
     const int32_t *idx = h->send_idx[d];
     int64_t first = idx[0], span = idx[n - 1] - first + 1;
-    if (direct) { /* cg_halo_direct_ok: the span is exactly the entries */
+    if (direct) { /* contiguous (cg_halo_contiguous): the span is exactly the entries */
       MPI_Isend(x + first, (int)n, MPI_DOUBLE, h->nbr[d], 2, MPI_COMM_WORLD, &req[nreq++]);
       continue;
     }
@@ -169,7 +177,7 @@ void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int
     if (h->nrecv[d])
       ops->to_device(x + h->recv_at[d], h->recvbuf[d], (size_t)h->nrecv[d] * sizeof(double));
 #else
-  (void)h, (void)ops, (void)x, (void)direct;
+  (void)h, (void)ops, (void)x, (void)path;
 #endif
 }
 

@@ -17,10 +17,11 @@ typedef struct cg_config {
   int weak;
   int split;               /* --update split: two axpby and a dot instead of update */
   int variant;             /* --cg-variant: CG_CLASSIC or CG_CHRONOPOULOS_GEAR */
-  int halo;                /* --halo: CG_HALO_AUTO, _STAGED or _DEVICE */
+  int halo;                /* --halo: CG_HALO_AUTO, _STAGED, _DEVICE or _IPC */
+  int path[PP_MODEL_COUNT];  /* the halo path each model takes (cg_halo_choose) */
   int overlap;             /* --overlap on: interior rows computed during the exchange */
 } cg_config;
-enum { CG_HALO_AUTO, CG_HALO_STAGED, CG_HALO_DEVICE }; /* --halo auto|host|mpi-device */
+enum { CG_HALO_AUTO, CG_HALO_STAGED, CG_HALO_DEVICE, CG_HALO_IPC }; /* --halo auto|host|mpi-device|cuda-ipc */
 /* Classic CG sums over ranks twice per iteration (p.Ap, then r.r);
  * Chronopoulos and Gear's form ("s-step iterative methods for symmetric
  * linear systems") computes w = A r and sums r.r and w.r together, once,
@@ -65,7 +66,7 @@ typedef struct cg_solver {
   int64_t *rowptr; int32_t *col; double *val; /* device */
   double *b, *x, *r, *p, *Ap, *scratch;       /* device; x, p (and r) have ghosts */
   double *w, *s_;          /* Chronopoulos-Gear: w = A r, s = A p (recurrence); NULL otherwise */
-  int halo_direct;         /* CG_HALO_MPI_DEVICE: MPI on the model's memory */
+  int path;                /* the halo path (CG_PATH_*) */
   int overlap;             /* the timed solves overlap the exchange with the interior rows */
   int iters, stop;
   double *hist;            /* relative recursive residual after each iteration */
@@ -74,11 +75,10 @@ typedef struct cg_solver {
   pp_parts pt;
 } cg_solver;
 
-/* The halo path of model m under --halo (*direct: 1 for MPI on the model's
- * memory) and why, for the report; NULL *why_not... : a message when
- * --halo mpi-device cannot be honoured (device memory, an MPI that does not
- * say it is GPU-aware). */
-const char *cg_halo_path(const pp_session *s, const cg_config *c, pp_model m, int *direct, const char **refused);
+/* Collective: the halo path of model m under --halo into c->path[m] and
+ * what it is, for the report. *refused: why --halo mpi-device or cuda-ipc
+ * cannot be honoured (NULL: they can, or were not asked). */
+const char *cg_halo_choose(const pp_session *s, cg_config *c, pp_model m, const char **refused);
 /* Uploads the slab and allocates the vectors of model m. */
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m);

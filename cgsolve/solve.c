@@ -14,22 +14,42 @@ static const cg_kernels *cg_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m
 /* Planted faults (tests: each must make validation fail), read once. */
 static struct { int spmv_zero, dot, breakdown, update; } fault;
 
-const char *cg_halo_path(const pp_session *s, const cg_config *c, pp_model m, int *direct, const char **refused) {
-  const char *why = "";
-  const int host_mem = !s->info[m].is_gpu, aware = pp_mpi_gpu_aware(&why);
-  static char text[2][320];
-  char *t = text[m % 2];
+/* A model's memory asked whether CUDA IPC can map it (collective verdict). */
+static const char *ipc_verdict(const pp_session *s, pp_model m) {
+  const char *why = "the model's memory is host memory";
+  if (s->info[m].is_gpu) {
+    void *probe = s->ops[m]->alloc(64);
+    why = cg_ipc_check(probe);
+    s->ops[m]->free(probe);
+  }
+  return pp_mpi_all(why == NULL) ? NULL : why ? why : "another rank cannot use CUDA IPC";
+}
+
+const char *cg_halo_choose(const pp_session *s, cg_config *c, pp_model m, const char **refused) {
+  static char text[PP_MODEL_COUNT][320];
+  char *t = text[m];
+  const char *aware_why = "";
+  const int host_mem = !s->info[m].is_gpu, aware = pp_mpi_gpu_aware(&aware_why);
+  const int mpi_ok = pp_mpi_all(host_mem || aware); /* every rank the same path */
   *refused = NULL;
-  *direct = 0;
+  c->path[m] = CG_PATH_STAGED;
   if (c->halo == CG_HALO_STAGED) return "boundary planes staged through host memory (--halo host), MPI point to point";
-  if (host_mem || aware) {
-    *direct = 1;
+  if (mpi_ok && c->halo != CG_HALO_IPC) {
+    c->path[m] = CG_PATH_MPI_DEVICE;
     snprintf(t, sizeof text[0], "MPI point to point on the model's own memory, no staging (%s)",
-             host_mem ? "host memory" : why);
+             host_mem ? "host memory" : aware_why);
     return t;
   }
-  if (c->halo == CG_HALO_DEVICE) *refused = why;
-  snprintf(t, sizeof text[0], "boundary planes staged through host memory, MPI point to point (%s)", why);
+  const char *ipc_why = c->halo == CG_HALO_DEVICE ? "not asked" : ipc_verdict(s, m);
+  if (!ipc_why) {
+    c->path[m] = CG_PATH_CUDA_IPC;
+    return "device to device into the neighbours' ghosts through CUDA IPC (one node), an MPI message as "
+           "the signal";
+  }
+  if (c->halo == CG_HALO_DEVICE) *refused = mpi_ok ? NULL : host_mem ? "another rank's MPI cannot" : aware_why;
+  if (c->halo == CG_HALO_IPC) *refused = ipc_why;
+  snprintf(t, sizeof text[0], "boundary planes staged through host memory, MPI point to point (MPI: %s; CUDA IPC: %s)",
+           host_mem ? "host memory" : aware_why, ipc_why);
   return t;
 }
 
@@ -43,9 +63,8 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   fault.breakdown = pp_fault("cg-breakdown"); /* p.Ap = 0 at iteration 3 */
   fault.update = pp_fault("cg-update");       /* the fused update's r.r comes back halved */
   S->s = s, S->c = c, S->pb = pb, S->m = m, S->ops = s->ops[m];
-  const char *refused;
-  cg_halo_path(s, c, m, &S->halo_direct, &refused);
-  S->halo_direct = S->halo_direct && cg_halo_contiguous(&pb->halo);
+  /* the device paths send whole planes: contiguous on slabs, staged otherwise */
+  S->path = cg_halo_contiguous(&pb->halo) ? c->path[m] : CG_PATH_STAGED;
   /* the helper thread makes MPI calls: it needs MPI_THREAD_SERIALIZED */
   S->overlap = c->overlap && pp_mpi_size() > 1 && pp_mpi_serialized();
   S->sk = spmv_kernels_for(m), S->ck = cg_kernels_for(m);
@@ -70,6 +89,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
 
 void cg_solver_free(cg_solver *S) {
   S->sk->release(S->plan);
+  if (S->path == CG_PATH_CUDA_IPC) cg_ipc_forget(S->p), cg_ipc_forget(S->r);
   void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch, S->w, S->s_};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
     if (dev[i]) S->ops->free(dev[i]);
@@ -80,7 +100,7 @@ void cg_solver_free(cg_solver *S) {
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
   pp_part_begin(&S->pt);
-  cg_halo_exchange(&S->pb->halo, S->ops, v, S->halo_direct);
+  cg_halo_exchange(&S->pb->halo, S->ops, v, S->path);
   pp_part_end(&S->pt, K_HALO);
 }
 static void do_spmv(cg_solver *S, const double *x, double *y) {
@@ -98,11 +118,11 @@ typedef struct halo_job {
   const cg_halo *h;
   const pp_device_ops *ops;
   double *v;
-  int direct;
+  int path;
 } halo_job;
 static void *halo_thread(void *arg) {
   halo_job *j = arg;
-  cg_halo_exchange(j->h, j->ops, j->v, j->direct);
+  cg_halo_exchange(j->h, j->ops, j->v, j->path);
   return NULL;
 }
 /* One call of `part` that took `dt` seconds, timed by the caller (the
@@ -115,7 +135,7 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
   const cg_halo *h = &S->pb->halo;
   const int64_t n = S->n, plane = S->pb->plane;
   const int64_t lo = h->nbr[0] >= 0 ? plane : 0, hi = h->nbr[1] >= 0 ? plane : 0;
-  halo_job j = {h, S->ops, v, S->halo_direct};
+  halo_job j = {h, S->ops, v, S->path};
   if (S->pt.on) S->ops->sync();
   const double t0 = S->pt.on ? pp_wtime() : 0;
   pthread_t t;

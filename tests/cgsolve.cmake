@@ -180,6 +180,9 @@ if(PP_HAVE_MPI)
   # the path that ran is in the result
   pp_test(cgsolve_mpi2_halo_recorded COMMAND ${_mpi3h} ${CG} --size 8 ${_run} --halo mpi-device --overlap on
     EXPECT 0 "halo host +MPI point to point on the model's own memory, no staging \\(host memory\\); overlapped" LABELS mpi)
+  # CUDA IPC maps GPU memory: asked for host memory, refused once with the reason
+  pp_test(cgsolve_mpi3_halo_ipc_refused COMMAND ${_mpi3h} ${CG} --size 8 --backend host ${PP_TEST_FAST} --halo cuda-ipc
+    EXPECT 2 "--halo cuda-ipc: not possible for the host model: the model's memory is host memory" LABELS mpi input)
   add_test(NAME cgsolve_cg1_equivalence COMMAND python3 ${CG_HIST} 1e-8 ${_hist}_n16_1.csv
     ${_hist}_cg1_n16_1.csv ${_hist}_cg1_n16_3.csv)
   set_tests_properties(cgsolve_cg1_equivalence PROPERTIES LABELS mpi FIXTURES_REQUIRED cgsolve_hist)
