@@ -47,8 +47,8 @@ agree_case(options_lacks "rank 2 of 3: the command line lacks rank 0's argument 
   ${_ag2} ${_agTS} --case W_2J8_2000 --dump agree.dump ${_agNext} ${_agTS} --case W_2J8_2000)
 agree_case(options_steps "rank 1 of 2: --steps 3 where rank 0 has --steps 2"
   ${_ag1} ${_agTS} --case W_2J8_2000 --steps 2 ${_agNext} ${_agTS} --case W_2J8_2000 --steps 3)
-agree_case(options_backend "rank 2 of 3: --backend omp where rank 0 has --backend host"
-  ${_ag2} ${_agCG} ${_agNext} $<TARGET_FILE:cgsolve> --backend omp --size 4 ${_agF})
+agree_case(options_backend "rank 2 of 3: --backend all where rank 0 has --backend host"
+  ${_ag2} ${_agCG} ${_agNext} $<TARGET_FILE:cgsolve> --backend all --size 4 ${_agF})
 
 # 5. ... and the inputs: one relative name, other bytes per rank.
 set(_agD ${CMAKE_CURRENT_BINARY_DIR}/agree)

@@ -322,10 +322,19 @@ if(PP_HAVE_MPI)
   # A bad input every rank reads alike: one message, exit 2, no MPI_Abort.
   ts_mpi_test(testsnap_mpi2_bad_data 2 2 "truncated.data:17: file ends in the Atoms section" --data
     ${TS_BAD}/truncated.data ${TS_POT} --backend host ${TS_FAST})
-  # One rank alone given /dev/zero (MPMD): one line, the whole job ends (it once hung).
-  ts_mpi_test(testsnap_mpi2_dev_zero_one_rank 1 2 "rank 1 of 2: data file '/dev/zero' is not a regular file"
-    --data ${TS_J8D} ${TS_POT} --backend host ${TS_FAST} : ${MPIEXEC_NUMPROC_FLAG} 1
-    ${TS} --data /dev/zero ${TS_POT} --backend host ${TS_FAST})
+  # One rank alone reading /dev/zero (MPMD, one command line: in.data is the data
+  # file in one working folder, /dev/zero in the other): one line, the whole job
+  # ends (it once hung).
+  set(_z ${CMAKE_CURRENT_BINARY_DIR}/zero-one-rank)
+  file(MAKE_DIRECTORY ${_z}/a ${_z}/b)
+  file(CREATE_LINK ${TS_J8D} ${_z}/a/in.data SYMBOLIC)
+  file(CREATE_LINK /dev/zero ${_z}/b/in.data SYMBOLIC)
+  pp_mpi_command(_mpi1 1)
+  add_test(NAME testsnap_mpi2_dev_zero_one_rank COMMAND ${PP_EXPECT} --once --absent MPI_ABORT 2
+    "rank 1 of 2: data file 'in.data' is not a regular file" -- ${_mpi1}
+    -wdir ${_z}/a ${TS} --data in.data ${TS_POT} --backend host ${TS_FAST} : ${MPIEXEC_NUMPROC_FLAG} 1
+    -wdir ${_z}/b ${TS} --data in.data ${TS_POT} --backend host ${TS_FAST})
+  set_tests_properties(testsnap_mpi2_dev_zero_one_rank PROPERTIES ENVIRONMENT "${PP_TEST_ENV}")
   set_tests_properties(testsnap_mpi2_w2_refused testsnap_mpi2_bad_data testsnap_mpi2_dev_zero_one_rank
     PROPERTIES LABELS "mpi;input")
   set_tests_properties(testsnap_mpi2_dev_zero_one_rank PROPERTIES TIMEOUT 30)
