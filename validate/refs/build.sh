@@ -24,8 +24,9 @@ From a folder of bare clones MIRRORS/<owner>+<name>/repo, or from GitHub:
 TestSNAP's refdata_2J14_W.h is a missing blob in every public mirror: it is
 generated from inputs/testsnap/W_2J14_2000_disp (validate/refs/testsnap_refdata.py).
 
-OUT gets bin/ (stripped binaries), versions.txt (commit, flags of each) and
-logs/. Build trees go to SRC_ROOT/_build. Environment: JOBS (2), CUDA_HOME
+OUT gets bin/ (stripped binaries), lib/libpeers_spin.so (always: the peers
+step's spin preload, validate/refs/spin.c), versions.txt (commit, flags of
+each) and logs/. Build trees go to SRC_ROOT/_build. Environment: JOBS (2), CUDA_HOME
 (/usr/local/cuda), CUDA_LEGACY (<repo>/.toolchain/cuda-legacy: ptxas 11.8 for
 clang-19 offload), CLANG (clang++-19).
 EOF
@@ -63,6 +64,14 @@ step() {
   echo "build.sh: $name done in $((SECONDS - t0)) s"
 }
 install_bin() { cp "$1" "$OUT/bin/$2"; strip "$OUT/bin/$2"; }
+
+# lib/libpeers_spin.so: preloaded by the peers step into the public codes so
+# that they wait for the GPU by spinning, as ProxyPort does (spin.c says how)
+build_spin() {
+  mkdir -p "$OUT/lib"
+  gcc -std=c11 -O2 -Wall -shared -fPIC -o "$OUT/lib/libpeers_spin.so" "$REPO/validate/refs/spin.c" -ldl
+  record libpeers_spin "$(git -C "$REPO" rev-parse --short HEAD)" "validate/refs/spin.c: gcc -shared -fPIC (LD_PRELOAD, CU_CTX_SCHED_SPIN)"
+}
 
 build_xsbench() {
   local flags="-Xcompiler -O3 -arch=sm_90 -std=c++17 -O3"
@@ -211,6 +220,7 @@ build_testsnap_host() {
   echo "build.sh: testsnap-host: $(grep 'RMS |Fj|' "$OUT/logs/testsnap-host-run.txt") (accepted)"
 }
 
+build_spin
 for w in $WHAT; do
   case $w in
     xsbench) build_xsbench ;;

@@ -190,6 +190,8 @@ def xsbench_rows(runs):
         mrow["ok"] = mrow["ratio"] is not None
         mrow["notes"] = [f"fixed costs: XSBench {fit_pub['fixed_s'] * 1e3:.1f} ms"
                          + (f", ProxyPort {fit_pp['fixed_s'] * 1e3:.1f} ms" if fit_pp else "")] if fit_pub else []
+        mrow["notes"].append(f"runs at {L1 // 1_000_000}M / {L2 // 1_000_000}M lookups: XSBench "
+                             f"{len(pub_t(L1))}/{len(pub_t(L2))}, ProxyPort {len(pp_t(L1))}/{len(pp_t(L2))}")
         rows.append(mrow)
     return rows
 

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from .. import cli, outfile, project, result
+from .. import cli, outfile, peers, project, result
 from . import cases as suite_cases
 from . import rules as suite_rules
 from . import summary as suite_summary
@@ -92,6 +92,8 @@ def parse_args(argv):
     p.add_argument("--repo", help="source tree the binaries were built from (default: the one of validate/)")
     p.add_argument("--summarize", metavar="DIR", help="only (re)write the summary of the run in DIR")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    p.add_argument("--peers", metavar="DIR", help="also run the public codes built by validate/refs/build.sh "
+                   "into DIR beside ProxyPort, by the same method: OUT/peers/peers.md (pptools/peers)")
     p.add_argument("--fast", action="store_true",
                    help="testing: 1 warm-up, 3 samples (testsnap: 3 steps), small ceiling buffers "
                    "(never reportable)")
@@ -242,7 +244,8 @@ def run(argv):
         run_one(r, out, n, len(p["runs"]))
         outfile.write_json(os.path.join(out, "suite.json"), p)  # kept current: a killed run is still read
     log(f"all runs done in {time.monotonic() - T0:.0f} s")
-    return suite_summary.write(out, a.reportable, repo)
+    rc = suite_summary.write(out, a.reportable, repo)
+    return max(rc, min(1, peers.suite_step(a.peers, p["bin"], out, log))) if a.peers else rc
 
 
 T0 = time.monotonic()
