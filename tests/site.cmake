@@ -38,3 +38,15 @@ endif()
 # uid 65534 with compilers only from Lmod modules; about 40 s on 2 cores.
 pp_test(noroot_modules COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/noroot_modules.sh LABELS noroot)
 set_tests_properties(noroot_modules PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# scripts/setup downloads the legacy CUDA root (84 MB) only for a build that needs it:
+# never for cpu; for an NVIDIA preset with clang-19 and CUDA >= 13 it must try (apt-get
+# trapped, empty PP_TOOLCHAIN: the attempt is seen, nothing is fetched).
+pp_test(noroot_setup_cpu_no_download COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/noroot_setup_download.sh cpu none
+        LABELS unit)
+set_tests_properties(noroot_setup_cpu_no_download PROPERTIES TIMEOUT 60)
+if(PP_TEST_CLANG19 AND _nvv MATCHES "release (1[3-9]|[2-9][0-9])\\.")
+  pp_test(noroot_setup_sm90_tries_download COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/noroot_setup_download.sh nvidia-sm90 download
+          LABELS unit)
+  set_tests_properties(noroot_setup_sm90_tries_download PROPERTIES TIMEOUT 60)
+endif()
