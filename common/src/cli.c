@@ -266,6 +266,9 @@ static void print_help(const pp_app *app) {
   printf("  --device N         device index (default: node-local MPI rank modulo device count)\n");
   printf("  --ceiling-mib N    buffer size of the copy-bandwidth ceiling measurement (default 1024 on GPUs, 256 on CPUs)\n");
   printf("  --quiet            print only the table (no progress)\n");
+  printf("  --no-energy        no energy meter (NVML, AMD SMI, RAPL) and no energy columns\n");
+  printf("  --energy-max-s S   repeat a row for at most S seconds so the energy counter's error is < 2%%\n"
+         "                     (default 3; beyond it the row is marked below the counter's resolution)\n");
   printf("  --inject-fault NAME  testing: corrupt one result before its check (it must FAIL)\n");
   printf("  --version          the build record (compilers, flags, git revision, models) and exit\n");
   printf("  --help             this text\n");
@@ -408,6 +411,11 @@ static void cli_parse(void *ctx) {
       if (!pp_fault_listed(app->faults, name))
         pp_usage_error(app->name, "--inject-fault: '%s' is not a fault %s can plant", name, app->name);
       pp_fault_set(name);
+    } else if (!strcmp(a, "--no-energy")) {
+      opt->no_energy = 1;
+    } else if (!strcmp(a, "--energy-max-s")) {
+      if ((err = pp_parse_double(need_arg(app, argc, argv, &i), 0.01, 3600, &opt->energy_max_s)))
+        pp_usage_error(app->name, "--energy-max-s: %s", err);
     } else if (!strcmp(a, "--quiet")) {
       opt->quiet = 1;
       opt->progress = 0;
@@ -440,6 +448,7 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
   opt->seed = 42;
   opt->device = -1;
   opt->progress = 1;
+  opt->energy_max_s = 3;
   record_command(argc, argv, opt->command, sizeof opt->command);
   pp_agree_args(argc, argv); /* compared across ranks by every collective check */
   /* Every rank parses the same command line (and decks): one collective verdict. */

@@ -46,10 +46,10 @@ static int cmp_double(const void *a, const void *b) {
 
 int pp_energy_calibrate(const pp_energy_source *src, const pp_energy_clock *clk, int min_changes,
                         double min_s, double max_s, pp_energy_calib *out, char *why, size_t n) {
-  enum { MAXI = 512 };
-  double gaps[MAXI];
-  int ngaps = 0, changes = 0;
-  double e_prev, e, t0 = clk->now(clk->ctx), t_first = 0, e_first = 0, t_last = 0, e_last = 0;
+  enum { MAXE = 1024 };
+  double gaps[MAXE], te[MAXE], ee[MAXE]; /* intervals; the changes' times and values */
+  int ngaps = 0, changes = 0, ne = 0;
+  double e_prev, e, t0 = clk->now(clk->ctx), t_last = 0;
   double step = INFINITY;
   memset(out, 0, sizeof *out);
   if (src->read(src->impl, &e_prev, why, n) != 0) return -1;
@@ -61,9 +61,9 @@ int pp_energy_calibrate(const pp_energy_source *src, const pp_energy_clock *clk,
     t = clk->now(clk->ctx);
     if (e == e_prev) continue;
     if (e > e_prev && e - e_prev < step) step = e - e_prev;
-    if (!changes) t_first = t, e_first = e;
-    else if (ngaps < MAXI) gaps[ngaps++] = t - t_last;
-    t_last = t, e_last = e, e_prev = e;
+    if (changes && ngaps < MAXE) gaps[ngaps++] = t - t_last;
+    if (ne < MAXE) te[ne] = t, ee[ne] = e, ne++;
+    t_last = t, e_prev = e;
     changes++;
   }
   out->seconds = clk->now(clk->ctx) - t0;
@@ -76,7 +76,14 @@ int pp_energy_calibrate(const pp_energy_source *src, const pp_energy_clock *clk,
   qsort(gaps, (size_t)ngaps, sizeof *gaps, cmp_double);
   out->update_s = ngaps % 2 ? gaps[ngaps / 2] : 0.5 * (gaps[ngaps / 2 - 1] + gaps[ngaps / 2]);
   out->step_j = step;
-  out->idle_w = (e_last - e_first) / (t_last - t_first);
+  /* idle power: the least-squares slope of energy over time through every change
+   * (each is seen a little late, by a random delay: all of them average it out,
+   * where the first and last alone would not) */
+  double mt = 0, me = 0, stt = 0, ste = 0;
+  for (int i = 0; i < ne; i++) mt += te[i], me += ee[i];
+  mt /= ne, me /= ne;
+  for (int i = 0; i < ne; i++) stt += (te[i] - mt) * (te[i] - mt), ste += (te[i] - mt) * (ee[i] - me);
+  out->idle_w = stt > 0 ? ste / stt : NAN;
   return 0;
 }
 
@@ -104,7 +111,8 @@ static double device_key(const char *host, const char *kind, const char *id) {
   return (double)((h & ((1ull << 52) - 1)) | 1); /* never 0: 0 is "no key" */
 }
 
-/* Collective: this rank reads the device unless a lower rank has the same key. */
+/* Collective: this rank reads the device unless a lower rank has the same key
+ * (the same device on the same host). */
 static void elect(pp_energy_meter *e, double key) {
   const int P = pp_mpi_size(), me = pp_mpi_rank();
   double *keys = calloc((size_t)P, sizeof *keys);
@@ -130,23 +138,20 @@ pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int
     return e;
   }
   char why[200] = "", host[128] = "";
-  int rc;
-  if (info->is_gpu) {
-    if (is_amd(info)) snprintf(e->kind, sizeof e->kind, "AMD SMI"), rc = pp_energy_amdsmi_open(info, &e->src, why, sizeof why);
-    else snprintf(e->kind, sizeof e->kind, "NVML"), rc = pp_energy_nvml_open(info, &e->src, why, sizeof why);
-  } else {
-    snprintf(e->kind, sizeof e->kind, "RAPL");
-    rc = pp_energy_rapl_open(&e->src, why, sizeof why);
-  }
+  const int amd = info->is_gpu && is_amd(info);
+  snprintf(e->kind, sizeof e->kind, "%s", !info->is_gpu ? "RAPL" : amd ? "AMD SMI" : "NVML");
   if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
-  /* ranks that cannot read it take no part in the election (key 0) */
-  elect(e, rc == 0 ? device_key(host, e->kind, info->is_gpu ? (info->uuid[0] ? info->uuid : info->pci_bus_id) : "host") : 0);
-  if (rc != 0) {
-    snprintf(e->why, sizeof e->why, "%s", why);
-    return e;
-  }
+  /* one reader per device and node, elected before anyone touches the counter */
+  elect(e, device_key(host, e->kind, !info->is_gpu ? "host" : info->uuid[0] ? info->uuid : info->pci_bus_id));
   if (!e->reader) {
     snprintf(e->why, sizeof e->why, "shared: read by rank %d", e->read_by);
+    return e;
+  }
+  int rc = !info->is_gpu ? pp_energy_rapl_open(&e->src, why, sizeof why)
+           : amd         ? pp_energy_amdsmi_open(info, &e->src, why, sizeof why)
+                         : pp_energy_nvml_open(info, &e->src, why, sizeof why);
+  if (rc != 0) {
+    snprintf(e->why, sizeof e->why, "%s", why);
     return e;
   }
   pp_energy_clock clk = {real_now, real_pause, NULL};
@@ -159,6 +164,12 @@ pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int
 }
 
 /* ---- regions ----------------------------------------------------------------------- */
+static double utc_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 static void fail(pp_energy_region *r, const char *why) {
   r->failed = 1;
   snprintf(r->why, sizeof r->why, "%s", why);
@@ -171,13 +182,16 @@ void pp_energy_begin(pp_energy_meter *e, pp_energy_region *r) {
   char why[160];
   if (e->src.sample) e->src.sample(e->src.impl, &r->sm_start, &r->limit_start, &r->reasons);
   r->reasons = 0; /* reasons that held before the region are not the region's */
+  if (e->src.gap) e->src.gap(e->src.impl); /* the region's gaps from here */
   if (e->src.read(e->src.impl, &r->e0, why, sizeof why) != 0) return fail(r, why);
   r->t0 = r->t = pp_wtime();
   r->e = r->e0;
+  r->utc0 = utc_now();
 }
 
-void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r) {
-  if (!e->available || r->failed) return;
+/* At most every millisecond: a reading costs microseconds (NVML, sysfs) that
+ * would otherwise weigh on short runs' energy. */
+static void poll_now(pp_energy_meter *e, pp_energy_region *r) {
   char why[160];
   double j, t;
   if (e->src.read(e->src.impl, &j, why, sizeof why) != 0) return fail(r, why);
@@ -188,12 +202,18 @@ void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r) {
   if (e->src.sample) e->src.sample(e->src.impl, &sm, &lim, &r->reasons);
 }
 
+void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r) {
+  if (e->available && !r->failed && pp_wtime() - r->t >= 1e-3) poll_now(e, r);
+}
+
 void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs) {
   r->runs = runs;
   if (!e->available || r->failed) return;
-  pp_energy_poll(e, r);
+  poll_now(e, r);
   if (r->failed) return;
   if (e->src.sample) e->src.sample(e->src.impl, &r->sm_end, &r->limit_end, &r->reasons);
+  if (e->src.gap) r->max_gap = e->src.gap(e->src.impl); /* its own reader's gaps, not the polls' */
+  r->utc1 = r->utc0 + (r->t - r->t0);
   if (r->max_gap > e->src.wrap_s) {
     char why[160];
     snprintf(why, sizeof why, "not available: %.3g s between two readings, longer than one wrap of the counter "

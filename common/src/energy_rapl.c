@@ -1,16 +1,21 @@
 /* The host's RAPL counters through the powercap files (pp/energy.h): every
  * package domain and its dram subdomain, summed. The counters wrap at
  * max_energy_range_uj; each read adds the increase since the previous one
- * (one wrap at most between reads: pp_energy_poll reads between runs, and a
- * region whose readings are further apart than one wrap at the domain's
- * peak power is refused). PP_POWERCAP_ROOT replaces /sys/class/powercap. */
+ * (one wrap at most between reads: a thread reads them every quarter of the
+ * shortest wrap at peak power, at most every 0.1 s, and a region during
+ * which two readings were further apart than one wrap is refused).
+ * PP_POWERCAP_ROOT replaces /sys/class/powercap. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "pp/energy.h"
 
 #define MAX_DOMAINS 16
@@ -24,20 +29,43 @@ typedef struct rapl_domain {
 static struct {
   int n;
   rapl_domain d[MAX_DOMAINS];
-} R;
+  pthread_mutex_t lock;  /* the reads: the poller's and the meter's */
+  double last_t, max_gap; /* seconds: the last read, the longest gap since `gap` was asked */
+  double interval;
+  int poller;
+} R = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static double mono(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
 
 uint64_t pp_energy_wrap_delta(uint64_t prev, uint64_t now, uint64_t range) {
   return now >= prev ? now - prev : (range - prev) + now + 1;
 }
 
+/* One number from a sysfs file; a read interrupted by a signal is retried. */
 static int read_u64(const char *dir, const char *file, uint64_t *v, char *why, size_t n) {
-  char path[600];
+  char path[600], buf[64];
   snprintf(path, sizeof path, "%s/%s", dir, file);
-  FILE *f = fopen(path, "r");
+  int fd, err = 0;
+  while ((fd = open(path, O_RDONLY)) < 0 && errno == EINTR) {}
+  ssize_t got = -1;
+  if (fd < 0) {
+    err = errno;
+  } else {
+    while ((got = read(fd, buf, sizeof buf - 1)) < 0 && errno == EINTR) {}
+    err = got < 0 ? errno : EIO;
+    close(fd);
+  }
+  char *end = buf;
   unsigned long long x = 0;
-  int ok = f && fscanf(f, "%llu", &x) == 1;
-  int err = f ? EIO : errno;
-  if (f) fclose(f);
+  if (got > 0) {
+    buf[got] = 0;
+    x = strtoull(buf, &end, 10);
+  }
+  const int ok = got > 0 && end != buf;
   if (!ok && why)
     snprintf(why, n, "not available: %.400s: %s%s", path, strerror(err),
              err == EACCES ? " (RAPL counters are readable by root only on most kernels)" : "");
@@ -56,8 +84,8 @@ static int read_name(const char *dir, char *out, size_t n) {
   return ok ? 0 : -1;
 }
 
-static int rapl_read(void *impl, double *joules, char *why, size_t n) {
-  (void)impl;
+/* Every domain's increase since the last read, under the lock. */
+static int read_locked(double *joules, char *why, size_t n) {
   double sum = 0;
   for (int i = 0; i < R.n; i++) {
     uint64_t v;
@@ -66,8 +94,41 @@ static int rapl_read(void *impl, double *joules, char *why, size_t n) {
     R.d[i].last = v;
     sum += R.d[i].joules;
   }
+  const double t = mono();
+  if (R.last_t > 0 && t - R.last_t > R.max_gap) R.max_gap = t - R.last_t;
+  R.last_t = t;
   *joules = sum;
   return 0;
+}
+
+static int rapl_read(void *impl, double *joules, char *why, size_t n) {
+  (void)impl;
+  pthread_mutex_lock(&R.lock);
+  int rc = read_locked(joules, why, n);
+  pthread_mutex_unlock(&R.lock);
+  return rc;
+}
+
+static double rapl_gap(void *impl) {
+  (void)impl;
+  pthread_mutex_lock(&R.lock);
+  double g = R.max_gap, since = R.last_t > 0 ? mono() - R.last_t : 0;
+  R.max_gap = 0;
+  pthread_mutex_unlock(&R.lock);
+  return g > since ? g : since;
+}
+
+/* Reads the counters often enough that none wraps twice between reads. */
+static void *poll_thread(void *arg) {
+  (void)arg;
+  char why[16];
+  struct timespec ts = {(time_t)R.interval, (long)((R.interval - (double)(time_t)R.interval) * 1e9)};
+  for (;;) {
+    nanosleep(&ts, NULL);
+    double j;
+    if (rapl_read(NULL, &j, why, sizeof why) != 0) return NULL; /* the meter's own read will say why */
+  }
+  return NULL;
 }
 
 /* The packages' long-term power limits, summed; no clock, no event reasons. */
@@ -138,5 +199,10 @@ int pp_energy_rapl_open(pp_energy_source *src, char *why, size_t n) {
   src->unit_j = 1e-6;
   src->read = rapl_read;
   src->sample = rapl_sample;
+  src->gap = rapl_gap;
+  R.interval = src->wrap_s / 4 < 0.1 ? src->wrap_s / 4 : 0.1;
+  R.last_t = mono();
+  pthread_t th;
+  if (!R.poller && pthread_create(&th, NULL, poll_thread, NULL) == 0) R.poller = 1, pthread_detach(th);
   return 0;
 }

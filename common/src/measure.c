@@ -6,6 +6,7 @@
 #include "pp/buffers.h"
 #include "pp/fault.h"
 #include "pp/measure.h"
+#include "pp/measure_energy.h"
 #include "pp/mpi.h"
 #include "pp/report.h"
 #include "pp/timer.h"
@@ -13,17 +14,22 @@
 static void skip_run(void *ctx) { (void)ctx; }
 
 /* Runs fn opt.warmup times, then opt.samples times, each timed by the
- * model's device-synchronized timer; seconds go to out[0..samples-1]. */
-static void time_runs(pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out) {
+ * model's device-synchronized timer; seconds go to out[0..samples-1]. The
+ * energy meter is read around the timed runs (er) and between them. */
+static void time_runs(pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out, pp_energy_region *er) {
   if (!s->ready) pp_session_ready(s);
   const pp_device_ops *ops = s->ops[m];
+  pp_energy_meter *em = pp_measure_energy_meter(s, m); /* opened before the model's first run */
   for (int w = 0; w < s->opt.warmup; w++) fn(ctx);
   ops->sync();
+  pp_energy_begin(em, er);
   for (int i = 0; i < s->opt.samples; i++) {
     ops->timer_start();
     fn(ctx);
     out[i] = ops->timer_stop();
+    pp_energy_poll(em, er);
   }
+  pp_energy_end(em, er, s->opt.samples);
 }
 
 static double *alloc_samples(const pp_session *s, int n) {
@@ -36,12 +42,15 @@ pp_row *pp_measure_run(pp_session *s, pp_model m, const pp_measure *spec, pp_run
   snprintf(missed, sizeof missed, "%s-missed", spec->name);
   const int n = s->opt.samples, calls = spec->calls > 0 ? spec->calls : 1;
   double *t = alloc_samples(s, n);
-  time_runs(s, m, pp_fault(missed) ? skip_run : run, ctx, t);
+  pp_energy_region er;
+  pp_run_fn fn = pp_fault(missed) ? skip_run : run;
+  time_runs(s, m, fn, ctx, t, &er);
   for (int i = 0; i < n; i++) t[i] /= calls;
   pp_measure w = *spec;
   if (w.count) w.count(ctx, &w);
   pp_row row;
   pp_row_build(&row, m, &w, t, n, &s->opt.bootstrap, verify, ctx, ctx);
+  pp_measure_energy_row(s, m, &row, &w, &er, fn, ctx);
   free(t);
   return pp_report_add(s->report, &row);
 }
@@ -136,16 +145,26 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
   parts_run r = {pt, run, ctx, pp_fault(missed), s->opt.warmup, 0, {NULL}};
   for (int p = 0; p < pt->count && every; p++) r.per_run[p] = alloc_samples(s, n);
   double *t = alloc_samples(s, n);
+  pp_energy_region er;
   pt->on = every;
   if (every) { /* the parts time themselves; the whole is the sum of its parts in each run */
     if (!s->ready) pp_session_ready(s);
-    for (int i = 0; i < s->opt.warmup + n; i++) run_parts(&r);
+    pp_energy_meter *em = pp_measure_energy_meter(s, m);
+    for (int i = 0; i < s->opt.warmup; i++) run_parts(&r);
+    s->ops[m]->sync();
+    pp_energy_begin(em, &er);
+    for (int i = 0; i < n; i++) {
+      run_parts(&r);
+      pp_energy_poll(em, &er);
+    }
+    s->ops[m]->sync();
+    pp_energy_end(em, &er, n);
     for (int i = 0; i < n; i++) {
       t[i] = 0;
       for (int p = 0; p < pt->count; p++) t[i] += r.per_run[p][i];
     }
   } else { /* timed whole; then one more run, every part call synchronized and timed */
-    time_runs(s, m, run_parts, &r, t);
+    time_runs(s, m, run_parts, &r, t, &er);
     pt->on = 1;
     r.warmup = r.i + 1; /* no per-run sums */
     run_parts(&r);
@@ -158,6 +177,8 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
   for (int i = 0; i < n; i++) t[i] /= wc;
   pp_row row;
   pp_row_build(&row, m, &w, t, n, &s->opt.bootstrap, verify, ctx, ctx);
+  pt->on = 0; /* runs repeated for the energy counter are neither timed nor summed */
+  pp_measure_energy_row(s, m, &row, &w, &er, run_parts, &r);
   const int stored_index = (int)(pp_report_add(s->report, &row) - pp_report_row(s->report, 0));
 
   /* the parts' rows: per run (EVERY_RUN) or per call (EXTRA_RUN) samples */
@@ -176,6 +197,8 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
     v.calls = pt->calls[p];
     pp_row prow;
     pp_row_build(&prow, m, &parts[p], x, (int)ns[p], &s->opt.bootstrap, verdict_of_part, &v, ctx);
+    snprintf(prow.energy.why, sizeof prow.energy.why, "not measured: a part of %s (its row has the run's energy)",
+             whole->name);
     pp_report_add(s->report, &prow);
   }
   for (int p = 0; p < pt->count && every; p++) free(r.per_run[p]);

@@ -20,7 +20,8 @@ int pp_report_write_csv(const pp_report *r, const char *path) {
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "app,kernel,model,size,variant,ranks,samples,time_min_s,time_median_s,time_mean_s,"
              "time_stddev_s,time_ci_low_s,time_ci_high_s,fom,fom_unit,bytes_per_run,flops_per_run,"
-             "fraction_of_copy_ceiling,ratio_to_native,valid,check,device,git_revision,c_compiler,label\n");
+             "fraction_of_copy_ceiling,ratio_to_native,valid,check,device,git_revision,c_compiler,label,"
+             "energy_j_per_rep,power_w,idle_power_w,fom_per_joule,fom_per_joule_unit,energy_error,energy_note\n");
   for (int i = 0; i < r->nrows; i++) {
     const pp_row *w = &r->rows[i];
     fprintf(f, "%s,%s,%s,%lld,", r->app, w->kernel, pp_model_name(w->model), w->size);
@@ -39,6 +40,13 @@ int pp_report_write_csv(const pp_report *r, const char *path) {
     fputc(',', f);
     char lab[96];
     csv_field(f, pp_model_label(w->model, lab, sizeof lab));
+    const pp_row_energy *e = &w->energy; /* empty figures where not measured; the note says why */
+    if (e->measured)
+      fprintf(f, ",%.9g,%.6g,%.6g,%.6g,%s,%.3g,", e->joules, e->watts, e->idle_watts, e->per_joule,
+              e->per_joule_unit, e->error);
+    else
+      fputs(",,,,,,,", f);
+    csv_field(f, e->measured ? (e->below_resolution ? "below counter resolution" : e->why) : e->why);
     fputc('\n', f);
   }
   return pp_outfile_commit(&out);

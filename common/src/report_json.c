@@ -214,6 +214,65 @@ static void json_system(pp_json *j, const pp_system *s) {
   pp_json_obj_end(j);
 }
 
+/* A row's energy (pp/row.h): its figures, or why there are none. */
+static void json_energy(pp_json *j, const pp_report *r, const pp_row *w) {
+  const pp_row_energy *e = &w->energy;
+  if (!e->measured) {
+    pp_json_str(j, "energy", e->why[0] ? e->why : "not measured");
+    return;
+  }
+  pp_json_obj(j, "energy");
+  pp_json_num(j, "joules_per_rep", e->joules);
+  pp_json_num(j, "watts", e->watts);
+  pp_json_num(j, "idle_watts", e->idle_watts);
+  pp_json_num(j, "fom_per_joule", e->per_joule);
+  pp_json_str(j, "fom_per_joule_unit", e->per_joule_unit);
+  pp_json_num(j, "region_s", e->seconds);
+  pp_json_num(j, "region_start_unix_s", e->utc_start);
+  pp_json_num(j, "region_end_unix_s", e->utc_end);
+  pp_json_int(j, "region_runs", e->runs);
+  pp_json_int(j, "calls_per_run", e->calls);
+  pp_json_bool(j, "repeated_for_resolution", e->repeated);
+  pp_json_num(j, "counter_error", e->error);
+  pp_json_bool(j, "below_counter_resolution", e->below_resolution);
+  pp_json_num(j, "counter_update_s", e->update_s);
+  pp_json_num(j, "counter_step_j", e->step_j);
+  pp_json_num(j, "sm_clock_mhz_start", e->sm_start);
+  pp_json_num(j, "sm_clock_mhz_end", e->sm_end);
+  pp_json_num(j, "power_limit_w_start", e->limit_start);
+  pp_json_num(j, "power_limit_w_end", e->limit_end);
+  pp_json_bool(j, "throttled", e->throttled);
+  pp_json_str(j, "clock_event_reasons", e->reasons);
+  pp_json_int(j, "readers", e->readers);
+  pp_json_str(j, "source", e->source);
+  if (e->why[0]) pp_json_str(j, "note", e->why);
+  /* per rank, and per node: one reader per device, so each device is counted once */
+  const int R = pp_mpi_size() < PP_ENERGY_RANKS ? pp_mpi_size() : PP_ENERGY_RANKS;
+  pp_json_arr(j, "per_rank");
+  for (int i = 0; i < R; i++) {
+    pp_json_obj(j, NULL);
+    pp_json_int(j, "rank", i);
+    pp_json_num(j, "joules_per_rep", e->rank_joules[i]);
+    if (e->read_by[i] >= 0) pp_json_int(j, "read_by", e->read_by[i]);
+    else pp_json_str(j, "read_by", NULL);
+    pp_json_obj_end(j);
+  }
+  pp_json_arr_end(j);
+  pp_json_obj(j, "per_node");
+  for (int i = 0; i < R && r->systems; i++) {
+    const char *host = r->systems[i].hostname;
+    int first = 1;
+    for (int k = 0; k < i && first; k++) first = strcmp(r->systems[k].hostname, host) != 0;
+    if (!first) continue;
+    double sum = 0;
+    for (int k = i; k < R; k++)
+      if (!strcmp(r->systems[k].hostname, host) && isfinite(e->rank_joules[k])) sum += e->rank_joules[k];
+    pp_json_num(j, host[0] ? host : "unknown", sum);
+  }
+  pp_json_obj_end(j);
+  pp_json_obj_end(j);
+}
+
 int pp_report_write_json(const pp_report *r, const char *path) {
   pp_outfile out;
   if (pp_outfile_open(&out, path) != 0) return -1;
@@ -291,6 +350,7 @@ int pp_report_write_json(const pp_report *r, const char *path) {
       pp_json_num(&j, key, w->metrics[k].value);
     }
     pp_json_obj_end(&j);
+    json_energy(&j, r, w);
     pp_json_bool(&j, "valid", w->valid);
     pp_json_str(&j, "check", w->check);
     pp_json_obj_end(&j);

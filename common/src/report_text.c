@@ -26,6 +26,51 @@ static void fmt_time(char *buf, size_t n, double s) {
 
 static void print_summary(const pp_report *r, FILE *f);
 
+/* Joules in a readable unit. */
+static void fmt_joules(char *buf, size_t n, double j) {
+  if (j < 1e-3) snprintf(buf, n, "%.3g uJ", j * 1e6);
+  else if (j < 1) snprintf(buf, n, "%.3g mJ", j * 1e3);
+  else snprintf(buf, n, "%.4g J", j);
+}
+
+/* A row's energy columns: joules per repetition, average and idle watts, work
+ * per joule; '*' below the counter's resolution, '!' clocks lowered. */
+static void print_energy(FILE *f, const pp_row_energy *e, int *marks) {
+  if (!e->measured) {
+    fprintf(f, "%10s %13s %18s  ", "-", "-", "-");
+    return;
+  }
+  char jb[32], wb[32], pj[40];
+  fmt_joules(jb, sizeof jb, e->joules);
+  snprintf(wb, sizeof wb, "%.1f/%.1f", e->watts, e->idle_watts);
+  snprintf(pj, sizeof pj, "%.4g %s%s%s", e->per_joule, e->per_joule_unit, e->below_resolution ? "*" : "",
+           e->throttled ? "!" : "");
+  *marks |= (e->below_resolution ? 1 : 0) | (e->throttled ? 2 : 0);
+  fprintf(f, "%10s %13s %18s  ", jb, wb, pj);
+}
+
+/* What the energy columns are, or why there are none (each model's reason once). */
+static void print_energy_legend(const pp_report *r, FILE *f, int energy, int marks) {
+  if (r->opt->no_energy) return;
+  if (energy) {
+    fprintf(f, "J/rep is the energy of one repetition (the timed region's over its runs, every device\n"
+               "read once); W (idle) its average power and the devices' idle power before the runs;\n"
+               "per joule is the FOM's work per joule.%s%s\n",
+            marks & 1 ? " *: the counter's error is 2% or more (below its resolution)." : "",
+            marks & 2 ? " !: the GPU lowered its clocks for power or heat." : "");
+  }
+  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+    const pp_row *first = NULL;
+    for (int i = 0; i < r->nrows && !first; i++)
+      if ((int)r->rows[i].model == m && !r->rows[i].energy.measured && strncmp(r->rows[i].energy.why, "not measured: a part", 20))
+        first = &r->rows[i];
+    if (!first) continue;
+    fprintf(f, "energy (%s): ", pp_model_name((pp_model)m));
+    pp_fputs_escaped(f, first->energy.why);
+    fputc('\n', f);
+  }
+}
+
 /* One line: rank 0's host and GPU; under MPI, how many hosts the ranks used. */
 static void print_system(const pp_report *r, FILE *f) {
   char line[512];
@@ -82,17 +127,23 @@ void pp_report_print(const pp_report *r, FILE *f) {
   }
   /* Rows keep the bare model name (scripts and tests match "KERNEL +MODEL +SIZE"):
    * one binary has one tag, shown in the header, device lines and summary. */
-  fprintf(f, "\n%-16s %-5s %11s %-18s %11s %12s %-10s %6s %7s  %s\n", "kernel", "model", "size",
-          "variant", "median", "FOM", "unit", "%copy", "vs-nat", "check");
+  /* energy columns where a row has energy, unless --no-energy */
+  int energy = 0, marks = 0;
+  for (int i = 0; i < r->nrows; i++) energy |= r->rows[i].energy.measured;
+  fprintf(f, "\n%-16s %-5s %11s %-18s %11s %12s %-10s %6s %7s  ", "kernel", "model", "size", "variant",
+          "median", "FOM", "unit", "%copy", "vs-nat");
+  if (energy) fprintf(f, "%10s %13s %18s  ", "J/rep", "W (idle)", "per joule");
+  fprintf(f, "check\n");
   for (int i = 0; i < r->nrows; i++) {
     const pp_row *w = &r->rows[i];
     char t[32], frac[16] = "-", ratio[16] = "-";
     fmt_time(t, sizeof t, w->time.median);
     if (isfinite(w->frac_ceiling)) snprintf(frac, sizeof frac, "%.1f%%", 100 * w->frac_ceiling);
     if (isfinite(w->ratio_native)) snprintf(ratio, sizeof ratio, "%.3f", w->ratio_native);
-    fprintf(f, "%-16s %-5s %11lld %-18s %11s %12.5g %-10s %6s %7s  %s %s\n", w->kernel,
-            pp_model_name(w->model), w->size, w->variant[0] ? w->variant : "-", t, w->fom,
-            w->fom_unit, frac, ratio, w->valid ? "PASS" : "FAIL", w->check);
+    fprintf(f, "%-16s %-5s %11lld %-18s %11s %12.5g %-10s %6s %7s  ", w->kernel, pp_model_name(w->model),
+            w->size, w->variant[0] ? w->variant : "-", t, w->fom, w->fom_unit, frac, ratio);
+    if (energy) print_energy(f, &w->energy, &marks);
+    fprintf(f, "%s %s\n", w->valid ? "PASS" : "FAIL", w->check);
   }
   int bad = pp_report_failures(r);
   char natives[64];
@@ -102,6 +153,7 @@ void pp_report_print(const pp_report *r, FILE *f) {
              "in a cache the ceiling's buffers do not).\n",
           r->nrows, r->nrows == 1 ? "" : "s", r->nrows - bad, bad,
           pp_model_set_names(pp_models_native(), "/", natives, sizeof natives));
+  print_energy_legend(r, f, energy, marks);
   if (r->nrows) print_summary(r, f);
 }
 

@@ -117,6 +117,22 @@ void pp_row_build(pp_row *row, pp_model m, const pp_measure *spec, double *t, in
   if (spec->figures) spec->figures(ctx, row);
 }
 
+void pp_row_per_joule(const pp_row *row, const pp_measure *spec, double joules, double *value, char *unit,
+                      size_t n) {
+  const char *slash = strchr(spec->unit, '/');
+  *value = NAN;
+  snprintf(unit, n, "-");
+  if (!slash || !(joules > 0)) return;
+  if (time_scale(spec->unit) > 0) { /* "ms/atom-step": items of the work per call */
+    const int P = spec->ranks == PP_RANKS_SPLIT ? 1 : row->ranks;
+    *value = P * (spec->work > 0 ? spec->work : 1) / joules;
+    snprintf(unit, n, "%s/J", slash + 1);
+  } else { /* a rate: FOM x median seconds = the work of one call, all ranks */
+    *value = row->fom * row->time.median / joules;
+    snprintf(unit, n, "%.*s/J", (int)(slash - spec->unit), spec->unit);
+  }
+}
+
 void pp_row_metric(pp_row *row, const char *name, const char *unit, double value) {
   if (row->nmetrics == PP_MAX_METRICS) { /* never drop a figure silently */
     fprintf(stderr, "internal error: row %s has more than %d metrics (adding %s)\n", row->kernel,

@@ -203,6 +203,14 @@ def check_result(doc, name):
             v = c.typed(t or {}, k, ("number",), f"{w}.time_s")
             if v is not None:
                 c.number(v, f"{w}.time_s.{k}", 0.0, MAX_SECONDS)
+        energy = c.typed(r, "energy", ("dict", "str"), w)  # figures, or "not available: <reason>"
+        if isinstance(energy, dict):
+            for k in ("joules_per_rep", "watts", "idle_watts", "fom_per_joule", "region_s", "counter_error"):
+                v = c.typed(energy, k, ("number", "null"), f"{w}.energy")
+                if v is not None:
+                    c.number(v, f"{w}.energy.{k}", 0.0, MAX_NUMBER)
+            c.typed(energy, "fom_per_joule_unit", ("str",), f"{w}.energy")
+            c.typed(energy, "below_counter_resolution", ("bool",), f"{w}.energy")
         metrics = c.typed(r, "metrics", ("dict",), w)
         for k, v in (metrics or {}).items():
             if v is not None:

@@ -38,6 +38,8 @@ typedef struct pp_options {
   int progress;           /* progress lines on stderr */
   long long ceiling_mib;  /* buffer size of the copy-bandwidth measurement */
   int gpu_wait_set;       /* --gpu-wait was given */
+  int no_energy;          /* --no-energy: no energy meter, no energy columns (pp/energy.h) */
+  double energy_max_s;    /* --energy-max-s: longest repeat of a row for the counter's resolution */
   uint64_t seed;
   char command[1024];     /* the command line, for reports */
 } pp_options;

@@ -52,6 +52,9 @@ typedef struct pp_energy_source {
   /* Clock and power-limit readings at a region's ends, clock event reasons
    * since the last call (may be NULL). */
   void (*sample)(void *impl, double *sm_mhz, double *limit_w, uint64_t *reasons);
+  /* The longest time between two reads of the counter (by anyone) since the
+   * last call, for counters read by a thread of their own (may be NULL). */
+  double (*gap)(void *impl);
   void *impl;
 } pp_energy_source;
 
@@ -117,6 +120,7 @@ pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int
 typedef struct pp_energy_region {
   double t0, e0, t, e;  /* start and last reading: seconds, joules */
   double max_gap;       /* longest time between two readings */
+  double utc0, utc1;    /* the region's start and end, seconds since 1970 (to line it up with other tools) */
   long long runs;
   double sm_start, sm_end, limit_start, limit_end;
   uint64_t reasons;
@@ -125,6 +129,8 @@ typedef struct pp_energy_region {
 } pp_energy_region;
 
 void pp_energy_begin(pp_energy_meter *e, pp_energy_region *r);
+/* Between runs: reads the counter (and the clock event reasons) when a
+ * millisecond has passed since the last reading; otherwise returns at once. */
 void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r);
 /* Ends the region after `runs` runs. */
 void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs);

@@ -18,6 +18,35 @@ typedef struct pp_metric {
   double value;
 } pp_metric;
 
+/* Energy of a row's timed region (pp/energy.h; filled by the measurement,
+ * measure_energy.c). Under MPI every device is read by one rank only and
+ * the figures are the readers' sum. */
+#define PP_ENERGY_RANKS 64 /* per-rank values kept for the first 64 ranks */
+typedef struct pp_row_energy {
+  int measured;            /* 1: the figures below; 0: `why` says why not */
+  char why[200];           /* "not available: <reason>", "not measured (--no-energy)" */
+  double joules;           /* per repetition (per call, as time_s), readers summed */
+  double watts;            /* average over the region, readers summed */
+  double idle_watts;       /* the devices' idle power before the runs, summed */
+  double per_joule;        /* the figure of merit's work per joule */
+  char per_joule_unit[24]; /* "GB/J", "GFLOP/J", "lookups/J", "atom-step/J" */
+  double seconds;          /* length of the region */
+  double utc_start, utc_end; /* rank 0's region, seconds since 1970 */
+  long long runs;          /* runs in it */
+  int calls;               /* calls per run: joules is per call */
+  int repeated;            /* 1: the runs were repeated after the timed ones, for resolution */
+  double error;            /* the counter's relative error over the region (largest reader's) */
+  int below_resolution;    /* error >= 2% even after repeating for --energy-max-s */
+  double update_s, step_j; /* the counter's update interval and smallest step (largest reader's) */
+  double sm_start, sm_end, limit_start, limit_end; /* rank 0's device: MHz, W (NaN: none) */
+  int throttled;           /* a reader's clocks were lowered for power or heat in the region */
+  char reasons[96];        /* rank 0's clock event reasons in the region */
+  int readers;             /* ranks that read a device */
+  char source[128];        /* rank 0's counter */
+  double rank_joules[PP_ENERGY_RANKS]; /* per rank, per repetition (NaN: read by another rank or none) */
+  int read_by[PP_ENERGY_RANKS];        /* the rank that read this rank's device (-1: none) */
+} pp_row_energy;
+
 typedef struct pp_row {
   char kernel[40];
   pp_model model;
@@ -42,6 +71,7 @@ typedef struct pp_row {
   double *samples;
   int nsamples;
   pp_bootstrap bootstrap; /* how time.ci_* were computed */
+  pp_row_energy energy;
 } pp_row;
 
 /* How the ranks of an MPI run share a row's work. */
@@ -98,6 +128,13 @@ typedef void (*pp_verify_fn)(void *ctx, pp_row *row);
  * under MPI. */
 void pp_row_build(pp_row *row, pp_model m, const pp_measure *spec, double *t, int n,
                   const pp_bootstrap *bs, pp_verify_fn verify, void *verify_ctx, void *ctx);
+
+/* The row's work per joule for `joules` per call (every rank's devices):
+ * a rate "X/s" gives "X/J" (GB/J, GFLOP/J, lookups/J), a time unit
+ * "ms/atom-step" gives "atom-step/J". After pp_row_build (uses row->fom,
+ * the median and the ranks). */
+void pp_row_per_joule(const pp_row *row, const pp_measure *spec, double joules, double *value, char *unit,
+                      size_t n);
 
 /* Adds a metric; more than PP_MAX_METRICS is a program error (exit 3). */
 void pp_row_metric(pp_row *row, const char *name, const char *unit, double value);

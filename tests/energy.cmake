@@ -1,0 +1,110 @@
+# Energy to solution (pp/energy.h, common/src/measure_energy.c) on the CPU:
+# a fake NVML library (tests/fakes/fake_nvml.c, loaded through
+# PP_NVML_LIBRARY) and a planted powercap tree whose counters a helper
+# advances at known watts (tests/fakes/fake_powercap.c, PP_POWERCAP_ROOT).
+add_library(fake_nvml SHARED fakes/fake_nvml.c)
+set_target_properties(fake_nvml PROPERTIES OUTPUT_NAME nvidia-ml-fake)
+add_executable(fake_powercap fakes/fake_powercap.c)
+find_package(Threads REQUIRED)
+target_link_libraries(fake_powercap PRIVATE Threads::Threads)
+add_executable(test_energy test_energy.c)
+pp_link_common(test_energy)
+target_compile_options(test_energy PRIVATE -Wall -Wextra)
+
+set(_nv PP_NVML_LIBRARY=$<TARGET_FILE:fake_nvml> FAKE_NVML_REASONS=4)
+pp_test(energy_core COMMAND test_energy core LABELS unit)
+pp_test(energy_rapl COMMAND test_energy rapl ${CMAKE_CURRENT_BINARY_DIR}/energy_rapl_tree LABELS unit)
+pp_test(energy_rapl_missing COMMAND test_energy rapl-missing LABELS unit)
+pp_test(energy_nvml COMMAND test_energy nvml ENV ${_nv} LABELS unit)
+pp_test(energy_nvml_pci COMMAND test_energy nvml-pci ENV ${_nv} LABELS unit)
+pp_test(energy_nvml_unknown COMMAND test_energy nvml-unknown ENV ${_nv} LABELS unit)
+pp_test(energy_nvml_missing COMMAND test_energy nvml-missing ENV PP_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 LABELS unit)
+pp_test(energy_nvml_unsupported COMMAND test_energy nvml-unsupported ENV ${_nv} FAKE_NVML_ENERGY=unsupported LABELS unit)
+pp_test(energy_nvml_initfail COMMAND test_energy nvml-initfail ENV ${_nv} FAKE_NVML_INIT=fail LABELS unit)
+
+# Whole runs on the host model under planted counters: 40 W package + 10 W
+# dram (a 1000 W core domain inside the package must not count), updated
+# every 5 ms (so each short row is repeated until the error is < 2%), and
+# wrapping every 50 J (the package every 1.25 s: wraps in most runs).
+set(_pc $<TARGET_FILE:fake_powercap>)
+set(_en python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_energy.py)
+set(_mb $<TARGET_FILE:microbench> --backend host --size 4096 --kernels triad,dot ${PP_TEST_FAST})
+pp_test(energy_rapl_microbench COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_mb 40 10 50000000 5 --
+  ${_en} --run energy_mb.json --watts 50 --unit GB/J --readers 1 --read-by 0 --repeated -- ${_mb} LABELS unit)
+# A repeat capped at 50 ms cannot reach 2% on a 5 ms counter: every row says so.
+pp_test(energy_below_resolution COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_below 40 10 50000000 5 --
+  ${_en} --run energy_below.json --below -- ${_mb} --energy-max-s 0.05 LABELS unit)
+# The text table: the energy columns, and the legend.
+pp_test(energy_text_columns COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_txt 40 10 50000000 5 -- ${_mb}
+  EXPECT 0 "J/rep +W \\(idle\\) +per joule  check\ntriad +host +4096 .* [0-9.]+/[0-9.]+ +[0-9.e+]+ GB/J +PASS\nJ/rep is the energy of one repetition"
+  LABELS unit)
+# --no-energy: no meter, no columns, the JSON says why.
+pp_test(energy_off COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_off 40 10 50000000 5 --
+  ${_en} --run energy_off.json --absent "not measured (--no-energy)" -- ${_mb} --no-energy LABELS unit)
+pp_test(energy_off_text COMMAND ${_mb} --no-energy EXPECT 0 "median +FOM +unit +%copy +vs-nat  check" LABELS unit)
+# No counter: every row says why, and the text names it once per model.
+pp_test(energy_not_available COMMAND ${_en} --run energy_na.json
+  --absent "not available: /nonexistent/powercap: No such file or directory (no RAPL powercap interface: not an x86 host, or a virtual machine)"
+  -- ${_mb} ENV PP_POWERCAP_ROOT=/nonexistent/powercap LABELS unit)
+# Each app's unit of work per joule.
+set(_tiny ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
+set(_energy_apps # app|unit|arguments
+  "cgsolve|GFLOP/J|--deck ${_tiny} --backend host"
+  "spmv|GB/J|--deck ${_tiny} --backend host"
+  "xsbench_like|lookups/J|-s small -l 1000 --backend host"
+  "testsnap|atom-step/J|--case W_2 --steps 2 --backend host --warmup 0 --bootstrap 100 --ceiling-mib 8 --quiet")
+foreach(row IN LISTS _energy_apps)
+  string(REGEX MATCH "^([^|]*)\\|([^|]*)\\|(.*)$" _ "${row}")
+  set(app ${CMAKE_MATCH_1})
+  set(unit ${CMAKE_MATCH_2})
+  separate_arguments(args UNIX_COMMAND "${CMAKE_MATCH_3}")
+  if(NOT TARGET ${app})
+    continue()
+  endif()
+  if(NOT app STREQUAL "testsnap")
+    list(APPEND args ${PP_TEST_FAST})
+  endif()
+  pp_test(energy_unit_${app} COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_${app} 40 10 50000000 5 --
+    ${_en} --run energy_${app}.json --watts 50 --unit ${unit} -- $<TARGET_FILE:${app}> ${args} LABELS unit)
+endforeach()
+# Two ranks on one node share the package: one reader, no double count (50 W, not 100).
+if(PP_HAVE_MPI)
+  pp_mpi_command(_mpi2 2)
+  pp_test(energy_mpi2_one_reader COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_mpi 40 10 50000000 5 --
+    ${_en} --run energy_mpi2.json --watts 50 --readers 1 --ranks 2 --read-by 0,0 -- ${_mpi2} ${_mb}
+    LABELS mpi unit)
+endif()
+
+get_property(_energy_tests DIRECTORY PROPERTY TESTS)
+list(FILTER _energy_tests INCLUDE REGEX "^energy_")
+set_tests_properties(${_energy_tests} PROPERTIES TIMEOUT 90)
+
+# The schema: energy is figures or a reason, never a number alone or an empty string.
+foreach(row "zero|set:results.0.energy:0" "empty|set:results.0.energy:\"\""
+            "joules_zero|set:results.0.energy:{\"joules_per_rep\":0}")
+  string(REPLACE "|" ";" parts "${row}")
+  list(GET parts 0 name)
+  list(GET parts 1 mutation)
+  pp_test(energy_schema_fails_${name} COMMAND ${SCH} schema_microbench.json --mutate ${mutation}
+    EXPECT 1 "results/0/energy: .* is not valid under any of the given schemas" LABELS unit)
+  set_tests_properties(energy_schema_fails_${name} PROPERTIES FIXTURES_REQUIRED schema_file TIMEOUT 30)
+endforeach()
+
+# validate/energy-check (the GPU check against nvidia-smi) on the CPU: a fake
+# nvidia-smi printing 50 W (or 70 W: outside 10%) beside a host run under the
+# planted 50 W counters.
+set(_ec ${CMAKE_CURRENT_SOURCE_DIR}/../validate/energy-check --smi ${CMAKE_CURRENT_SOURCE_DIR}/fakes/fake_nvidia_smi.py
+  --skip 0)
+set(_ec_run $<TARGET_FILE:microbench> --backend host --size 2^16 --kernels triad --warmup 1 --samples 400
+  --bootstrap 0 --quiet)
+pp_test(energy_check_tool COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_check 40 10 50000000 5 --
+  ${_ec} --out ${CMAKE_CURRENT_BINARY_DIR}/energy_check -- ${_ec_run}
+  ENV FAKE_SMI_WATTS=50 EXPECT 0 "difference: +[-+][0-9.]+% \\(tolerance 10%\\): PASS" LABELS unit)
+pp_test(energy_check_tool_differs COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_check2 40 10 50000000 5 --
+  ${_ec} --out ${CMAKE_CURRENT_BINARY_DIR}/energy_check2 -- ${_ec_run}
+  ENV FAKE_SMI_WATTS=70 EXPECT 1 "difference: +-2[0-9.]+% \\(tolerance 10%\\): FAIL" LABELS unit)
+set_tests_properties(energy_check_tool energy_check_tool_differs PROPERTIES TIMEOUT 90)
+# A bad --energy-max-s: exit 2, one line.
+pp_test(energy_max_s_bad COMMAND $<TARGET_FILE:microbench> --energy-max-s 0
+  EXPECT 2 "microbench: --energy-max-s: .* \\(see --help\\)" LABELS unit input)
+set_tests_properties(energy_max_s_bad PROPERTIES TIMEOUT 30)
