@@ -4,9 +4,11 @@ from .analysis import short_status
 # the rows of an app that a Markdown table shows by default (--rows main): the
 # whole run where an app times one (cgsolve's solve, testsnap's step), every
 # row of the others; the JSON has every row
-MAIN = {"cgsolve": {"cg_solve"}, "testsnap": {"step"},
-        "microbench": {"copy", "mul", "add", "triad", "dot"}}  # BabelStream's five
+# subset of apps.txt: the apps with a whole-run row, and microbench's BabelStream kernels
+MAIN = {"cgsolve": {"cg_solve"}, "testsnap": {"step"}, "microbench": {"copy", "mul", "add", "triad", "dot"}}
 LARGEST_ONLY = {"microbench"}  # of these apps, the largest size measured on the row's machines
+MAIN_HELP = "; ".join(f"{a}: {', '.join(sorted(k))}" for a, k in MAIN.items()) + \
+    " (" + ", ".join(sorted(LARGEST_ONLY)) + " at the largest size); every row of the other apps"
 SCHEMA = "proxyport-portability-1"
 
 
