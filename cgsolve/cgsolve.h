@@ -107,7 +107,8 @@ void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int
  * memory, every rank on one node), else why not (static). */
 const char *cg_ipc_check(const void *device_memory);
 /* The IPC exchange (collective with the neighbours; maps x's neighbours at
- * its first call); 0, or -1 when a driver call failed. */
+ * its first call); 0, or -1 when a driver call failed. The caller has
+ * synchronized the model (ops->sync): x's planes are final. */
 int cg_ipc_exchange(const cg_halo *h, double *x);
 /* Unmaps the neighbours of x (before x is freed: its address may come back). */
 void cg_ipc_forget(const double *x);

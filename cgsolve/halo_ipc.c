@@ -2,7 +2,10 @@
  * Each rank maps its neighbours' vector through the driver's IPC handles
  * (exchanged once per vector over MPI) and writes its boundary plane
  * straight into their ghost block, device to device (NVLink or PCIe peer
- * access); a zero-byte message per neighbour then says "written". The CUDA
+ * access) on a stream of its own, so that the copy never waits for the
+ * interior rows computing meanwhile (--overlap): the caller synchronizes the
+ * model first (the plane is final). A zero-byte message per neighbour then
+ * says "written". The CUDA
  * driver is opened at run time (libcuda.so.1): builds without CUDA compile
  * this and report it unavailable. Safe because CG sums over all ranks
  * between two SpMVs: a rank writes a neighbour's ghosts only after that
@@ -20,7 +23,9 @@
 
 typedef unsigned long long cu_ptr;
 typedef struct { char reserved[64]; } cu_ipc_handle;
-enum { CU_MEM_DEVICE = 2, CU_ATTR_MEMORY_TYPE = 2, CU_ATTR_ORDINAL = 9, CU_IPC_LAZY_PEER = 1 };
+enum { CU_MEM_DEVICE = 2, CU_ATTR_MEMORY_TYPE = 2, CU_ATTR_ORDINAL = 9, CU_IPC_LAZY_PEER = 1,
+       CU_STREAM_NON_BLOCKING = 1 };
+static void *stream; /* the copies' own stream (one GPU per process) */
 
 static struct {
   int tried, ok;
@@ -30,8 +35,9 @@ static struct {
   int (*get_handle)(cu_ipc_handle *, cu_ptr);
   int (*open_handle)(cu_ptr *, cu_ipc_handle, unsigned);
   int (*close_handle)(cu_ptr);
-  int (*copy)(cu_ptr, cu_ptr, size_t);
-  int (*sync)(void);
+  int (*copy)(cu_ptr, cu_ptr, size_t, void *);
+  int (*stream_create)(void **, unsigned);
+  int (*stream_sync)(void *);
   int (*retain)(void **, int);
   int (*set_current)(void *);
 } cu;
@@ -48,12 +54,13 @@ static const char *load(void) {
   cu.open_handle = (int (*)(cu_ptr *, cu_ipc_handle, unsigned))dlsym(h, "cuIpcOpenMemHandle_v2");
   if (!cu.open_handle) cu.open_handle = (int (*)(cu_ptr *, cu_ipc_handle, unsigned))dlsym(h, "cuIpcOpenMemHandle");
   cu.close_handle = (int (*)(cu_ptr))dlsym(h, "cuIpcCloseMemHandle");
-  cu.copy = (int (*)(cu_ptr, cu_ptr, size_t))dlsym(h, "cuMemcpyDtoD_v2");
-  cu.sync = (int (*)(void))dlsym(h, "cuCtxSynchronize");
+  cu.copy = (int (*)(cu_ptr, cu_ptr, size_t, void *))dlsym(h, "cuMemcpyDtoDAsync_v2");
+  cu.stream_create = (int (*)(void **, unsigned))dlsym(h, "cuStreamCreate");
+  cu.stream_sync = (int (*)(void *))dlsym(h, "cuStreamSynchronize");
   cu.retain = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
   cu.set_current = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
   cu.ok = cu.init && cu.attr && cu.range && cu.get_handle && cu.open_handle && cu.close_handle && cu.copy &&
-          cu.sync && cu.retain && cu.set_current && cu.init(0) == 0;
+          cu.stream_create && cu.stream_sync && cu.retain && cu.set_current && cu.init(0) == 0;
   return cu.ok ? NULL : "the CUDA driver (libcuda.so.1) lacks an IPC entry point or cuInit failed";
 }
 
@@ -144,14 +151,15 @@ int cg_ipc_exchange(const cg_halo *h, double *x) {
 #ifdef PP_HAVE_MPI
   if (pp_mpi_size() == 1) return 0;
   if (!cu.ok || current_for(x) != 0) return -1;
+  if (!stream && cu.stream_create(&stream, CU_STREAM_NON_BLOCKING) != 0) return -1;
   const mapping *m = map_vector(h, x);
   if (!m) return -1;
   int ok = 1;
   for (int d = 0; d < 2; d++)
     if (m->dst[d])
       ok &= cu.copy((cu_ptr)(uintptr_t)m->dst[d], (cu_ptr)(uintptr_t)(x + h->send_idx[d][0]),
-                    (size_t)h->nsend[d] * sizeof(double)) == 0;
-  ok &= cu.sync() == 0; /* written: then tell the neighbours */
+                    (size_t)h->nsend[d] * sizeof(double), stream) == 0;
+  ok &= cu.stream_sync(stream) == 0; /* written: then tell the neighbours */
   MPI_Request req[4];
   int nreq = 0;
   char token[2][1];

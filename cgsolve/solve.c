@@ -100,6 +100,7 @@ void cg_solver_free(cg_solver *S) {
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
   pp_part_begin(&S->pt);
+  if (S->path == CG_PATH_CUDA_IPC) S->ops->sync(); /* the planes final before the copy stream reads them */
   cg_halo_exchange(&S->pb->halo, S->ops, v, S->path);
   pp_part_end(&S->pt, K_HALO);
 }
@@ -139,6 +140,7 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
   if (S->pt.on) S->ops->sync();
   const double t0 = S->pt.on ? pp_wtime() : 0;
   pthread_t t;
+  if (S->overlap && S->path == CG_PATH_CUDA_IPC) S->ops->sync(); /* here: the thread must not wait for the interior rows */
   if (!S->overlap || n - lo - hi <= 0 || pthread_create(&t, NULL, halo_thread, &j) != 0) {
     do_halo(S, v);
     do_spmv(S, v, y);
