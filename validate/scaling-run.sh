@@ -8,7 +8,11 @@
 # Usage: validate/scaling-run.sh OUT [BIN]   (BIN default build/nvidia-sm90/bin)
 # Env: GPUS="1 2 4 8" (default: 1 and the powers of two up to the GPUs found),
 #      MODELS (default omp,ompx,cuda), SAMPLES (default 3), TS_CELLS (default 20:
-#      16000 atoms), TS_STEPS (default 20), MPIRUN (default mpirun with the
+#      16000 atoms), TS_STEPS (default 20), APPS (default "cgsolve xsbench_like
+#      testsnap"), CG_HALOS (cgsolve's --halo paths side by side, default "auto
+#      host": auto is the series without suffix, the others get -halo-<path>),
+#      CG_EXTRA (default 1: also n255-strong with --overlap on, and with
+#      --cg-variant chronopoulos-gear --overlap on), MPIRUN (default mpirun with the
 #      options a root container needs; under Slurm see validate/batch/perlmutter-scaling.sbatch:
 #      it is given "-n P" after it).
 set -u
@@ -53,13 +57,27 @@ run() {
   echo "[$app $series P=$p $(( $(date +%s) - t0 ))s] $s"
 }
 
+APPS=${APPS:-cgsolve xsbench_like testsnap}
+CG_HALOS=${CG_HALOS:-auto host}
+CG_EXTRA=${CG_EXTRA:-1}
+has() { case " $APPS " in *" $1 "*) return 0 ;; esac; return 1; }
 for p in $GPUS; do
-  run cgsolve n255-strong "$p" $samples --deck "$PP_INPUTS/minife/n255.deck"
-  run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
-  run cgsolve n255-weak "$p" $samples --size 255 --scaling weak
-  run xsbench_like large-event "$p" $samples -s large --variant baseline,sorted-energy
-  run testsnap w2j14-lattice"$TS_CELLS"-strong "$p" --lattice "$TS_CELLS" --coeff "$j14/W_2J14_TestSNAP.snapcoeff" \
-    --param "$j14/W_2J14_TestSNAP.snapparam" --steps "$TS_STEPS"
+  if has cgsolve; then
+    n255=$PP_INPUTS/minife/n255.deck
+    for halo in $CG_HALOS; do
+      sfx=; [ "$halo" = auto ] || sfx=-halo-$halo
+      run cgsolve n255-strong$sfx "$p" $samples --deck "$n255" --halo "$halo"
+      run cgsolve n255-weak$sfx "$p" $samples --size 255 --scaling weak --halo "$halo"
+    done
+    run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
+    if [ "$CG_EXTRA" = 1 ]; then
+      run cgsolve n255-strong-overlap "$p" $samples --deck "$n255" --overlap on
+      run cgsolve n255-strong-cg1-overlap "$p" $samples --deck "$n255" --overlap on --cg-variant chronopoulos-gear
+    fi
+  fi
+  has xsbench_like && run xsbench_like large-event "$p" $samples -s large --variant baseline,sorted-energy
+  has testsnap && run testsnap w2j14-lattice"$TS_CELLS"-strong "$p" --lattice "$TS_CELLS" \
+    --coeff "$j14/W_2J14_TestSNAP.snapcoeff" --param "$j14/W_2J14_TestSNAP.snapparam" --steps "$TS_STEPS"
 done
 python3 "$here/scaling" "$out" || fail=1
 exit $fail
