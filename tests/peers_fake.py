@@ -64,7 +64,7 @@ def xsbench(argv, prog):
     print(f"CUDA Device:                  Fake GPU\nSimulation Method:            Event Based\n"
           f"H-M Benchmark Size:           {size}")
     if k == 6:
-        print('Simulation Kernel:"Sort by energy"')
+        print('Simulation Kernel:"Optimization 6 - Material & Energy Sorts + Material-specific Kernels"')
     if fault("xs-fail", prog):
         print("GPUassert: out of memory Simulation.cu 402", file=sys.stderr)
         return 1

@@ -83,10 +83,12 @@ def babelstream_round(rb, pb, r):
     return [pub("cuda"), pp, pub("omp")]
 
 
-def runs(refs, bindir, groups, rounds, fixed_rounds=1):
-    """Every run in order. fixed_rounds: rounds that also run XSBench's default
-    count (its own figure and the fixed-cost check); the others run L2 only."""
+def runs(refs, bindir, groups, rounds, fixed_rounds=None):
+    """Every run in order. fixed_rounds (default: all): rounds that also run
+    XSBench's default count (its own figure, the marginal rate and the fixed-cost
+    share); the others run L2 only."""
     rb, pb = os.path.join(refs, "bin"), bindir
+    fixed_rounds = rounds if fixed_rounds is None else fixed_rounds
     out = []
     for r in range(1, rounds + 1):
         if "xsbench" in groups:

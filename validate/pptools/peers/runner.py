@@ -26,12 +26,15 @@ def command(run, refs, activate):
     """(argv, env additions) of one run as executed."""
     env = dict(ENV)
     argv = list(run["argv"])
-    if run["side"] == "public":
-        env["LD_PRELOAD"] = spin_lib(refs)
-    else:
+    if run["side"] != "public":
         argv += ["--json", run["json_path"]]
+    elif activate:  # preloaded into the public code only, not into the script's helpers
+        env["PEERS_PRELOAD"] = spin_lib(refs)
+    else:
+        env["LD_PRELOAD"] = spin_lib(refs)
     if activate:
-        argv = ["bash", "-c", '. "$0" && exec "$@"', os.path.abspath(activate)] + argv
+        argv = ["bash", "-c", '. "$0" && { [ -z "${PEERS_PRELOAD:-}" ] || export LD_PRELOAD="$PEERS_PRELOAD"; } '
+                '&& exec "$@"', os.path.abspath(activate)] + argv
     return argv, env
 
 
