@@ -39,13 +39,16 @@ def pp_cell(x, why):
 
 
 def machine_table(machines):
-    lines = ["| machine | card | GPUs per run | builds (git) | read |", "|---|---|---|---|---|"]
+    lines = ["| machine | card | GPUs per run | builds (git) | files compared |", "|---|---|---|---|---|"]
     for m in machines:
         ranks = "/".join(map(str, sorted(set(m.ranks.values()))))
         revs = sorted({r for v in m.revisions.values() for r in v})
+        used = sorted({f for e in m.entries.values() for f in e["files"]})
+        unused = len(m.files) - len(used) if m.kind != "suite run" else 0
         lines.append(f"| {m.name} | {', '.join(sorted(m.cards)) or '?'} | {ranks} (one per MPI rank) | "
-                     f"{', '.join(revs)} | {m.kind}: {len(m.files)} file(s)"
-                     + (f", skipped {', '.join(m.skipped)}" if m.skipped else "") + " |")
+                     f"{', '.join(revs)} | {m.kind}: {', '.join(used)}"
+                     + (f" ({unused} at fewer ranks not compared)" if unused > 0 else "")
+                     + (f"; not result files: {', '.join(m.skipped)}" if m.skipped else "") + " |")
     return lines
 
 
