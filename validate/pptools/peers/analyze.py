@@ -144,7 +144,8 @@ def _row_doc(comparison, group, unit, higher, pub_vals, pp_vals, method_text, ow
            "public_runs": pub_vals, "proxyport_runs": pp_vals,
            "ratio": method.ratio(pp_m, pub_m, higher), "method": method_text, "notes": []}
     row.update(extra)
-    short = [s for s, v in (("public", pub_vals), ("ProxyPort", pp_vals)) if len(v) < MIN_RUNS]
+    short = [s for s, v in (("public (none: not built or all rejected)" if not pub_vals else "public",
+                             pub_vals), ("ProxyPort", pp_vals)) if len(v) < MIN_RUNS]
     row["ok"] = row["ratio"] is not None and not short
     if short:
         row["notes"].append(f"fewer than {MIN_RUNS} accepted runs: {', '.join(short)}")
