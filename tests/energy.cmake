@@ -4,9 +4,6 @@
 # advances at known watts (tests/fakes/fake_powercap.c, PP_POWERCAP_ROOT).
 add_library(fake_nvml SHARED fakes/fake_nvml.c)
 set_target_properties(fake_nvml PROPERTIES OUTPUT_NAME nvidia-ml-fake)
-add_executable(fake_powercap fakes/fake_powercap.c)
-find_package(Threads REQUIRED)
-target_link_libraries(fake_powercap PRIVATE Threads::Threads)
 add_executable(test_energy test_energy.c)
 pp_link_common(test_energy)
 target_compile_options(test_energy PRIVATE -Wall -Wextra)
@@ -21,6 +18,28 @@ pp_test(energy_nvml_unknown COMMAND test_energy nvml-unknown ENV ${_nv} LABELS u
 pp_test(energy_nvml_missing COMMAND test_energy nvml-missing ENV PP_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 LABELS unit)
 pp_test(energy_nvml_unsupported COMMAND test_energy nvml-unsupported ENV ${_nv} FAKE_NVML_ENERGY=unsupported LABELS unit)
 pp_test(energy_nvml_initfail COMMAND test_energy nvml-initfail ENV ${_nv} FAKE_NVML_INIT=fail LABELS unit)
+
+# The schema: energy is figures or a reason, never a number alone or an empty string.
+foreach(row "zero|set:results.0.energy:0" "empty|set:results.0.energy:\"\""
+            "joules_zero|set:results.0.energy:{\"joules_per_rep\":0}")
+  string(REPLACE "|" ";" parts "${row}")
+  list(GET parts 0 name)
+  list(GET parts 1 mutation)
+  pp_test(energy_schema_fails_${name} COMMAND ${SCH} schema_microbench.json --mutate ${mutation}
+    EXPECT 1 "results/0/energy: .* is not valid under any of the given schemas" LABELS unit)
+  set_tests_properties(energy_schema_fails_${name} PROPERTIES FIXTURES_REQUIRED schema_file TIMEOUT 30)
+endforeach()
+
+# A bad --energy-max-s: exit 2, one line.
+pp_test(energy_max_s_bad COMMAND $<TARGET_FILE:microbench> --energy-max-s 0
+  EXPECT 2 "microbench: --energy-max-s: .* \\(see --help\\)" LABELS unit input)
+set_tests_properties(energy_max_s_bad PROPERTIES TIMEOUT 30)
+
+if(NOT TARGET Threads::Threads) # the planted counters need a thread per file (and so does the RAPL reader)
+  return()
+endif()
+add_executable(fake_powercap fakes/fake_powercap.c)
+target_link_libraries(fake_powercap PRIVATE Threads::Threads)
 
 # Whole runs on the host model under planted counters: 40 W package + 10 W
 # dram (a 1000 W core domain inside the package must not count), updated
@@ -79,17 +98,6 @@ get_property(_energy_tests DIRECTORY PROPERTY TESTS)
 list(FILTER _energy_tests INCLUDE REGEX "^energy_")
 set_tests_properties(${_energy_tests} PROPERTIES TIMEOUT 90)
 
-# The schema: energy is figures or a reason, never a number alone or an empty string.
-foreach(row "zero|set:results.0.energy:0" "empty|set:results.0.energy:\"\""
-            "joules_zero|set:results.0.energy:{\"joules_per_rep\":0}")
-  string(REPLACE "|" ";" parts "${row}")
-  list(GET parts 0 name)
-  list(GET parts 1 mutation)
-  pp_test(energy_schema_fails_${name} COMMAND ${SCH} schema_microbench.json --mutate ${mutation}
-    EXPECT 1 "results/0/energy: .* is not valid under any of the given schemas" LABELS unit)
-  set_tests_properties(energy_schema_fails_${name} PROPERTIES FIXTURES_REQUIRED schema_file TIMEOUT 30)
-endforeach()
-
 # validate/energy-check (the GPU check against nvidia-smi) on the CPU: a fake
 # nvidia-smi printing 50 W (or 70 W: outside 10%) beside a host run under the
 # planted 50 W counters.
@@ -104,7 +112,3 @@ pp_test(energy_check_tool_differs COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/ene
   ${_ec} --out ${CMAKE_CURRENT_BINARY_DIR}/energy_check2 -- ${_ec_run}
   ENV FAKE_SMI_WATTS=70 EXPECT 1 "difference: +-2[0-9.]+% \\(tolerance 10%\\): FAIL" LABELS unit)
 set_tests_properties(energy_check_tool energy_check_tool_differs PROPERTIES TIMEOUT 90)
-# A bad --energy-max-s: exit 2, one line.
-pp_test(energy_max_s_bad COMMAND $<TARGET_FILE:microbench> --energy-max-s 0
-  EXPECT 2 "microbench: --energy-max-s: .* \\(see --help\\)" LABELS unit input)
-set_tests_properties(energy_max_s_bad PROPERTIES TIMEOUT 30)

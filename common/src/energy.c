@@ -154,6 +154,8 @@ pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int
     snprintf(e->why, sizeof e->why, "%s", why);
     return e;
   }
+  /* the device settles after the copy ceiling's runs: the idle power is idle */
+  real_pause(NULL, 0.3);
   pp_energy_clock clk = {real_now, real_pause, NULL};
   if (pp_energy_calibrate(&e->src, &clk, 8, 0.25, 2.0, &e->cal, why, sizeof why) != 0) {
     snprintf(e->why, sizeof e->why, "%s", why);

@@ -10,7 +10,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#ifdef PP_HAVE_THREADS
 #include <pthread.h>
+#define LOCK() pthread_mutex_lock(&R.lock)
+#define UNLOCK() pthread_mutex_unlock(&R.lock)
+#else /* no threads: no reader thread, nothing to lock */
+#define LOCK() ((void)0)
+#define UNLOCK() ((void)0)
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +36,17 @@ typedef struct rapl_domain {
 static struct {
   int n;
   rapl_domain d[MAX_DOMAINS];
+#ifdef PP_HAVE_THREADS
   pthread_mutex_t lock;  /* the reads: the poller's and the meter's */
+#endif
   double last_t, max_gap; /* seconds: the last read, the longest gap since `gap` was asked */
   double interval;
   int poller;
-} R = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} R
+#ifdef PP_HAVE_THREADS
+    = {.lock = PTHREAD_MUTEX_INITIALIZER}
+#endif
+;
 
 static double mono(void) {
   struct timespec ts;
@@ -103,21 +116,22 @@ static int read_locked(double *joules, char *why, size_t n) {
 
 static int rapl_read(void *impl, double *joules, char *why, size_t n) {
   (void)impl;
-  pthread_mutex_lock(&R.lock);
+  LOCK();
   int rc = read_locked(joules, why, n);
-  pthread_mutex_unlock(&R.lock);
+  UNLOCK();
   return rc;
 }
 
 static double rapl_gap(void *impl) {
   (void)impl;
-  pthread_mutex_lock(&R.lock);
+  LOCK();
   double g = R.max_gap, since = R.last_t > 0 ? mono() - R.last_t : 0;
   R.max_gap = 0;
-  pthread_mutex_unlock(&R.lock);
+  UNLOCK();
   return g > since ? g : since;
 }
 
+#ifdef PP_HAVE_THREADS
 /* Reads the counters often enough that none wraps twice between reads. */
 static void *poll_thread(void *arg) {
   (void)arg;
@@ -130,6 +144,7 @@ static void *poll_thread(void *arg) {
   }
   return NULL;
 }
+#endif
 
 /* The packages' long-term power limits, summed; no clock, no event reasons. */
 static void rapl_sample(void *impl, double *sm_mhz, double *limit_w, uint64_t *reasons) {
@@ -172,7 +187,10 @@ static int add_domain(const char *dir, pp_energy_source *src, char *why, size_t 
   return 0;
 }
 
+static pp_energy_source opened; /* the host's counters, shared by its models' meters */
+
 int pp_energy_rapl_open(pp_energy_source *src, char *why, size_t n) {
+  if (opened.read) return *src = opened, 0;
   const char *root = getenv("PP_POWERCAP_ROOT");
   if (!root || !*root) root = "/sys/class/powercap";
   memset(src, 0, sizeof *src);
@@ -202,7 +220,10 @@ int pp_energy_rapl_open(pp_energy_source *src, char *why, size_t n) {
   src->gap = rapl_gap;
   R.interval = src->wrap_s / 4 < 0.1 ? src->wrap_s / 4 : 0.1;
   R.last_t = mono();
+#ifdef PP_HAVE_THREADS
   pthread_t th;
   if (!R.poller && pthread_create(&th, NULL, poll_thread, NULL) == 0) R.poller = 1, pthread_detach(th);
+#endif
+  opened = *src;
   return 0;
 }

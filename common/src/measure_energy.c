@@ -11,15 +11,11 @@
 
 pp_energy_meter *pp_measure_energy_meter(pp_session *s, pp_model m) {
   static int opened[PP_MODEL_COUNT];
-  if (!opened[m] && !s->opt.no_energy) {
-    /* the device settles after the copy ceiling's runs: the idle power is idle */
-    struct timespec ts = {0, 300000000L};
-    nanosleep(&ts, NULL);
-    pp_progress(s, "energy meter for %s: measuring the counter's update interval and the idle power",
-                pp_model_name(m));
-  }
-  opened[m] = 1;
-  return pp_energy_meter_for(m, &s->info[m], s->opt.no_energy);
+  pp_energy_meter *e = pp_energy_meter_for(m, &s->info[m], s->opt.no_energy);
+  if (!opened[m]++ && e->available)
+    pp_progress(s, "%s energy: %s, updated every %.3g ms, idle %.1f W (measured in %.2f s)", pp_model_name(m),
+                e->src.name, e->cal.update_s * 1e3, e->cal.idle_w, e->cal.seconds);
+  return e;
 }
 
 /* Seconds the region must last for the error to reach 80% of the limit
