@@ -78,7 +78,7 @@ def fixture(tmp):
     for d in (os.path.join(refs, "bin"), os.path.join(refs, "lib"), bindir, os.path.join(tmp, "state")):
         os.makedirs(d)
     for b in ("XSBench-cuda", "TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt", "BabelStream-cuda",
-              "BabelStream-omp"):
+              "BabelStream-omp", "BabelStream-omp-nolto"):
         os.symlink(FAKE, os.path.join(refs, "bin", b))
     for b in ("xsbench_like", "testsnap", "microbench"):
         os.symlink(FAKE, os.path.join(bindir, b))
@@ -113,7 +113,7 @@ def clean_tests():
         p, doc, out = peers(tmp)
         check(p.returncode == 0, f"clean: exit 0 ({p.returncode}; {p.stderr.strip()[-300:]})")
         rows = rows_by_name(doc)
-        check(len(rows) == 12 and all(r["ok"] for r in rows.values()), f"clean: 12 rows, all comparable ({len(rows)})")
+        check(len(rows) == 14 and all(r["ok"] for r in rows.values()), f"clean: 14 rows, all comparable ({len(rows)})")
         check(not any(r.get("rejected") for r in doc.get("runs", [])), "clean: no run rejected")
         # the planted models of tests/peers_fake.py, by hand
         t_pub6 = 1e-3 + 170e6 / 1.8e9

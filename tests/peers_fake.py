@@ -104,7 +104,7 @@ def babelstream(argv, prog):
         print(f"{k},{times},{n},8,{1e-6 * w * 8 * n / tmin:g},{tmin:g},{1.2 * tmin:g},{1.1 * tmin:g}")
     if model == "cuda" and fault("bs-validation", prog):
         print("FAILED validation of c[3]: 1 (is) != 2 (should)", file=sys.stderr)
-    if not (model == "omp" and fault("no-spin", prog)):
+    if not (prog == "BabelStream-omp" and fault("no-spin", prog)):
         print(SPIN, file=sys.stderr)
     return 0
 
@@ -163,7 +163,7 @@ def microbench(argv, prog):
 
 
 PROGS = {"XSBench-cuda": xsbench, "TestSNAP-kokkos-cuda": testsnap, "TestSNAP-kokkos-ompt": testsnap,
-         "BabelStream-cuda": babelstream, "BabelStream-omp": babelstream,
+         "BabelStream-cuda": babelstream, "BabelStream-omp": babelstream, "BabelStream-omp-nolto": babelstream,
          "xsbench_like": xsbench_like, "testsnap": testsnap_pp, "microbench": microbench}
 
 if __name__ == "__main__":

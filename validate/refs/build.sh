@@ -7,8 +7,8 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 usage: validate/refs/build.sh SRC_ROOT OUT [WHAT...]
-  WHAT: xsbench babelstream-cuda babelstream-omp testsnap testsnap-ompt
-        (default: all five); testsnap-host (not for the node: Kokkos OpenMP
+  WHAT: xsbench babelstream-cuda babelstream-omp babelstream-omp-nolto testsnap
+        testsnap-ompt (default: all six); testsnap-host (not for the node: Kokkos OpenMP
         build run once here to check the generated TestSNAP header against
         LAMMPS's forces)
 
@@ -37,7 +37,7 @@ case $1 in -h|--help) usage; exit 0;; esac
 SRC=$(cd "$1" && pwd)
 mkdir -p "$2"; OUT=$(cd "$2" && pwd)
 shift 2
-WHAT=${*:-xsbench babelstream-cuda babelstream-omp testsnap testsnap-ompt}
+WHAT=${*:-xsbench babelstream-cuda babelstream-omp babelstream-omp-nolto testsnap testsnap-ompt}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 JOBS=${JOBS:-2}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -109,20 +109,23 @@ build_babelstream_cuda() {
   record BabelStream-cuda "$(commit BabelStream)" "cmake -DMODEL=cuda -DCUDA_ARCH=sm_90 -DRELEASE_FLAGS=-O3 (nvcc, static cudart, libnvidia-ml.so.1 from the driver)"
 }
 
+# $1: "nolto" builds BabelStream-omp-nolto without -foffload-lto (the build the
+# earlier comparisons used), so that the peers table shows both.
 build_babelstream_omp() {
-  local b=$BUILD/babelstream-omp
-  [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): babelstream-omp skipped" >&2; return 0; }
+  local lto=-foffload-lto name=BabelStream-omp b=$BUILD/babelstream-omp
+  [ "${1:-}" = nolto ] && { lto=; name=BabelStream-omp-nolto; b=$BUILD/babelstream-omp-nolto; }
+  [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): $name skipped" >&2; return 0; }
   # BabelStream puts OFFLOAD_FLAGS into its default release flags, which
   # RELEASE_FLAGS=-O3 (no -march=native) replaces: CXX_EXTRA_FLAGS carries them.
   # -foffload-lto (compile and link: BabelStream passes CXX_EXTRA_FLAGS to both),
   # as ProxyPort's omp build has it: both sides built with the same flags.
-  local off="-fopenmp --offload-arch=sm_90 --cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc -foffload-lto"
-  step babelstream-omp-cmake cmake -S "$SRC/BabelStream" -B "$b" -DMODEL=omp \
+  local off="-fopenmp --offload-arch=sm_90 --cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc${lto:+ $lto}"
+  step "$name-cmake" cmake -S "$SRC/BabelStream" -B "$b" -DMODEL=omp \
     -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_BUILD_TYPE=Release -DRELEASE_FLAGS=-O3 \
     -DOFFLOAD=ON -DOFFLOAD_FLAGS="$off" -DCXX_EXTRA_FLAGS="${off// /;}"
-  step babelstream-omp make -C "$b" -j"$JOBS"
-  install_bin "$b/omp-stream" BabelStream-omp
-  record BabelStream-omp "$(commit BabelStream)" "cmake -DMODEL=omp -DOFFLOAD=ON -DRELEASE_FLAGS=-O3 -DCXX_EXTRA_FLAGS=\"${off//$CUDA_LEGACY/.toolchain/cuda-legacy}\" ($CLANG; needs .gpu-rt at run time)"
+  step "$name" make -C "$b" -j"$JOBS"
+  install_bin "$b/omp-stream" "$name"
+  record "$name" "$(commit BabelStream)" "cmake -DMODEL=omp -DOFFLOAD=ON -DRELEASE_FLAGS=-O3 -DCXX_EXTRA_FLAGS=\"${off//$CUDA_LEGACY/.toolchain/cuda-legacy}\" ($CLANG; needs .gpu-rt at run time)"
 }
 
 # Kokkos 4.6 predates CUDA 13, which changed three runtime signatures
@@ -226,6 +229,7 @@ for w in $WHAT; do
     xsbench) build_xsbench ;;
     babelstream-cuda) build_babelstream_cuda ;;
     babelstream-omp) build_babelstream_omp ;;
+    babelstream-omp-nolto) build_babelstream_omp nolto ;;
     testsnap) build_testsnap ;;
     testsnap-ompt) build_testsnap_ompt ;;
     testsnap-host) build_testsnap_host ;;

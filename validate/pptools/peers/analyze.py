@@ -246,13 +246,17 @@ def testsnap_rows(runs):
 
 def babelstream_rows(runs):
     rows = []
-    for m, build in (("cuda", "BabelStream cuda"), ("omp", "BabelStream omp")):
+    names = {"BabelStream cuda": "CUDA", "BabelStream omp": "OpenMP",
+             "BabelStream omp-nolto": "OpenMP without -foffload-lto"}
+    for m, build in (("cuda", "BabelStream cuda"), ("omp", "BabelStream omp"), ("omp", "BabelStream omp-nolto")):
+        if build.endswith("nolto") and not any(r["code"] == build for r in runs):
+            continue  # not built: no row
         for k, bk in BS_KERNELS.items():
             pubs = [r["figures"]["kernels"][bk] for r in
                     _accepted(runs, group="babelstream", side="public", code=build)]
             pps = [r["figures"][m][k] for r in _accepted(runs, group="babelstream", side="proxyport")]
             own = [p["GB_per_s"] for p in pubs]
-            row = _row_doc(f"BabelStream {'CUDA' if m == 'cuda' else 'OpenMP'} {bk} vs microbench {m} {k}",
+            row = _row_doc(f"BabelStream {names[build]} {bk} vs microbench {m} {k}",
                            "babelstream", "GB/s", True, own, [p["GB_per_s"] for p in pps],
                            f"2^24 doubles; host wall clock around each kernel launch and its "
                            f"synchronisation, best of iterations 2..{plan.BS_TIMES} on both sides (BabelStream's "
@@ -260,6 +264,9 @@ def babelstream_rows(runs):
                            f"tpb {plan.TPB[m]}); bytes as BabelStream counts them",
                            own={"value": method.median(own), "unit": "GB/s", "runs": len(own),
                                 "how": "BabelStream's printed MB/s / 1000 (its own host clock, best of 99)"})
+            if build.endswith("nolto"):
+                row["notes"].append("not the same flags: BabelStream without -foffload-lto, ProxyPort with "
+                                    "it (the build the earlier comparisons used, shown for the difference)")
             pm = method.median([p["GB_per_s_mean"] for p in pps])
             bm = method.median([p["GB_per_s_mean"] for p in pubs])
             row["ratio_of_means"] = method.ratio(pm, bm)

@@ -18,7 +18,7 @@ TPB = {"cuda": 1024, "omp": 128}  # BabelStream CUDA's TBSIZE; LLVM's default te
 
 PUBLIC_BINS = {"xsbench": ["XSBench-cuda"],
                "testsnap": ["TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt"],
-               "babelstream": ["BabelStream-cuda", "BabelStream-omp"]}
+               "babelstream": ["BabelStream-cuda", "BabelStream-omp", "BabelStream-omp-nolto"]}
 PP_BINS = {"xsbench": "xsbench_like", "testsnap": "testsnap", "babelstream": "microbench"}
 GROUPS = tuple(PUBLIC_BINS)
 # every ProxyPort run: its default spin wait named, no bootstrap (not used here)
@@ -80,7 +80,8 @@ def babelstream_round(rb, pb, r):
           "argv": [os.path.join(pb, "microbench"), "--backend", "cuda,omp", "--kernels", "copy,triad",
                    "--size", str(BS_SIZE), "--tpb", ",".join(str(t) for t in sorted(set(TPB.values()))),
                    "--timer", "wall", "--warmup", "1", "--samples", str(BS_TIMES - 1)] + PP_COMMON}
-    return [pub("cuda"), pp, pub("omp")]
+    # omp-nolto: BabelStream's OpenMP build without -foffload-lto (ProxyPort's has it)
+    return [pub("cuda"), pp, pub("omp"), pub("omp-nolto")]
 
 
 def runs(refs, bindir, groups, rounds, fixed_rounds=None):
