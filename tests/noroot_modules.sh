@@ -11,10 +11,13 @@
 #      (configure, build of microbench and spmv, suite --scale small --fast) for
 #      each build of the site file: clang-19 (cpu preset) and gcc-12 (host-gcc).
 # Fails if a step fails, a trap was called, a suite row did not validate, a result
-# lacks the compiler of its module, or a compiler was found without its module
+# lacks the compiler of its module, the site file (site_file, from PP_SITE_FILE) or
+# the module in its system record, or a compiler was found without its module
 # Planted faults (each must make the test fail): NOROOT_FAULT=path-leak puts
 # clang-19 back on the user's PATH; NOROOT_FAULT=apt makes the copy's
-# scripts/setup call apt-get first, as a setup that installs unasked would.
+# scripts/setup call apt-get first, as a setup that installs unasked would;
+# NOROOT_FAULT=no-site-record unsets PP_SITE_FILE in the copy's scripts/run
+# before the suite (the results then lack the site file).
 # Exit 77 (CTest: skipped) without root, or without Lmod (and no --install-lmod).
 # Usage: tests/noroot_modules.sh [--install-lmod] [--keep]   (--keep: leave the work folder)
 set -euo pipefail
@@ -132,6 +135,10 @@ as_user "source $lmod_init && module use $work/modules && module load pp-llvm/19
   fail "module load pp-llvm/19 does not give clang-19"
 
 rc=0
+if [[ ${NOROOT_FAULT:-} == no-site-record ]]; then  # scripts/run no longer passes PP_SITE_FILE on
+  sed -i 's/^  eval "\$code"$/  eval "$code"; unset PP_SITE_FILE/' "$work/src/scripts/run"
+  grep -q 'unset PP_SITE_FILE' "$work/src/scripts/run" || fail "could not plant no-site-record"
+fi
 if [[ ${NOROOT_FAULT:-} == apt ]]; then
   sed -i '0,/^set -euo pipefail$/s//set -euo pipefail\napt-get -y -q update/' "$work/src/scripts/setup"
 fi
@@ -151,6 +158,20 @@ files = sorted(glob.glob(os.path.join(out, "*", "run1.json")))
 apps = {os.path.basename(os.path.dirname(f)) for f in files}
 errors = [] if apps == {"microbench", "spmv"} else [f"results of {sorted(apps)}, want microbench and spmv"]
 want_cc = {"clang-19": "clang", "gcc-12": "gcc"}[build]
+want_mod = {"clang-19": "pp-llvm/19", "gcc-12": "pp-gcc/12"}[build]
+
+
+def loaded(o):  # the system record's modules.loaded lists, wherever they are
+    if isinstance(o, dict):
+        if isinstance(o.get("modules"), dict):
+            yield from o["modules"].get("loaded") or []
+        for v in o.values():
+            yield from loaded(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from loaded(v)
+
+
 for f in files:
     d = json.load(open(f))
     if not d.get("validated") or not d["results"] or not all(r["valid"] for r in d["results"]):
@@ -158,8 +179,14 @@ for f in files:
     cc = json.dumps(d.get("build", {})).lower()
     if want_cc not in cc:
         errors.append(f"{f}: build record does not name {want_cc}")
+    sf = d.get("site_file")
+    if not isinstance(sf, dict) or sf.get("path") != site:
+        errors.append(f"{f}: site_file is not {site} (PP_SITE_FILE): {str(sf)[:80]}")
+    if want_mod not in set(loaded(d.get("system"))):
+        errors.append(f"{f}: the system record's loaded modules lack {want_mod}")
 print(("FAIL " + "; ".join(errors)) if errors else
-      f"PASS build {build}: {len(files)} result files validated, compiler from its module")
+      f"PASS build {build}: {len(files)} result files validated, compiler from its module {want_mod}, "
+      "the site file and the module recorded")
 sys.exit(1 if errors else 0)
 EOF
 done
