@@ -17,7 +17,7 @@ for t in apt-get sudo; do
 done
 PP_TOOLCHAIN=$work/tc PATH=$work/trap:$PATH "$repo/scripts/setup" --preset "$preset" --no-install --deps-only
 rc=$?
-echo "setup exit $rc; trap calls: $(cat "$work/called" 2>/dev/null | head -n 2 | tr '\n' ';')"
+echo "setup exit $rc; trap calls: $(head -n 2 "$work/called" 2>/dev/null | tr '\n' ';')"
 case $want in
   none) [[ $rc == 0 && ! -e $work/called && ! -e $work/tc/cuda-legacy ]] && echo "PASS: no download" && exit 0 ;;
   download) [[ -e $work/called ]] && echo "PASS: the download was tried" && exit 0 ;;
