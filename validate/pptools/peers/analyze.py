@@ -92,6 +92,8 @@ def read_runs(runs, out):
     for run in runs:
         run.pop("figures", None), run.pop("rejected", None)
         try:
+            if "exit" not in run:
+                raise Rejected("not run (the step was cut short)")
             if run["side"] == "public":
                 try:
                     text = result.read_text(os.path.join(out, run["output"]), "peers output")

@@ -88,14 +88,15 @@ def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=pri
         return 2
     outfile.out_dir(out)
     runs = [r for r in plan.runs(refs, bindir, todo, rounds) if os.access(r["argv"][0], os.X_OK)]
-    t0 = time.time()
-    runner.execute(runs, refs, out, activate, log)
     doc = {"card": card(), "node": os.uname().nodename, "rounds": rounds, "groups": todo,
            "left_out": {g: m for g, m in miss.items() if m}, "conditions": CONDITIONS,
            "public_builds": versions(refs), "proxyport_build": pp_build(bindir),
            "command": command or " ".join([PROG] + sys.argv[1:]),
-           "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0)),
+           "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "activate": os.path.relpath(activate, out) if activate else None, "runs": runs}
+    # kept current: a run cut short is still read by --analyze
+    runner.execute(runs, refs, out, activate, log,
+                   after=lambda: outfile.write_json(os.path.join(out, "peers.json"), doc))
     return finish(doc, out)
 
 

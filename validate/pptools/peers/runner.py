@@ -38,7 +38,7 @@ def command(run, refs, activate):
     return argv, env
 
 
-def execute(runs, refs, out, activate=None, log=print):
+def execute(runs, refs, out, activate=None, log=print, after=None):
     """Runs every run in order; fills exit, seconds, output, json, env."""
     raw = os.path.join(out, "raw")
     os.makedirs(raw, exist_ok=True)
@@ -65,4 +65,6 @@ def execute(runs, refs, out, activate=None, log=print):
         run["seconds"] = round(time.monotonic() - t, 2)
         run.pop("json_path", None)
         log(f"[peers {n}/{len(runs)}] exit {run['exit']} in {run['seconds']} s")
+        if after:
+            after()
     return runs
