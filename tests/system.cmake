@@ -73,3 +73,13 @@ foreach(t system_modules_cray_alloc system_not_available system_governor system_
           system_site_missing system_site_big)
   set_tests_properties(${t} PROPERTIES TIMEOUT 60)
 endforeach()
+
+# A GPU's state as NVML gives it (numbers and text) passes; a reading that is
+# neither a number nor text fails.
+set(_gs "{\"source\":\"NVML (driver 580.95.05)\",\"sm_clock_mhz\":1755,\"power_limit_w\":700,\"ecc_mode\":\"enabled\",\"sm_app_clock_mhz\":\"not available: Not Supported\"}")
+pp_test(system_gpu_state_object COMMAND ${SCH} schema_microbench.json --mutate "set:system.0.devices.0.gpu_state_open:${_gs}"
+  EXPECT 0 "check_schema: OK" LABELS unit)
+pp_test(system_fails_gpu_state_null_field COMMAND ${SCH} schema_microbench.json
+  --mutate "set:system.0.devices.0.gpu_state_end:{\"source\":\"NVML\",\"ecc_mode\":null}"
+  EXPECT 1 "gpu_state_end: .* is not valid under any of the given schemas" LABELS unit)
+set_tests_properties(system_gpu_state_object system_fails_gpu_state_null_field PROPERTIES FIXTURES_REQUIRED schema_file TIMEOUT 30)

@@ -205,12 +205,12 @@ int pp_energy_rapl_open(pp_energy_source *src, char *why, size_t n) {
   char names[64][64];
   int k = 0;
   for (struct dirent *e; (e = readdir(dir)) && k < 64;)
-    if (!strncmp(e->d_name, "intel-rapl:", 11)) snprintf(names[k++], sizeof names[0], "%s", e->d_name);
+    if (!strncmp(e->d_name, "intel-rapl:", 11)) snprintf(names[k++], sizeof names[0], "%.63s", e->d_name);
   closedir(dir);
   qsort(names, (size_t)k, sizeof names[0], (int (*)(const void *, const void *))strcmp);
   for (int i = 0; i < k; i++) {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s", root, names[i]);
+    snprintf(path, sizeof path, "%.440s/%.63s", root, names[i]);
     if (add_domain(path, src, why, n) != 0) return -1;
   }
   if (!R.n) return snprintf(why, n, "not available: %.300s has no package or dram domain", root), -1;

@@ -136,7 +136,7 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
   x->runs = (long long)span[1];
   x->calls = calls;
   if (ok) fill_local(x, e, r);
-  else snprintf(x->source, sizeof x->source, "rank 0: %s", e->why);
+  else snprintf(x->source, sizeof x->source, "rank 0: %.110s", e->why);
   pp_row_per_joule(row, spec, x->joules, &x->per_joule, x->per_joule_unit, sizeof x->per_joule_unit);
   /* a device another rank could not read is missing from the sum: say so */
   int missing = 0;

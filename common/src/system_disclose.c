@@ -124,7 +124,7 @@ static void governor_probe(pp_system *s) {
     seen++;
     int k = 0;
     while (k < ng && strcmp(names[k], g)) k++;
-    if (k == ng && ng < G) snprintf(names[ng], sizeof names[0], "%s", g), first[ng] = c, count[ng] = 0, ng++;
+    if (k == ng && ng < G) snprintf(names[ng], sizeof names[0], "%.31s", g), first[ng] = c, count[ng] = 0, ng++;
     if (k < ng) last[k] = c, count[k]++;
   }
   if (!seen) {
