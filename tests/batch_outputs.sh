@@ -5,6 +5,8 @@
 # never leaves an uncommitted change that a later reportable run must refuse.
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
+# A release tarball (Spack's stage) has no git to ask: skipped (77) with the reason.
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "skipped: $repo is not a git checkout"; exit 77; }
 [ $# -gt 0 ] || set -- validate/batch/*
 rc=0 n=0
 for f; do
