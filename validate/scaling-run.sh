@@ -12,7 +12,8 @@
 #      testsnap"), CG_HALOS (cgsolve's --halo paths side by side, default "auto
 #      host": auto is the series without suffix, the others get -halo-<path>),
 #      CG_EXTRA (default 1: also n255-strong with --overlap on, and with
-#      --cg-variant chronopoulos-gear --overlap on), MPIRUN (default mpirun with the
+#      --cg-variant chronopoulos-gear --overlap on), CG_N325 (default 1: the n325
+#      deck too), MPIRUN (default mpirun with the
 #      options a root container needs; under Slurm see validate/batch/perlmutter-scaling.sbatch:
 #      it is given "-n P" after it).
 set -u
@@ -69,7 +70,7 @@ for p in $GPUS; do
       run cgsolve n255-strong$sfx "$p" $samples --deck "$n255" --halo "$halo"
       run cgsolve n255-weak$sfx "$p" $samples --size 255 --scaling weak --halo "$halo"
     done
-    run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
+    [ "${CG_N325:-1}" = 1 ] && run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
     if [ "$CG_EXTRA" = 1 ]; then
       run cgsolve n255-strong-overlap "$p" $samples --deck "$n255" --overlap on
       run cgsolve n255-strong-cg1-overlap "$p" $samples --deck "$n255" --overlap on --cg-variant chronopoulos-gear
