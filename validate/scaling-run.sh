@@ -8,8 +8,8 @@
 # Usage: validate/scaling-run.sh OUT [BIN]   (BIN default build/nvidia-sm90/bin)
 # Env: GPUS="1 2 4 8" (default: 1 and the powers of two up to the GPUs found),
 #      MODELS (default omp,ompx,cuda), SAMPLES (default 3), TS_CELLS (default 20:
-#      16000 atoms), TS_STEPS (default 20), APPS (default "cgsolve xsbench_like
-#      testsnap"), CG_HALOS (cgsolve's --halo paths side by side, default "auto
+#      16000 atoms), TS_STEPS (default 20), APPS (a subset of the three; default
+#      all), CG_HALOS (cgsolve's --halo paths side by side, default "auto
 #      host": auto is the series without suffix, the others get -halo-<path>),
 #      CG_EXTRA (default 1: also n255-strong with --overlap on, and with
 #      --cg-variant chronopoulos-gear --overlap on), CG_N325 (default 1: the n325
@@ -58,10 +58,10 @@ run() {
   echo "[$app $series P=$p $(( $(date +%s) - t0 ))s] $s"
 }
 
-APPS=${APPS:-cgsolve xsbench_like testsnap}
+APPS=${APPS:-} # empty: every app below
 CG_HALOS=${CG_HALOS:-auto host}
 CG_EXTRA=${CG_EXTRA:-1}
-has() { case " $APPS " in *" $1 "*) return 0 ;; esac; return 1; }
+has() { [ -z "$APPS" ] && return 0; case " $APPS " in *" $1 "*) return 0 ;; esac; return 1; }
 for p in $GPUS; do
   if has cgsolve; then
     n255=$PP_INPUTS/minife/n255.deck
