@@ -35,6 +35,7 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     license("Apache-2.0")
 
     version("develop", branch="main")
+    version("0.3.0", sha256="4fd487d572827219bde981bf34ebe1fe930100c63d904bf75d639631d1c1825f")
 
     # Models: host is always built; omp and ompx need an offload target, cuda
     # and rocm (the hip model) come from CudaPackage/ROCmPackage.
