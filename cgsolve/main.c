@@ -280,6 +280,8 @@ int main(int argc, char **argv) {
   pp_usage_check_all("cgsolve", refused);
   if (cfg.overlap && pp_mpi_size() > 1 && !pp_mpi_serialized())
     pp_report_param(s.report, "overlap", "not done: the MPI library did not provide MPI_THREAD_SERIALIZED");
+  if (cfg.overlap && pp_mpi_size() > 1 && !cg_overlap_possible())
+    pp_report_param(s.report, "overlap", "not done: built without a threads library");
 
   /* every size is checked (and refused with exit 2) before the first is generated */
   for (int i = 0; i < s.opt.sizes.n; i++) cg_problem_check(&s, cg_global_n(&cfg, s.opt.sizes.v[i]));

@@ -79,6 +79,8 @@ typedef struct cg_solver {
  * what it is, for the report. *refused: why --halo mpi-device or cuda-ipc
  * cannot be honoured (NULL: they can, or were not asked). */
 const char *cg_halo_choose(const pp_session *s, cg_config *c, pp_model m, const char **refused);
+/* 1 when --overlap can run (a threads library in the build). */
+int cg_overlap_possible(void);
 /* Uploads the slab and allocates the vectors of model m. */
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m);

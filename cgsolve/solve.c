@@ -2,7 +2,9 @@
  * with its parts bracketed for pp_measure_parts, and the planted faults of
  * the tests. */
 #include <math.h>
+#ifdef CG_HAVE_THREADS
 #include <pthread.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +68,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   /* the device paths send whole planes: contiguous on slabs, staged otherwise */
   S->path = cg_halo_contiguous(&pb->halo) ? c->path[m] : CG_PATH_STAGED;
   /* the helper thread makes MPI calls: it needs MPI_THREAD_SERIALIZED */
-  S->overlap = c->overlap && pp_mpi_size() > 1 && pp_mpi_serialized();
+  S->overlap = c->overlap && pp_mpi_size() > 1 && pp_mpi_serialized() && cg_overlap_possible();
   S->sk = spmv_kernels_for(m), S->ck = cg_kernels_for(m);
   const csr_matrix *A = &pb->A;
   const pp_device_ops *o = S->ops;
@@ -115,6 +117,13 @@ static void do_spmv(cg_solver *S, const double *x, double *y) {
  * first and last planes. The instrumented solve overlaps too (its x is the
  * one validated): its cg_spmv call is the whole block, its cg_halo call the
  * exposed part of the exchange (the wait for the helper thread). */
+#ifdef CG_HAVE_THREADS
+/* One call of `part` that took `dt` seconds, timed by the caller (the
+ * overlapped block, where pp_part_begin/end cannot nest). */
+static void part_record(pp_parts *pt, int part, double dt) {
+  const long long i = pt->calls[part]++;
+  if (pt->on && i < pt->cap) pt->t[part][i] = dt;
+}
 typedef struct halo_job {
   const cg_halo *h;
   const pp_device_ops *ops;
@@ -126,13 +135,20 @@ static void *halo_thread(void *arg) {
   cg_halo_exchange(j->h, j->ops, j->v, j->path);
   return NULL;
 }
-/* One call of `part` that took `dt` seconds, timed by the caller (the
- * overlapped block, where pp_part_begin/end cannot nest). */
-static void part_record(pp_parts *pt, int part, double dt) {
-  const long long i = pt->calls[part]++;
-  if (pt->on && i < pt->cap) pt->t[part][i] = dt;
+#endif
+int cg_overlap_possible(void) {
+#ifdef CG_HAVE_THREADS
+  return 1;
+#else
+  return 0;
+#endif
 }
+
 static void halo_spmv(cg_solver *S, double *v, double *y) {
+#ifndef CG_HAVE_THREADS
+  do_halo(S, v);
+  do_spmv(S, v, y);
+#else
   const cg_halo *h = &S->pb->halo;
   const int64_t n = S->n, plane = S->pb->plane;
   const int64_t lo = h->nbr[0] >= 0 ? plane : 0, hi = h->nbr[1] >= 0 ? plane : 0;
@@ -156,6 +172,7 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
   if (S->pt.on) S->ops->sync();
   part_record(&S->pt, K_HALO, wait);
   part_record(&S->pt, K_SPMV, S->pt.on ? pp_wtime() - t0 : 0);
+#endif
 }
 
 /* The global dot: this rank's part on the device, summed over ranks. */

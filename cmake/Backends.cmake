@@ -292,7 +292,8 @@ set(PP_C_FLAGS_DESC "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
 string(REPLACE ";" " " PP_OFFLOAD_FLAGS_DESC "${PP_OFFLOAD_FLAGS}")
 # Paths inside the checkout are recorded relative to it ("<source>/.toolchain/..."):
 # a result names what was used, not the folder the build happened to sit in.
-string(REPLACE "${PROJECT_SOURCE_DIR}/" "<source>/" PP_OFFLOAD_FLAGS_DESC "${PP_OFFLOAD_FLAGS_DESC}")
+# (The configure summary keeps the paths as they are.)
+string(REPLACE "${PROJECT_SOURCE_DIR}/" "<source>/" PP_OFFLOAD_FLAGS_RECORD "${PP_OFFLOAD_FLAGS_DESC}")
 if(PP_HAVE_CUDA)
   set(PP_CUDA_COMPILER_DESC "${CMAKE_CUDA_COMPILER_ID} ${CMAKE_CUDA_COMPILER_VERSION}")
   set(PP_CUDA_FLAGS_DESC "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${_bt}} -arch=sm_${CMAKE_CUDA_ARCHITECTURES}")
