@@ -7,3 +7,6 @@ foreach(t method clean faults usage)
   # clean/faults: 36 planted processes each, 26-30 s on a 2-core machine at load 16
   set_tests_properties(peers_${t} PROPERTIES TIMEOUT 120)
 endforeach()
+# suite --peers: the step inside a suite run (a --fast microbench run of this build)
+pp_test(peers_suite COMMAND python3 ${PP_PEERS_CHECK} suite ${PROJECT_BINARY_DIR}/bin LABELS unit)
+set_tests_properties(peers_suite PROPERTIES TIMEOUT 180)

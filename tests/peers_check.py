@@ -7,6 +7,8 @@
   peers_check.py faults    failed, wrong-checksum, other-size, no-spin runs
                            rejected with their reasons, never compared
   peers_check.py usage     bad options: exit 2 and one line
+  peers_check.py suite BIN `suite --peers DIR` with BIN's microbench (a CPU build): the step
+                           runs in the suite's invocation, on the suite's --bin
 
 Exit 0 pass, 1 fail (the failed checks printed).
 """
@@ -196,12 +198,37 @@ def usage_tests():
         check(p.returncode == 2 and "not built" in p.stdout, f"usage: nothing built: exit 2 ({p.returncode})")
 
 
-TESTS = {"method": method_tests, "clean": clean_tests, "faults": faults_tests, "usage": usage_tests}
+def suite_tests(bindir):
+    """`suite --peers DIR`: the step runs in the suite's own invocation, into OUT/peers, on the
+    suite's --bin. A CPU build has no cuda model, so every ProxyPort run fails there: the table
+    must say so (rejected, never compared) and the suite must exit 1."""
+    with tempfile.TemporaryDirectory() as tmp:
+        refs, _ = fixture(tmp)
+        out = os.path.join(tmp, "suite")
+        env = dict(os.environ, PEERS_FAKE_STATE=os.path.join(tmp, "state"))
+        p = subprocess.run([sys.executable, os.path.join(VALIDATE, "suite"), "--bin", bindir, "--apps",
+                            "microbench", "--scale", "small", "--fast", "--out", out, "--peers", refs],
+                           env=env, capture_output=True, text=True, timeout=600)
+        md = os.path.join(out, "peers", "peers.md")
+        check(os.path.exists(os.path.join(out, "summary.md")) and os.path.exists(md),
+              f"suite --peers: summary.md and peers/peers.md in one invocation ({p.returncode}; "
+              f"{p.stderr.strip()[-300:]})")
+        doc = json.load(open(os.path.join(out, "peers", "peers.json"))) if os.path.exists(md) else {}
+        pp = [r for r in doc.get("runs", []) if r["side"] == "proxyport"]
+        check(pp and all(r.get("rejected", "").startswith("failed: exit status") for r in pp)
+              and all(os.path.dirname(r["argv"][0]) == os.path.abspath(bindir) for r in pp),
+              f"suite --peers: ProxyPort's runs are the suite's --bin, rejected as failed ({len(pp)})")
+        check(p.returncode == 1 and doc.get("command", "").startswith("suite --peers"),
+              f"suite --peers: exit 1 (rows not comparable) ({p.returncode})")
+
+
+TESTS = {"method": method_tests, "clean": clean_tests, "faults": faults_tests, "usage": usage_tests,
+         "suite": suite_tests}
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in TESTS:
+    if len(sys.argv) < 2 or sys.argv[1] not in TESTS or (sys.argv[1] == "suite") != (len(sys.argv) == 3):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    TESTS[sys.argv[1]]()
+    TESTS[sys.argv[1]](*sys.argv[2:])
     print(f"{len(FAILS)} failed" if FAILS else "all passed")
     sys.exit(1 if FAILS else 0)

@@ -244,8 +244,8 @@ def run(argv):
         run_one(r, out, n, len(p["runs"]))
         outfile.write_json(os.path.join(out, "suite.json"), p)  # kept current: a killed run is still read
     log(f"all runs done in {time.monotonic() - T0:.0f} s")
-    rc = suite_summary.write(out, a.reportable, repo)
-    return max(rc, min(1, peers.suite_step(a.peers, p["bin"], out, log))) if a.peers else rc
+    peers_rc = min(1, peers.suite_step(a.peers, p["bin"], out, log)) if a.peers else 0
+    return max(suite_summary.write(out, a.reportable, repo), peers_rc)
 
 
 T0 = time.monotonic()
