@@ -20,6 +20,7 @@ ROOT = os.path.dirname(HERE)
 SUITE = os.path.join(ROOT, "validate", "suite")
 sys.path.insert(0, os.path.join(HERE, "..", "validate"))
 from pptools.suite import cases as suite_cases  # noqa: E402  (the build record of a binary)
+from pptools import project  # noqa: E402
 failures = []
 
 
@@ -166,8 +167,51 @@ def after(out):
           "--binary-stamp-only: a binary of another revision is not reportable")
 
 
+def energy(out):
+    """The summary's work per joule on a copy of the small run whose rows carry planted
+    energy: the reference model's rows 10 units per joule, the others 5 (ratio 0.5),
+    spmv's below the counter's resolution; and none where no row has energy."""
+    d = tempfile.mkdtemp(prefix="pp-suite-energy-")
+    shutil.copytree(out, d, dirs_exist_ok=True)
+    ref = project.reference_model()
+    for app in suite_cases.apps():
+        for f in sorted(os.listdir(os.path.join(d, app))):
+            if not f.endswith(".json"):
+                continue
+            p = os.path.join(d, app, f)
+            res = json.load(open(p))
+            for r in res["results"]:
+                r["energy"] = {"joules_per_rep": 1.0, "watts": 40.0, "idle_watts": 20.0,
+                               "fom_per_joule": 10.0 if r["model"] == ref else 5.0, "fom_per_joule_unit": "x/J",
+                               "region_s": 1.0, "region_runs": 1, "calls_per_run": 1,
+                               "repeated_for_resolution": False, "counter_error": 0.01,
+                               "below_counter_resolution": app == "spmv"}
+            json.dump(res, open(p, "w"))
+    rc, text = suite("--summarize", d)
+    s = json.load(open(os.path.join(d, "summary.json")))
+    md = open(os.path.join(d, "summary.md")).read()
+    base = next(iter(s["apps"].values()))["ratio_base"]
+    rows = [r for a in s["apps"].values() for r in a["rows"]]
+    check(rows and all(r["per_joule"] == (10.0 if r["model"] == ref else 5.0) for r in rows),
+          "every headline row has its work per joule (median of the runs)")
+    check(all(r["per_joule_ratio_to_" + base] == (1.0 if r["model"] == ref else 0.5) for r in rows),
+          "work per joule over the reference model's: 1 for it, 0.5 for the others")
+    check(md.count(": work per joule") == len(s["apps"]) and "| x/J | 40 | 20 |" in md,
+          "summary.md: a work-per-joule table per app with watts and idle watts")
+    check("below the counter resolution" in md.split("### spmv: work per joule")[1].split("##")[0],
+          "spmv's rows marked below the counter's resolution")
+    check(all(a.get("energy_figure") and os.path.getsize(os.path.join(d, a["energy_figure"])) > 1000
+              for a in s["apps"].values()), "an energy figure per app")
+    check(rc == 0, "summarized")
+    d2 = tempfile.mkdtemp(prefix="pp-suite-noenergy-")  # the run as it is: no counter on a CPU machine
+    shutil.copytree(out, d2, dirs_exist_ok=True)
+    rc, text = suite("--summarize", d2)
+    md = open(os.path.join(d2, "summary.md")).read()
+    check("Work per joule: none (" in md, "without energy in the files: the reason, no table")
+
+
 cmd = sys.argv[1]
 {"run": lambda: run(sys.argv[2], sys.argv[3]), "refusals": lambda: refusals(sys.argv[2]),
- "after": lambda: after(sys.argv[2])}[cmd]()
+ "after": lambda: after(sys.argv[2]), "energy": lambda: energy(sys.argv[2])}[cmd]()
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -19,6 +19,7 @@ import sys
 from .. import outfile, project
 from .. import result as resultfile
 from . import cases as suite_cases
+from . import energy as suite_energy
 from . import rules as suite_rules
 
 PUBLISHED = os.path.join(project.ROOT, "results", "nvidia-h200")
@@ -68,7 +69,7 @@ def per_size(files):
                "higher_is_better": hib, "runs": len(foms),
                "spread": (max(foms) - min(foms)) / med if med and len(foms) > 1 else None,
                "fraction_of_copy_ceiling": statistics.median(fracs) if fracs else None,
-               "valid": all(r.get("valid") for r in rs), "foms": foms}
+               "valid": all(r.get("valid") for r in rs), "foms": foms, **suite_energy.energy_of(rs)}
         k = (kernel, label, family(variant), size)
         old = rows.get(k)
         if old is None or better(med, old["fom"], hib):
@@ -325,6 +326,11 @@ def write(out, reportable, repo):
                   f"({suite_cases.case(app)['published']}): {fmt(gm)}" if same_gpu
                   else "; no published reference for this GPU"), ""]
         md += [f"![{app}]({fig})" if not err else f"(no figure: {err})", ""]
+        suite_energy.add_ratios(rows, base, lambda n, b=base: resultfile.is_native(n["model"]) if b == "native"
+                                else n["model"] == project.reference_model())
+        efig = f"figures/{app}-energy.png"
+        eerr = suite_energy.figure(app, rlist, base, os.path.join(out, efig), smoke)
+        summary["apps"][app]["energy_figure"] = None if eerr else efig
         md += [f"| kernel | model | size | variant | FOM | unit | spread | vs {base} | %copy | vs published | valid |",
                "|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in rlist:
@@ -334,6 +340,7 @@ def write(out, reportable, repo):
                       f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
                       f"| {fmt(r['ratio_to_published'])}{published_at(r)} | {'PASS' if r['valid'] else 'FAIL'} |")
         md.append("")
+        md += suite_energy.markdown(app, rlist, base, None if eerr else efig)
     summary["geomean_ratio_to_published"] = geomean(all_pub)
     violations = suite_rules.after_run(plan, results, repo) if reportable else []
     summary["reportable"] = {"asked": reportable, "ok": reportable and not violations, "violations": violations}
