@@ -41,6 +41,11 @@ for line in Path(facts_path).read_text().splitlines():
 for f in [Path(src_dir, "CMakeLists.txt"), *Path(src_dir, "cmake").glob("*.cmake")]:
     known_vars |= set(re.findall(r"\bfind_(?:program|library|path|file)\(\s*(\w+)", f.read_text()))
 cmake_help = subprocess.run([cmake, "--help-variable-list"], capture_output=True, text=True).stdout.split()
+# FindMPI's input variables (MPI_<LANG>_COMPILER, MPIEXEC_EXECUTABLE): in the cache only
+# when the configure looked for MPI, which a PP_ENABLE_MPI=OFF build (~mpi) does not.
+cmake_help += [v.replace("<lang>", "<LANG>") for v in re.findall(
+    r"\b(MPI(?:EXEC)?_[A-Za-z<>_]*[A-Z>])\b",
+    subprocess.run([cmake, "--help-module", "FindMPI"], capture_output=True, text=True).stdout)]
 
 
 def is_cmake_var(name):

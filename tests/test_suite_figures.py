@@ -14,6 +14,12 @@ HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "validate"))
 from pptools.suite import summary as suite_summary  # noqa: E402
 
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    print(f"skipped: matplotlib is not installed for {sys.executable}")
+    sys.exit(77)
+
 fails = []
 
 
