@@ -40,6 +40,11 @@ check("no row of the model fails", any("no result row for model 'cuda'" in x
                                        for x in pp_rows.problems(GOOD, "cuda", 0)))
 check("no result file fails", any("no JSON" in x for x in pp_rows.problems(None, "omp", 0)))
 check("performance names", set(pp_rows.perf_rows(GOOD, "omp")) == {"spmv@10", "event[sorted-energy]@200"})
+energetic = copy.deepcopy(GOOD)
+energetic["results"][1]["energy"] = {"fom_per_joule": 0.25, "fom_per_joule_unit": "GB/J", "watts": 300.0}
+energetic["results"][2]["energy"] = "not available: no counter"
+check("energy performance variables of the rows that have energy",
+      pp_rows.energy_rows(energetic, "omp") == {"spmv@10_per_J": (0.25, "GB/J", True), "spmv@10_W": (300.0, "W", False)})
 ref = pp_rows.references({"results": [row("a", "omp", fom=5.0), row("b", "omp", fom=3.0, unit="ms", higher=False)]},
                          "omp", 0.1)
 check("higher is better: -10%, no upper bound", ref["a@10"] == (5.0, -0.1, None, "GB/s"))

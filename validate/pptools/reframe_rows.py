@@ -5,6 +5,8 @@ installed). The checks in validate/reframe/proxyport.py use:
   load(path)                      the result file (pptools.result), None if none
   problems(doc, model, exitcode)  why a run is not a pass (empty list: pass)
   perf_rows(doc, model)           {perf variable name: (FOM, unit, higher is better)}
+  energy_rows(doc, model)         the same for the rows' energy: NAME_per_J (work per joule)
+                                  and NAME_W (average power), where the row has energy
   references(doc, model, tol)     ReFrame reference tuples from a published file
   gpu_names(doc)                  the GPUs a run saw (references need the published one)
 """
@@ -60,6 +62,21 @@ def perf_rows(doc, model):
     for r in model_rows(doc, model):
         if isinstance(r.get("fom"), (int, float)):
             out[row_name(r)] = (r["fom"], r.get("fom_unit", ""), bool(r.get("fom_higher_is_better", True)))
+    return out
+
+
+def energy_rows(doc, model):
+    """{name_per_J: (work per joule, its unit, True), name_W: (watts, 'W', False)} for
+    every row of MODEL whose energy was measured (pp/row.h); none where it was not."""
+    out = {}
+    for r in model_rows(doc, model):
+        e = r.get("energy")
+        if not isinstance(e, dict):
+            continue
+        if isinstance(e.get("fom_per_joule"), (int, float)):
+            out[row_name(r) + "_per_J"] = (e["fom_per_joule"], e.get("fom_per_joule_unit", ""), True)
+        if isinstance(e.get("watts"), (int, float)):
+            out[row_name(r) + "_W"] = (e["watts"], "W", False)
     return out
 
 

@@ -174,8 +174,9 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
     @run_before("performance")
     def foms(self):
         doc = pp_rows.load(os.path.join(self.stagedir, "result.json"))
+        rows = {**pp_rows.perf_rows(doc, self.model), **pp_rows.energy_rows(doc, self.model)}
         self.perf_variables = {name: sn.make_performance_function(lambda v=fom: v, unit)
-                               for name, (fom, unit, _) in pp_rows.perf_rows(doc, self.model).items()}
+                               for name, (fom, unit, _) in rows.items()}
         published = self.current_partition.extras.get("pp_reference")
         if published and self.case == "reference":
             pub = pp_rows.load(os.path.join(REPO, "results", published,
@@ -300,7 +301,8 @@ class proxyport_node(rfm.RunOnlyRegressionTest):
         for app, tag, models, _, _ in self.runs:
             doc = pp_rows.load(os.path.join(self.stagedir, f"{app}-{tag}.json"))
             for m in models:
-                for name, (fom, unit, _) in pp_rows.perf_rows(doc, m).items():
+                rows = {**pp_rows.perf_rows(doc, m), **pp_rows.energy_rows(doc, m)}
+                for name, (fom, unit, _) in rows.items():
                     self.perf_variables[f"{app}_{m}_{name}"] = sn.make_performance_function(lambda v=fom: v, unit)
 
 
