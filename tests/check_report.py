@@ -57,6 +57,9 @@ def main():
               and "**slower**" not in md)
         check("ompx gcc noted", "`ompx[gcc-12]`: none: kernel mode" in md)
         check("facts beside rows", "regs 40 smem 0 stack 8 spill 8:8" in md)
+        energy = md.split("## synthetic")[1].split("Energy: work per joule")[1]
+        check("energy table: omp[gcc-12] 0.1 of cuda's work per joule, omp[clang-19] 0.8",
+              "| a | 0.8 | 0.909 | 0.889 | 0.909 | 0.1 |" in energy)
         check("tuning variant collapsed", "| a | 4096 |" in md and "tpb=" not in md.split("## synthetic")[1])
     for f in fails:
         print(f"FAIL {f}")

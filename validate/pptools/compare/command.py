@@ -94,8 +94,12 @@ def load_run(path):
         samples = r.get("samples") or []
         if not all(x > 0 for x in samples):
             samples = []
+        e = r.get("energy") if isinstance(r.get("energy"), dict) else {}
+        pj = e.get("fom_per_joule")
         out[k] = {"samples": samples, "valid": r.get("valid") is True,
-                  "check": r.get("check") or "", "model": k[2]}
+                  "check": r.get("check") or "", "model": k[2],
+                  "per_joule": pj if isinstance(pj, (int, float)) and not isinstance(pj, bool) and pj > 0 else None,
+                  "per_joule_unit": e.get("fom_per_joule_unit", "")}
     digest = zlib.crc32(json.dumps(doc["results"], sort_keys=True).encode())
     return {"path": path, "label": os.path.basename(path), "doc": doc, "rows": out, "digest": digest}
 

@@ -231,6 +231,31 @@ def write_matrix(path, rows, cols, vals, what, cells=None):
                               "cells": cells or [[None] * len(cols) for _ in rows]})
 
 
+def energy_table(pool, app, cells, cats, native, labels):
+    """Work per joule over the native model's, per kernel (the rows the time table
+    compares: each category's size and each label's fastest variant), where the
+    result files carry energy (pp/row.h); no lines where none does."""
+    def per_joule(cat, label):
+        c = cells[cat].get(label)
+        if not c or len(c) > 3 or c[0] is None:
+            return None
+        row = pool.rows.get((app, cat.split(" (")[0], label, c[1], c[2])) or {}
+        return row.get("per_joule")
+    lines = []
+    for cat in cats:
+        base = per_joule(cat, native) if native in cells[cat] else None
+        if base is None:
+            continue
+        vals = [per_joule(cat, x) for x in labels]
+        if any(v is not None for v in vals):
+            lines.append(f"| {cat} | " + " | ".join("-" if v is None else f"{v / base:.3g}" for v in vals) + " |")
+    if not lines:
+        return []
+    return ([f"Energy: work per joule / {native}'s (higher = less energy for the same work; the rows of the "
+             "table above, each measured over its timed region):", "",
+             "| kernel | " + " | ".join(labels) + " |", "|" + "---|" * (len(labels) + 1)] + lines + [""])
+
+
 def report(runs, args, die):
     out = args.report
     outfile.out_dir(out, "--report")
@@ -319,6 +344,7 @@ def report(runs, args, die):
                         line.append("-")
                 md.append("| " + " | ".join(str(x) for x in line) + " |")
             md.append("")
+            md += energy_table(pool, app, cells, cats, native, head[2:])
             if facts:
                 md += [f"{native} facts: " + "; ".join(
                     f"{cat}: " + compare_facts.brief(compare_facts.lookup(facts, app, cat.split(' (')[0], native))
