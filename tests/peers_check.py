@@ -82,6 +82,7 @@ def fixture(tmp):
     for b in ("XSBench-cuda", "TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt", "BabelStream-cuda",
               "BabelStream-omp", "BabelStream-omp-nolto"):
         os.symlink(FAKE, os.path.join(refs, "bin", b))
+    # a subset of apps.txt: the apps the peers step runs
     for b in ("xsbench_like", "testsnap", "microbench"):
         os.symlink(FAKE, os.path.join(bindir, b))
     # the preload is the real spin library's stand-in: loadable, silent (the fakes print its line)

@@ -164,6 +164,7 @@ def microbench(argv, prog):
 
 PROGS = {"XSBench-cuda": xsbench, "TestSNAP-kokkos-cuda": testsnap, "TestSNAP-kokkos-ompt": testsnap,
          "BabelStream-cuda": babelstream, "BabelStream-omp": babelstream, "BabelStream-omp-nolto": babelstream,
+         # ProxyPort's programs: a subset of apps.txt
          "xsbench_like": xsbench_like, "testsnap": testsnap_pp, "microbench": microbench}
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ TPB = {"cuda": 1024, "omp": 128}  # BabelStream CUDA's TBSIZE; LLVM's default te
 PUBLIC_BINS = {"xsbench": ["XSBench-cuda"],
                "testsnap": ["TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt"],
                "babelstream": ["BabelStream-cuda", "BabelStream-omp", "BabelStream-omp-nolto"]}
+# ProxyPort's side of each group: a subset of apps.txt (the apps with a public peer)
 PP_BINS = {"xsbench": "xsbench_like", "testsnap": "testsnap", "babelstream": "microbench"}
 GROUPS = tuple(PUBLIC_BINS)
 # every ProxyPort run: its default spin wait named, no bootstrap (not used here)
