@@ -51,7 +51,7 @@ tscheck() {
   if out=$("$@" 2>&1) && ! echo "$out" | grep "NOT RUN" | grep -vq "not built"; then echo "ok   $*"
   else echo "FAIL $*"; echo "$out" | grep -E "FAIL|rror|NOT RUN" | grep -v "not built" | head -5; fail=1; fi
 }
-ts="--steps 2 --warmup 1 --quiet"
+ts="--steps 2 --warmup 1 --quiet --no-energy"
 for c in W_2 W_2J8_2000_disp; do
   check $b/testsnap --case $c --backend all $ts
   for y in collapsed nested; do
