@@ -5,12 +5,15 @@
 set(_sys ${CMAKE_CURRENT_BINARY_DIR}/system_fixtures)
 
 # Modules, the Cray PE (search paths left out) and Slurm's allocation, as set.
+# env -i empties the environment; a sanitizer build's leak policy (scripts/sanitize:
+# the apps exit without freeing) is kept, harmless elsewhere.
+set(_keep_san ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:exitcode=99 UBSAN_OPTIONS=halt_on_error=1)
 pp_test(system_modules_cray_alloc COMMAND ${SCH} --run system_env.json
   --expect "system.0.modules.loaded=[\"gcc/12.2\",\"openmpi/4.1\"]"
   --expect "system.0.modules.files=[\"/m/gcc/12.2.lua\",\"/m/openmpi/4.1.lua\"]"
   --expect "system.0.cray_pe={\"CRAYPE_VERSION\":\"2.7.30\",\"PE_ENV\":\"GNU\"}"
   --expect "system.0.allocation.SLURM_NTASKS=\"4\"" --expect "system.0.allocation.SLURM_GPUS_PER_NODE=\"4\""
-  -- env -i PATH=$ENV{PATH} LOADEDMODULES=gcc/12.2:openmpi/4.1 _LMFILES_=/m/gcc/12.2.lua:/m/openmpi/4.1.lua
+  -- env -i PATH=$ENV{PATH} ${_keep_san} LOADEDMODULES=gcc/12.2:openmpi/4.1 _LMFILES_=/m/gcc/12.2.lua:/m/openmpi/4.1.lua
   CRAYPE_VERSION=2.7.30 PE_ENV=GNU CRAY_LD_LIBRARY_PATH=/opt/cray/lib SLURM_JOB_ID=9 SLURM_NTASKS=4
   SLURM_GPUS_PER_NODE=4 ${SCH_MB} LABELS unit)
 # ... and without them, each says why.
@@ -19,7 +22,7 @@ pp_test(system_not_available COMMAND ${SCH} --run system_none.json
   --expect "system.0.cray_pe=\"not available: no CRAY* or PE_* variables set (not a Cray Programming Environment)\""
   --expect "system.0.allocation=\"not available: no batch job (SLURM_JOB_ID, FLUX_JOB_ID and PBS_JOBID are not set)\""
   --expect "site_file=\"not available: PP_SITE_FILE is not set\""
-  -- env -i PATH=$ENV{PATH} ${SCH_MB} LABELS unit)
+  -- env -i PATH=$ENV{PATH} ${_keep_san} ${SCH_MB} LABELS unit)
 
 # The governor of each CPU the rank may use, from a planted cpufreq tree (CPU 0 only: taskset).
 file(WRITE ${_sys}/cpu/cpu0/cpufreq/scaling_governor "performance\n")
