@@ -37,7 +37,7 @@ from reframe.core.meta import make_test
 try:
     from pptools import project
     from pptools import reframe_rows as pp_rows
-    from pptools import result as resultfile
+    from pptools import site as pp_site
     from pptools.suite import cases as suite_cases
     from pptools.suite import command as suite_command
     from pptools.suite import summary as suite_summary
@@ -50,25 +50,6 @@ REPO = project.ROOT
 
 
 MODELS = list(project.models())  # PP_MODELS of pp/model.h, the one list
-
-
-def preset_cache(name, path=os.path.join(REPO, "CMakePresets.json")):
-    """(generator, {cache variable: value}) of a configure preset, inherits resolved."""
-    doc = resultfile.load_json(path, "CMake presets")
-    presets = {p["name"]: p for p in doc["configurePresets"]}
-    if name not in presets:
-        raise ValueError(f"no configure preset '{name}' in {path}")
-    chain, p = [], presets[name]
-    while p:
-        chain.append(p)
-        parent = p.get("inherits")
-        p = presets[parent[0] if isinstance(parent, list) else parent] if parent else None
-    cache, gen = {}, None
-    for p in reversed(chain):  # base first, so the named preset wins
-        cache.update({k: v["value"] if isinstance(v, dict) else v
-                      for k, v in p.get("cacheVariables", {}).items()})
-        gen = p.get("generator", gen)
-    return gen, cache
 
 
 class proxyport_build(rfm.CompileOnlyRegressionTest):
@@ -100,7 +81,7 @@ class proxyport_build(rfm.CompileOnlyRegressionTest):
                                           for a in suite_cases.apps()]
             return
         name = self.preset or self.current_environ.extras.get("pp_preset", "cpu")
-        gen, cache = preset_cache(name)
+        gen, cache = pp_site.preset(name)
         cache["PP_BUILD_TESTS"] = "OFF"
         # a site file's build: its compiler and cache variables (-DNAME=VALUE)
         if self.current_environ.extras.get("pp_preset") and self.current_environ.cc:

@@ -135,6 +135,12 @@ def load(path, environ=os.environ):
 def preset_cache(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
     """{cache variable: value} of a configure preset, inherits resolved (base first);
     BadInput if there is no such visible preset."""
+    return preset(name, path)[1]
+
+
+def preset(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
+    """(generator, {cache variable: value}) of a configure preset, inherits resolved
+    (base first, so the named preset wins); BadInput if there is no such visible preset."""
     doc = json.loads(read_text(path, what="CMake presets"))
     presets = {p["name"]: p for p in doc.get("configurePresets", [])}
     if name not in presets or presets[name].get("hidden"):
@@ -145,7 +151,8 @@ def preset_cache(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
         chain.append(p)
         parent = p.get("inherits")
         p = presets[parent[0] if isinstance(parent, list) else parent] if parent else None
-    cache = {}
+    cache, gen = {}, None
     for p in reversed(chain):
         cache.update({k: v["value"] if isinstance(v, dict) else v for k, v in p.get("cacheVariables", {}).items()})
-    return cache
+        gen = p.get("generator", gen)
+    return gen, cache
