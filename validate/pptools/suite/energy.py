@@ -55,8 +55,9 @@ def markdown(app, rlist, base, fig):
     return md + [""]
 
 
-def figure(app, rlist, base, path, smoke=None):
-    """Bars of the work-per-joule ratios (the FOM figure's layout); None, or why no figure."""
+def figure(app, rlist, base, path, draw, smoke=None):
+    """Bars of the work-per-joule ratios, drawn by `draw` (the summary's FOM figure, whose
+    layout they share); None, or why no figure."""
     rows = [dict(r, fraction_of_copy_ceiling=None, **{"ratio_to_" + base: r.get("per_joule_ratio_to_" + base)})
             for r in rlist if r.get("per_joule") is not None]
     if not rows:
@@ -67,8 +68,7 @@ def figure(app, rlist, base, path, smoke=None):
         import matplotlib.pyplot as plt
     except ImportError:
         return "matplotlib is missing"
-    from . import summary
-    fig = summary.draw_figure(app, rows, base, smoke)
+    fig = draw(app, rows, base, smoke)
     ax = fig.axes[0]
     ax.set_ylabel(f"work per joule / {base}")
     ax.set_title(f"{app}: work per joule, median of the runs, largest size"

@@ -329,7 +329,7 @@ def write(out, reportable, repo):
         suite_energy.add_ratios(rows, base, lambda n, b=base: resultfile.is_native(n["model"]) if b == "native"
                                 else n["model"] == project.reference_model())
         efig = f"figures/{app}-energy.png"
-        eerr = suite_energy.figure(app, rlist, base, os.path.join(out, efig), smoke)
+        eerr = suite_energy.figure(app, rlist, base, os.path.join(out, efig), draw_figure, smoke)
         summary["apps"][app]["energy_figure"] = None if eerr else efig
         md += [f"| kernel | model | size | variant | FOM | unit | spread | vs {base} | %copy | vs published | valid |",
                "|---|---|---|---|---|---|---|---|---|---|---|"]
