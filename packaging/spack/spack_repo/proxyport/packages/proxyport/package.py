@@ -25,7 +25,7 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     # clone named in packages.yaml (package_attributes: git); see
     # packaging/spack/README.md.
     homepage = "https://proxyport.invalid/"
-    url = "https://proxyport.invalid/releases/proxyport-0.3.0.tar.gz"
+    url = "https://proxyport.invalid/releases/proxyport-0.3.1.tar.gz"
     git = "https://proxyport.invalid/proxyport.git"
 
     tags = ["proxy-app", "benchmark"]
@@ -35,6 +35,7 @@ class Proxyport(CMakePackage, CudaPackage, ROCmPackage):
     license("Apache-2.0")
 
     version("develop", branch="main")
+    version("0.3.1", sha256="23e7f4f97bce8288b2e6b1b065db53fd1480a7e7db81de1f5e344d3e204a5cf5")
     version("0.3.0", sha256="4fd487d572827219bde981bf34ebe1fe930100c63d904bf75d639631d1c1825f")
 
     # Models: host is always built; omp and ompx need an offload target, cuda
