@@ -4,7 +4,7 @@
 #   RUN_TIMEOUT=90 validate/compilers-run.sh --only 'clang-16,gcc-12*' --budget 230 OUT/others
 # atomics/: MB_ARGS='--size 2^20 --tpb 256 --kernels atomic_update,atomic_capture --samples 5' with --apps microbench (atomics/commands.sh)
 # compilers-run.sh 2026-11-26T02:35:19Z on vm
-cd "/work/main"
+cd "<source>"
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 60 build/matrix-run/nvidia-sm90/clang-19/bin/microbench --backend omp,ompx,cuda --size 2^24 --tpb 256,1024 --kernels init,zaxpy_d,zaxpy_f,zaxpy_i,copy,mul,add,triad,dot,reduce,launch_empty,launch_sync,launch_async --samples 5 --bootstrap 200 --json /root/out/r5/clang-19/microbench-clang-19.json ) > /root/out/r5/clang-19/microbench-clang-19.txt 2>&1
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 60 build/matrix-run/nvidia-sm90/clang-19/bin/spmv --backend omp,ompx,cuda --deck inputs/minife/n150.deck --samples 5 --bootstrap 200 --json /root/out/r5/clang-19/spmv-clang-19.json ) > /root/out/r5/clang-19/spmv-clang-19.txt 2>&1
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 60 build/matrix-run/nvidia-sm90/clang-19/bin/cgsolve --backend omp,ompx,cuda --deck inputs/minife/n150.deck --max-iters 30 --warmup 1 --samples 3 --bootstrap 200 --json /root/out/r5/clang-19/cgsolve-clang-19.json ) > /root/out/r5/clang-19/cgsolve-clang-19.txt 2>&1

@@ -1,7 +1,7 @@
 # clang-19* and clang-16 at git 695c07d93409, gcc-12* at 98184c737a94 (atomic_update without simd under GCC); one H200, 2026-11-26
 # MB_ARGS='--size 2^20 --tpb 256 --kernels atomic_update,atomic_capture --samples 5' validate/compilers-run.sh --apps microbench --only 'clang-19*' | 'clang-16' | 'gcc-12*' (RUN_TIMEOUT=200 for gcc-12*)
 # compilers-run.sh 2026-11-26T02:36:38Z on vm
-cd "/work/main"
+cd "<source>"
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 40 build/matrix-run/nvidia-sm90/clang-19/bin/microbench --backend omp,ompx,cuda --size 2^20 --tpb 256 --kernels atomic_update,atomic_capture --samples 5 --json /root/out/r5/atomics-clang-19/microbench-clang-19.json ) > /root/out/r5/atomics-clang-19/microbench-clang-19.txt 2>&1
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 40 build/matrix-run/nvidia-sm90/clang-19+all/bin/microbench --backend omp,ompx --size 2^20 --tpb 256 --kernels atomic_update,atomic_capture --samples 5 --json /root/out/r5/atomics-clang-19/microbench-clang-19+all.json ) > /root/out/r5/atomics-clang-19/microbench-clang-19+all.txt 2>&1
 ( { [ ! -f .gpu-rt/activate ] || . .gpu-rt/activate; } && export OMP_TARGET_OFFLOAD=MANDATORY && timeout -k 10 40 build/matrix-run/nvidia-sm90/clang-19+cuda-mode/bin/microbench --backend omp,ompx --size 2^20 --tpb 256 --kernels atomic_update,atomic_capture --samples 5 --json /root/out/r5/atomics-clang-19/microbench-clang-19+cuda-mode.json ) > /root/out/r5/atomics-clang-19/microbench-clang-19+cuda-mode.txt 2>&1
