@@ -8,15 +8,16 @@ usage() {
   cat <<'EOF'
 usage: validate/refs/build.sh SRC_ROOT OUT [WHAT...]
   WHAT: xsbench babelstream-cuda babelstream-omp babelstream-omp-nolto testsnap
-        testsnap-ompt (default: all six); testsnap-host (not for the node: Kokkos OpenMP
-        build run once here to check the generated TestSNAP header against
-        LAMMPS's forces)
+        testsnap-ompt testsnap-ompt-nolto (default: all seven); testsnap-host (not
+        for the node: Kokkos OpenMP build run once here to check the generated
+        TestSNAP header against LAMMPS's forces)
 
 SRC_ROOT holds the public sources, made by validate/refs/sources.sh (pinned commits):
   XSBench/      github:ANL-CESAR/XSBench ba08e52 (cuda/ is built)
   BabelStream/  github:UoB-HPC/BabelStream 57637d5
   TestSNAP/     github:FitSNAP/TestSNAP, branch Kokkos_V2 d11d3a8 (its GPU path;
-                testsnap: Kokkos CUDA, nvcc; testsnap-ompt: Kokkos OpenMPTarget, clang-19)
+                testsnap: Kokkos CUDA, nvcc; testsnap-ompt: Kokkos OpenMPTarget, clang-19,
+                with -foffload-lto; testsnap-ompt-nolto: the same without it)
   kokkos/       github:kokkos/kokkos, tag 4.6.01 (patched here for CUDA 13: 3 calls)
   nvml/         nvml.h for BabelStream's CUDA build (PyPI nvidia-nvml-dev 13.0.87)
 From a folder of bare clones MIRRORS/<owner>+<name>/repo, or from GitHub:
@@ -25,8 +26,10 @@ TestSNAP's refdata_2J14_W.h is a missing blob in every public mirror: it is
 generated from inputs/testsnap/W_2J14_2000_disp (validate/refs/testsnap_refdata.py).
 
 OUT gets bin/ (stripped binaries), lib/libpeers_spin.so (always: the peers
-step's spin preload, validate/refs/spin.c), versions.txt (commit, flags of
-each) and logs/. Build trees go to SRC_ROOT/_build. Environment: JOBS (2), CUDA_HOME
+step's spin preload, validate/refs/spin.c), lib/libpp_kernel_time.so and
+lib/libcupti.so.13 (always, where CUPTI is found: the peers step's device-time
+view, validate/refs/kernel_time.c), versions.txt (commit, flags of each) and
+logs/. Build trees go to SRC_ROOT/_build. Environment: JOBS (2), CUDA_HOME
 (/usr/local/cuda), CUDA_LEGACY (<repo>/.toolchain/cuda-legacy: ptxas 11.8 for
 clang-19 offload), CLANG (clang++-19).
 EOF
@@ -37,7 +40,7 @@ case $1 in -h|--help) usage; exit 0;; esac
 SRC=$(cd "$1" && pwd)
 mkdir -p "$2"; OUT=$(cd "$2" && pwd)
 shift 2
-WHAT=${*:-xsbench babelstream-cuda babelstream-omp babelstream-omp-nolto testsnap testsnap-ompt}
+WHAT=${*:-xsbench babelstream-cuda babelstream-omp babelstream-omp-nolto testsnap testsnap-ompt testsnap-ompt-nolto}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 JOBS=${JOBS:-2}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
@@ -71,6 +74,30 @@ build_spin() {
   mkdir -p "$OUT/lib"
   gcc -std=c11 -O2 -Wall -shared -fPIC -o "$OUT/lib/libpeers_spin.so" "$REPO/validate/refs/spin.c" -ldl
   record libpeers_spin "$(git -C "$REPO" rev-parse --short HEAD)" "validate/refs/spin.c: gcc -shared -fPIC (LD_PRELOAD, CU_CTX_SCHED_SPIN)"
+}
+
+# lib/libpp_kernel_time.so: the peers step's device-time view (CUPTI kernel
+# records, loaded through CUDA_INJECTION64_PATH; kernel_time.c says how), with
+# libcupti.so.13 copied beside it (found through RUNPATH $ORIGIN: the node may
+# have only the driver). Left out, with a line saying so, where CUPTI is missing.
+build_kernel_time() {
+  local inc lib d
+  for d in "$CUDA_HOME/extras/CUPTI/include" "$CUDA_HOME/include"; do
+    [ -e "$d/cupti.h" ] && { inc=$d; break; }
+  done
+  for d in "$CUDA_HOME/extras/CUPTI/lib64" "$CUDA_HOME/lib64" "$CUDA_HOME/lib"; do
+    [ -e "$d/libcupti.so.13" ] && { lib=$d; break; }
+  done
+  if [ -z "${inc:-}" ] || [ -z "${lib:-}" ]; then
+    echo "build.sh: no cupti.h or libcupti.so.13 under $CUDA_HOME: lib/libpp_kernel_time.so not built (no device-time view)" >&2
+    return 0
+  fi
+  mkdir -p "$OUT/lib"
+  cp "$lib/libcupti.so.13" "$OUT/lib/"
+  gcc -std=c11 -O2 -Wall -shared -fPIC -fvisibility=hidden -I"$inc" -o "$OUT/lib/libpp_kernel_time.so" \
+    "$REPO/validate/refs/kernel_time.c" "$REPO/validate/refs/kernel_table.c" \
+    -L"$OUT/lib" -l:libcupti.so.13 -lpthread -Wl,-rpath,'$ORIGIN'
+  record libpp_kernel_time "$(git -C "$REPO" rev-parse --short HEAD)" "validate/refs/kernel_time.c kernel_table.c: gcc -shared -fPIC, CUPTI $(grep -m1 -o 'CUPTI_API_VERSION [0-9]*' "$inc/cupti_version.h" | cut -d' ' -f2) (libcupti.so.13 copied to lib/; CUDA_INJECTION64_PATH)"
 }
 
 build_xsbench() {
@@ -178,28 +205,35 @@ build_testsnap() {
 # It needs a GPU: without one Kokkos::initialize aborts ("no GPU available");
 # forced onto the host (KOKKOS_VISIBLE_DEVICES=0 OMP_TARGET_OFFLOAD=DISABLED)
 # the first kernel aborts on a View in OpenMPTargetSpace (device-only memory).
+# $1: "nolto" builds TestSNAP-kokkos-ompt-nolto without -foffload-lto (Kokkos
+# too, in its own trees), so that the peers table shows both, as for BabelStream.
 build_testsnap_ompt() {
   local kb=$BUILD/kokkos-ompt kk=$BUILD/kokkos-ompt-install tb=$BUILD/testsnap-ompt
-  [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): testsnap-ompt skipped" >&2; return 0; }
+  local name=TestSNAP-kokkos-ompt tag=testsnap-ompt kt=kokkos-ompt lto=-foffload-lto
+  if [ "${1:-}" = nolto ]; then
+    kb=$BUILD/kokkos-ompt-nolto kk=$BUILD/kokkos-ompt-nolto-install tb=$BUILD/testsnap-ompt-nolto
+    name=TestSNAP-kokkos-ompt-nolto tag=testsnap-ompt-nolto kt=kokkos-ompt-nolto lto=
+  fi
+  [ -x "$CUDA_LEGACY/bin/ptxas" ] || { echo "build.sh: no $CUDA_LEGACY/bin/ptxas (scripts/cuda-legacy-root): $tag skipped" >&2; return 0; }
   # -foffload-lto in CMAKE_CXX_FLAGS (compile and link of Kokkos and TestSNAP), as
   # ProxyPort's omp build has it: both sides built with the same flags.
-  local off="--cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc -foffload-lto"
+  local off="--cuda-path=$CUDA_LEGACY --libomptarget-nvptx-bc-path=/usr/lib/llvm-19/lib/libomptarget-nvptx-sm_90.bc${lto:+ $lto}"
   local kopts="-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMPTARGET=ON -DKokkos_ENABLE_SERIAL=ON -DKokkos_ARCH_HOPPER90=ON -DBUILD_SHARED_LIBS=OFF"
   if [ ! -e "$kk/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
     # shellcheck disable=SC2086
-    step kokkos-ompt-cmake cmake -S "$SRC/kokkos" -B "$kb" -DCMAKE_INSTALL_PREFIX="$kk" \
+    step "$kt-cmake" cmake -S "$SRC/kokkos" -B "$kb" -DCMAKE_INSTALL_PREFIX="$kk" \
       -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_CXX_FLAGS="$off" $kopts
-    step kokkos-ompt make -C "$kb" -j"$JOBS" install
+    step "$kt" make -C "$kb" -j"$JOBS" install
   fi
   refdata
   # runpath to LLVM 19's libomp/libomptarget, as BabelStream's omp build has (the
   # node has no LLVM: .gpu-rt/activate's LD_LIBRARY_PATH comes first there)
-  step testsnap-ompt-cmake cmake -S "$SRC/TestSNAP" -B "$tb" -DCMAKE_BUILD_TYPE=Release \
+  step "$tag-cmake" cmake -S "$SRC/TestSNAP" -B "$tb" -DCMAKE_BUILD_TYPE=Release \
     -Dref_data=14 -DKokkos_ROOT="$kk" -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_CXX_FLAGS="$off" \
     -DCMAKE_EXE_LINKER_FLAGS=-Wl,-rpath,/usr/lib/llvm-19/lib
-  step testsnap-ompt make -C "$tb" -j"$JOBS"
-  install_bin "$tb/test_snap" TestSNAP-kokkos-ompt
-  record TestSNAP-kokkos-ompt "$(commit TestSNAP)" "branch Kokkos_V2, -Dref_data=14 (refdata generated from W_2J14_2000_disp), Kokkos $(git -C "$SRC/kokkos" describe --tags) $(commit kokkos) cmake $kopts, $CLANG, CMAKE_CXX_FLAGS=\"${off//$CUDA_LEGACY/.toolchain/cuda-legacy}\" (needs .gpu-rt at run time)"
+  step "$tag" make -C "$tb" -j"$JOBS"
+  install_bin "$tb/test_snap" "$name"
+  record "$name" "$(commit TestSNAP)" "branch Kokkos_V2, -Dref_data=14 (refdata generated from W_2J14_2000_disp), Kokkos $(git -C "$SRC/kokkos" describe --tags) $(commit kokkos) cmake $kopts, $CLANG, CMAKE_CXX_FLAGS=\"${off//$CUDA_LEGACY/.toolchain/cuda-legacy}\" (needs .gpu-rt at run time)"
 }
 
 # Not for the GPU node: TestSNAP on Kokkos OpenMP (g++), run once here to
@@ -224,6 +258,7 @@ build_testsnap_host() {
 }
 
 build_spin
+build_kernel_time
 for w in $WHAT; do
   case $w in
     xsbench) build_xsbench ;;
@@ -232,6 +267,7 @@ for w in $WHAT; do
     babelstream-omp-nolto) build_babelstream_omp nolto ;;
     testsnap) build_testsnap ;;
     testsnap-ompt) build_testsnap_ompt ;;
+    testsnap-ompt-nolto) build_testsnap_ompt nolto ;;
     testsnap-host) build_testsnap_host ;;
     *) echo "build.sh: unknown target $w" >&2; usage >&2; exit 2 ;;
   esac
