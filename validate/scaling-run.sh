@@ -11,9 +11,12 @@
 #      16000 atoms), TS_STEPS (default 20), APPS (a subset of the three; default
 #      all), CG_HALOS (cgsolve's --halo paths side by side, default "auto
 #      host": auto is the series without suffix, the others get -halo-<path>),
-#      CG_EXTRA (default 1: also n255-strong with --overlap on, and with
-#      --cg-variant chronopoulos-gear --overlap on), CG_N325 (default 1: the n325
-#      deck too), MPIRUN (default mpirun with the
+#      CG_EXTRA (default 1: also n255-strong with --overlap on, with
+#      --cg-variant chronopoulos-gear, and with both), CG_N325 (default 1: the n325
+#      deck too), XS_EXTRA (default 1: xsbench_like also weak, 17M lookups per
+#      GPU, and strong at 170M lookups; and, in OUT/onegpu/, one GPU running
+#      what one rank of the 17M strong run runs, 17M/P lookups: the bound the
+#      workload sets on that series, whatever the communication), MPIRUN (default mpirun with the
 #      options a root container needs; under Slurm see validate/batch/perlmutter-scaling.sbatch:
 #      it is given "-n P" after it).
 set -u
@@ -47,10 +50,11 @@ j14=$PP_INPUTS/testsnap/W_2J14_2000_disp
 } > "$out/node.txt"
 
 fail=0
-# run APP SERIES P ARGS...: one MPI run, its result file and log, timed.
+# run APP SERIES P ARGS...: one MPI run, its result file and log, timed
+# (SERIES DIR/NAME: into OUT/DIR/, out of validate/scaling's view).
 run() {
   app=$1 series=$2 p=$3; shift 3
-  f=$out/$app-$series-$p
+  case $series in */*) f=$out/${series%/*}/$app-${series##*/}-$p ;; *) f=$out/$app-$series-$p ;; esac
   cmd="$MPIRUN -n $p $b/$app $common $* --json $f.json"
   echo "$cmd" >> "$out/commands.txt"
   t0=$(date +%s)
@@ -61,6 +65,8 @@ run() {
 APPS=${APPS:-} # empty: every app below
 CG_HALOS=${CG_HALOS:-auto host}
 CG_EXTRA=${CG_EXTRA:-1}
+XS_EXTRA=${XS_EXTRA:-1}
+XS_L=17000000 # XSBench's default lookups (-s large)
 has() { [ -z "$APPS" ] && return 0; case " $APPS " in *" $1 "*) return 0 ;; esac; return 1; }
 for p in $GPUS; do
   if has cgsolve; then
@@ -73,10 +79,22 @@ for p in $GPUS; do
     [ "${CG_N325:-1}" = 1 ] && run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
     if [ "$CG_EXTRA" = 1 ]; then
       run cgsolve n255-strong-overlap "$p" $samples --deck "$n255" --overlap on
+      run cgsolve n255-strong-cg1 "$p" $samples --deck "$n255" --cg-variant chronopoulos-gear
       run cgsolve n255-strong-cg1-overlap "$p" $samples --deck "$n255" --overlap on --cg-variant chronopoulos-gear
     fi
   fi
-  has xsbench_like && run xsbench_like large-event "$p" $samples -s large --variant baseline,sorted-energy
+  if has xsbench_like; then
+    xs="-s large --variant baseline,sorted-energy"
+    run xsbench_like large-event "$p" $samples $xs
+    if [ "$XS_EXTRA" = 1 ]; then
+      run xsbench_like large-event-weak "$p" $samples $xs --lookups $((XS_L * p))
+      run xsbench_like large-event-l170m "$p" $samples $xs --lookups $((10 * XS_L))
+      if [ "$p" -gt 1 ]; then # not a series: one process on one GPU (file names out of the tool's pattern)
+        mkdir -p "$out/onegpu"
+        run xsbench_like "onegpu/large-event-l$((XS_L / p))" 1 $samples $xs --lookups $((XS_L / p))
+      fi
+    fi
+  fi
   has testsnap && run testsnap w2j14-lattice"$TS_CELLS"-strong "$p" --lattice "$TS_CELLS" \
     --coeff "$j14/W_2J14_TestSNAP.snapcoeff" --param "$j14/W_2J14_TestSNAP.snapparam" --steps "$TS_STEPS"
 done
