@@ -29,6 +29,7 @@
 #include "pp/portable.h"
 #include "pp/reduce.h"
 #include "minife.h"
+#include "halo_pick.h"
 PP_EXTERN_C_BEGIN
 
 /* Threads per block/team of the vector kernels (ompx, cuda, hip, and the
@@ -93,23 +94,23 @@ typedef struct cg_halo {
 int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
                   const int64_t *rank_begin);
 /* Fills the ghost entries of the device vector x (local numbering) from the
- * neighbours, by `path`: CG_PATH_STAGED, owned entries staged to the host
- * (ops->to_host of the span of the send list), packed, exchanged by MPI,
- * ghosts uploaded (ops->to_device); CG_PATH_MPI_DEVICE, the model's own
- * memory handed to MPI (host memory, or a GPU-aware MPI; the send span and
- * the ghost block are contiguous on slabs); CG_PATH_CUDA_IPC, written device
- * to device into the neighbours' ghosts (halo_ipc.c). No-op on one rank.
- * Exits 3 when the IPC copy fails. */
-enum { CG_PATH_STAGED, CG_PATH_MPI_DEVICE, CG_PATH_CUDA_IPC };
+ * neighbours, by `path` (halo_pick.h): CG_PATH_STAGED, owned entries staged
+ * to the host (ops->to_host of the span of the send list), packed, exchanged
+ * by MPI, ghosts uploaded (ops->to_device); CG_PATH_MPI_DEVICE, the model's
+ * own memory handed to MPI (host memory, or a GPU-aware MPI; the send span
+ * and the ghost block are contiguous on slabs); CG_PATH_CUDA_IPC and
+ * CG_PATH_HIP_IPC, written device to device into the neighbours' ghosts
+ * (halo_ipc.c). No-op on one rank. Exits 3 when the IPC copy fails. */
 void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int path);
-/* halo_ipc.c. NULL when CUDA IPC can carry the halo of vectors in the
- * memory `device_memory` belongs to (this rank: the CUDA driver, CUDA device
- * memory, every rank on one node), else why not (static). */
-const char *cg_ipc_check(const void *device_memory);
+/* halo_ipc.c. NULL when the IPC of `path` (CG_PATH_CUDA_IPC or _HIP_IPC)
+ * can map the memory `device_memory` belongs to on this rank (the driver
+ * opens, the memory is its device memory), else why not (static). The node
+ * layout is halo_pick.c's to judge. */
+const char *cg_ipc_check(int path, const void *device_memory);
 /* The IPC exchange (collective with the neighbours; maps x's neighbours at
  * its first call); 0, or -1 when a driver call failed. The caller has
  * synchronized the model (ops->sync): x's planes are final. */
-int cg_ipc_exchange(const cg_halo *h, double *x);
+int cg_ipc_exchange(const cg_halo *h, double *x, int path);
 /* Unmaps the neighbours of x (before x is freed: its address may come back). */
 void cg_ipc_forget(const double *x);
 /* For validation, independent of the exchange lists and of

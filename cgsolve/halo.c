@@ -139,9 +139,9 @@ int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
 void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int path) {
 #ifdef PP_HAVE_MPI
   if (pp_mpi_size() == 1) return;
-  if (path == CG_PATH_CUDA_IPC) {
-    if (cg_ipc_exchange(h, x) != 0) {
-      fprintf(stderr, "cgsolve: rank %d: the CUDA IPC halo exchange failed\n", pp_mpi_rank());
+  if (cg_path_is_ipc(path)) {
+    if (cg_ipc_exchange(h, x, path) != 0) {
+      fprintf(stderr, "cgsolve: rank %d: the %s halo exchange failed\n", pp_mpi_rank(), cg_halo_path_name(path));
       pp_mpi_abort(3);
     }
     return;

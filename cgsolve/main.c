@@ -35,8 +35,7 @@ static const char *opt_history(const char *v, void *ctx) {
   return NULL;
 }
 static const char *opt_halo(const char *v, void *ctx) {
-  static const char *const forms[] = {"auto", "host", "mpi-device", "cuda-ipc", NULL};
-  return pp_parse_choice(v, forms, &((cg_config *)ctx)->halo);
+  return pp_parse_choice(v, cg_halo_requests, &((cg_config *)ctx)->halo);
 }
 static const char *opt_overlap(const char *v, void *ctx) {
   static const char *const forms[] = {"off", "on", NULL};
@@ -196,9 +195,10 @@ int main(int argc, char **argv) {
       {"--cg-variant", "FORM", "classic (default): two sums over ranks per iteration (p.Ap, r.r);\n"
        "                     chronopoulos-gear: one (r.r and w.r, w = A r), one more vector update", opt_variant},
       {"--halo", "PATH", "MPI only. auto (default): MPI on the model's own memory where it is host\n"
-       "                     memory or the MPI library reports GPU support, else CUDA IPC between the\n"
-       "                     GPUs of one node, else staged through host memory; host: always staged;\n"
-       "                     mpi-device, cuda-ipc: that path or exit 2 with the reason", opt_halo},
+       "                     memory or the MPI library reports GPU support, else CUDA IPC (NVIDIA) or\n"
+       "                     HIP IPC (AMD) between the GPUs of one node, else staged through host\n"
+       "                     memory; host: always staged; mpi-device, cuda-ipc, hip-ipc: that path or\n"
+       "                     exit 2 with the reason", opt_halo},
       {"--overlap", "on|off", "MPI only. on: the exchange runs on a helper thread while the rows that\n"
        "                     read no ghost are computed (default off)", opt_overlap},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
@@ -262,22 +262,7 @@ int main(int argc, char **argv) {
   pp_report_param(s.report, "decomposition", "%d rank%s, z-plane slabs, %s scaling", pp_mpi_size(),
                   pp_mpi_size() > 1 ? "s" : "", cfg.weak ? "weak" : "strong");
   /* the halo path of every model: --halo mpi-device on a GPU model needs a GPU-aware MPI */
-  const char *refused = NULL;
-  for (int m = 0; m < PP_MODEL_COUNT && pp_mpi_size() > 1; m++) {
-    if (!s.ops[m]) continue;
-    const char *why_not;
-    char key[32];
-    snprintf(key, sizeof key, "halo %s", pp_model_name((pp_model)m));
-    pp_report_param(s.report, key, "%s%s", cg_halo_choose(&s, &cfg, (pp_model)m, &why_not),
-                    cfg.overlap ? "; overlapped with the interior rows (helper thread)" : "");
-    if (why_not && !refused) {
-      static char msg[400];
-      snprintf(msg, sizeof msg, "--halo %s: not possible for the %s model: %s",
-               cfg.halo == CG_HALO_IPC ? "cuda-ipc" : "mpi-device", pp_model_name((pp_model)m), why_not);
-      refused = msg;
-    }
-  }
-  pp_usage_check_all("cgsolve", refused);
+  pp_usage_check_all("cgsolve", cg_halo_choose_all(&s, &cfg));
   if (cfg.overlap && pp_mpi_size() > 1 && !pp_mpi_serialized())
     pp_report_param(s.report, "overlap", "not done: the MPI library did not provide MPI_THREAD_SERIALIZED");
   if (cfg.overlap && pp_mpi_size() > 1 && !cg_overlap_possible())

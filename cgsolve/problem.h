@@ -17,11 +17,10 @@ typedef struct cg_config {
   int weak;
   int split;               /* --update split: two axpby and a dot instead of update */
   int variant;             /* --cg-variant: CG_CLASSIC or CG_CHRONOPOULOS_GEAR */
-  int halo;                /* --halo: CG_HALO_AUTO, _STAGED, _DEVICE or _IPC */
-  int path[PP_MODEL_COUNT];  /* the halo path each model takes (cg_halo_choose) */
+  int halo;                /* --halo: CG_HALO_* (halo_pick.h) */
+  int path[PP_MODEL_COUNT];  /* the halo path each model takes (cg_halo_choose_all) */
   int overlap;             /* --overlap on: interior rows computed during the exchange */
 } cg_config;
-enum { CG_HALO_AUTO, CG_HALO_STAGED, CG_HALO_DEVICE, CG_HALO_IPC }; /* --halo auto|host|mpi-device|cuda-ipc */
 /* Classic CG sums over ranks twice per iteration (p.Ap, then r.r);
  * Chronopoulos and Gear's form ("s-step iterative methods for symmetric
  * linear systems") computes w = A r and sums r.r and w.r together, once,
@@ -75,10 +74,10 @@ typedef struct cg_solver {
   pp_parts pt;
 } cg_solver;
 
-/* Collective: the halo path of model m under --halo into c->path[m] and
- * what it is, for the report. *refused: why --halo mpi-device or cuda-ipc
- * cannot be honoured (NULL: they can, or were not asked). */
-const char *cg_halo_choose(const pp_session *s, cg_config *c, pp_model m, const char **refused);
+/* halo_path.c. Collective: the halo path of every model under --halo into
+ * c->path[] and the report; returns the line that refuses a request that
+ * cannot be honoured (for pp_usage_check_all), or NULL. */
+const char *cg_halo_choose_all(const pp_session *s, cg_config *c);
 /* 1 when --overlap can run (a threads library in the build). */
 int cg_overlap_possible(void);
 /* Uploads the slab and allocates the vectors of model m. */

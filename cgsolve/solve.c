@@ -16,45 +16,6 @@ static const cg_kernels *cg_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m
 /* Planted faults (tests: each must make validation fail), read once. */
 static struct { int spmv_zero, dot, breakdown, update; } fault;
 
-/* A model's memory asked whether CUDA IPC can map it (collective verdict). */
-static const char *ipc_verdict(const pp_session *s, pp_model m) {
-  const char *why = "the model's memory is host memory";
-  if (s->info[m].is_gpu) {
-    void *probe = s->ops[m]->alloc(64);
-    why = cg_ipc_check(probe);
-    s->ops[m]->free(probe);
-  }
-  return pp_mpi_all(why == NULL) ? NULL : why ? why : "another rank cannot use CUDA IPC";
-}
-
-const char *cg_halo_choose(const pp_session *s, cg_config *c, pp_model m, const char **refused) {
-  static char text[PP_MODEL_COUNT][320];
-  char *t = text[m];
-  const char *aware_why = "";
-  const int host_mem = !s->info[m].is_gpu, aware = pp_mpi_gpu_aware(&aware_why);
-  const int mpi_ok = pp_mpi_all(host_mem || aware); /* every rank the same path */
-  *refused = NULL;
-  c->path[m] = CG_PATH_STAGED;
-  if (c->halo == CG_HALO_STAGED) return "boundary planes staged through host memory (--halo host), MPI point to point";
-  if (mpi_ok && c->halo != CG_HALO_IPC) {
-    c->path[m] = CG_PATH_MPI_DEVICE;
-    snprintf(t, sizeof text[0], "MPI point to point on the model's own memory, no staging (%s)",
-             host_mem ? "host memory" : aware_why);
-    return t;
-  }
-  const char *ipc_why = c->halo == CG_HALO_DEVICE ? "not asked" : ipc_verdict(s, m);
-  if (!ipc_why) {
-    c->path[m] = CG_PATH_CUDA_IPC;
-    return "device to device into the neighbours' ghosts through CUDA IPC (one node), an MPI message as "
-           "the signal";
-  }
-  if (c->halo == CG_HALO_DEVICE) *refused = mpi_ok ? NULL : host_mem ? "another rank's MPI cannot" : aware_why;
-  if (c->halo == CG_HALO_IPC) *refused = ipc_why;
-  snprintf(t, sizeof text[0], "boundary planes staged through host memory, MPI point to point (MPI: %s; CUDA IPC: %s)",
-           host_mem ? "host memory" : aware_why, ipc_why);
-  return t;
-}
-
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m) {
   memset(S, 0, sizeof *S);
@@ -91,7 +52,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
 
 void cg_solver_free(cg_solver *S) {
   S->sk->release(S->plan);
-  if (S->path == CG_PATH_CUDA_IPC) cg_ipc_forget(S->p), cg_ipc_forget(S->r);
+  if (cg_path_is_ipc(S->path)) cg_ipc_forget(S->p), cg_ipc_forget(S->r);
   void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch, S->w, S->s_};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
     if (dev[i]) S->ops->free(dev[i]);
@@ -102,7 +63,7 @@ void cg_solver_free(cg_solver *S) {
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
   pp_part_begin(&S->pt);
-  if (S->path == CG_PATH_CUDA_IPC) S->ops->sync(); /* the planes final before the copy stream reads them */
+  if (cg_path_is_ipc(S->path)) S->ops->sync(); /* the planes final before the copy stream reads them */
   cg_halo_exchange(&S->pb->halo, S->ops, v, S->path);
   pp_part_end(&S->pt, K_HALO);
 }
@@ -162,7 +123,7 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
   /* One sync before the thread starts serves both: the timed block's start, and (IPC) the
    * planes final before the copy stream reads them, so the thread never waits for the
    * interior rows. */
-  if (S->pt.on || S->path == CG_PATH_CUDA_IPC) S->ops->sync();
+  if (S->pt.on || cg_path_is_ipc(S->path)) S->ops->sync();
   const double t0 = S->pt.on ? pp_wtime() : 0;
   if (pthread_create(&t, NULL, halo_thread, &j) != 0) {
     do_halo(S, v);

@@ -205,3 +205,6 @@ if(PP_HAVE_MPI)
   pp_test(cgsolve_mpi3_too_few_planes COMMAND ${_mpi3} ${CG} --backend host --size 1 --quiet
     EXPECT 2 "N = 1 has 2 z-planes of nodes, fewer than the 3 ranks" LABELS mpi input)
 endif()
+
+# the halo path choice: unit and end to end with the GPU facts faked
+include(${CMAKE_CURRENT_LIST_DIR}/halo.cmake)

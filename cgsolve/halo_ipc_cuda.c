@@ -1,0 +1,89 @@
+/* CUDA IPC for halo_ipc.c: the CUDA driver (libcuda.so.1) opened at run
+ * time, so builds without CUDA compile this and report it unavailable. */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <stdint.h>
+#include "halo_ipc.h"
+
+typedef unsigned long long cu_ptr;
+enum { CU_MEM_DEVICE = 2, CU_ATTR_MEMORY_TYPE = 2, CU_ATTR_ORDINAL = 9, CU_IPC_LAZY_PEER = 1,
+       CU_STREAM_NON_BLOCKING = 1 };
+static void *stream; /* the copies' own stream (one GPU per process) */
+
+static struct {
+  int tried;
+  const char *why;
+  int (*init)(unsigned);
+  int (*attr)(void *, int, cu_ptr);
+  int (*range)(cu_ptr *, size_t *, cu_ptr);
+  int (*get_handle)(cg_ipc_handle *, cu_ptr);
+  int (*open_handle)(cu_ptr *, cg_ipc_handle, unsigned);
+  int (*close_handle)(cu_ptr);
+  int (*copy)(cu_ptr, cu_ptr, size_t, void *);
+  int (*stream_create)(void **, unsigned);
+  int (*stream_sync)(void *);
+  int (*retain)(void **, int);
+  int (*set_current)(void *);
+} cu;
+
+static const char *load(void) {
+  if (cu.tried) return cu.why;
+  cu.tried = 1;
+  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!h) return cu.why = "no CUDA driver (libcuda.so.1 cannot be opened)";
+  cu.init = (int (*)(unsigned))dlsym(h, "cuInit");
+  cu.attr = (int (*)(void *, int, cu_ptr))dlsym(h, "cuPointerGetAttribute");
+  cu.range = (int (*)(cu_ptr *, size_t *, cu_ptr))dlsym(h, "cuMemGetAddressRange_v2");
+  cu.get_handle = (int (*)(cg_ipc_handle *, cu_ptr))dlsym(h, "cuIpcGetMemHandle");
+  cu.open_handle = (int (*)(cu_ptr *, cg_ipc_handle, unsigned))dlsym(h, "cuIpcOpenMemHandle_v2");
+  if (!cu.open_handle) cu.open_handle = (int (*)(cu_ptr *, cg_ipc_handle, unsigned))dlsym(h, "cuIpcOpenMemHandle");
+  cu.close_handle = (int (*)(cu_ptr))dlsym(h, "cuIpcCloseMemHandle");
+  cu.copy = (int (*)(cu_ptr, cu_ptr, size_t, void *))dlsym(h, "cuMemcpyDtoDAsync_v2");
+  cu.stream_create = (int (*)(void **, unsigned))dlsym(h, "cuStreamCreate");
+  cu.stream_sync = (int (*)(void *))dlsym(h, "cuStreamSynchronize");
+  cu.retain = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
+  cu.set_current = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
+  const int ok = cu.init && cu.attr && cu.range && cu.get_handle && cu.open_handle && cu.close_handle && cu.copy &&
+                 cu.stream_create && cu.stream_sync && cu.retain && cu.set_current && cu.init(0) == 0;
+  return cu.why = ok ? NULL : "the CUDA driver (libcuda.so.1) lacks an IPC entry point or cuInit failed";
+}
+
+/* The primary context of the GPU that holds `p` made current on this thread. */
+static int current_for(const void *p) {
+  int dev = -1;
+  void *ctx = NULL;
+  if (cu.attr(&dev, CU_ATTR_ORDINAL, (cu_ptr)(uintptr_t)p) != 0 || cu.retain(&ctx, dev) != 0) return -1;
+  return cu.set_current(ctx) == 0 ? 0 : -1;
+}
+
+static int is_device(const void *p) {
+  int type = 0;
+  return cu.attr(&type, CU_ATTR_MEMORY_TYPE, (cu_ptr)(uintptr_t)p) == 0 && type == CU_MEM_DEVICE;
+}
+
+static int base(const void *p, uintptr_t *b) {
+  cu_ptr start = 0;
+  size_t size = 0;
+  if (cu.range(&start, &size, (cu_ptr)(uintptr_t)p) != 0) return -1;
+  *b = (uintptr_t)start;
+  return 0;
+}
+static int get_handle(cg_ipc_handle *h, uintptr_t b) { return cu.get_handle(h, (cu_ptr)b) == 0 ? 0 : -1; }
+static int open_handle(uintptr_t *mapped, const cg_ipc_handle *h) {
+  cu_ptr p = 0;
+  if (cu.open_handle(&p, *h, CU_IPC_LAZY_PEER) != 0) return -1;
+  *mapped = (uintptr_t)p;
+  return 0;
+}
+static int close_handle(uintptr_t mapped) { return cu.close_handle((cu_ptr)mapped) == 0 ? 0 : -1; }
+static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
+  if (!stream && cu.stream_create(&stream, CU_STREAM_NON_BLOCKING) != 0) return -1;
+  return cu.copy((cu_ptr)dst, (cu_ptr)src, bytes, stream) == 0 ? 0 : -1;
+}
+static int wait_copies(void) { return !stream || cu.stream_sync(stream) == 0 ? 0 : -1; }
+
+const cg_ipc_driver *cg_cuda_ipc_driver(void) {
+  static const cg_ipc_driver d = {"CUDA IPC", load, is_device, current_for, base, get_handle, open_handle, close_handle,
+                                  copy, wait_copies};
+  return &d;
+}

@@ -1,0 +1,105 @@
+/* HIP IPC for halo_ipc.c: HIP's runtime (libamdhip64) opened at run time,
+ * as the CUDA driver is, so every build compiles this. Compiled, not run on
+ * an AMD GPU. Only calls whose arguments keep their layout across ROCm
+ * releases are used; the two that changed are handled here:
+ *   - hipPointerAttribute_t's memory type values (ROCm 6 renumbered them;
+ *     its first two fields, type and device, kept their place);
+ *   - hipIpcMemLazyEnablePeerAccess (0 up to ROCm 5, 1 since ROCm 6; HIP
+ *     refuses any other value): the open is tried with 1, then 0. */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <stdint.h>
+#include <string.h>
+#include "halo_ipc.h"
+
+enum { HIP_STREAM_NON_BLOCKING = 1, HIP_ROCM6 = 60000000 /* hipRuntimeGetVersion of ROCm 6.0 */ };
+static void *stream; /* the copies' own stream (one GPU per process) */
+
+/* hipPointerAttribute_t's first fields (the rest is room for any release's). */
+typedef struct hip_attrs {
+  int type, device;
+  char rest[120];
+} hip_attrs;
+
+static struct {
+  int tried, version;
+  const char *why;
+  int (*init)(unsigned);
+  int (*runtime_version)(int *);
+  int (*attrs)(hip_attrs *, const void *);
+  int (*set_device)(int);
+  int (*range)(void **, size_t *, void *);
+  int (*get_handle)(cg_ipc_handle *, void *);
+  int (*open_handle)(void **, cg_ipc_handle, unsigned);
+  int (*close_handle)(void *);
+  int (*copy)(void *, void *, size_t, void *);
+  int (*stream_create)(void **, unsigned);
+  int (*stream_sync)(void *);
+} hip;
+
+static const char *load(void) {
+  if (hip.tried) return hip.why;
+  hip.tried = 1;
+  void *h = dlopen("libamdhip64.so", RTLD_NOW | RTLD_LOCAL);
+  if (!h) h = dlopen("libamdhip64.so.6", RTLD_NOW | RTLD_LOCAL);
+  if (!h) h = dlopen("libamdhip64.so.5", RTLD_NOW | RTLD_LOCAL);
+  if (!h) return hip.why = "no HIP runtime (libamdhip64.so cannot be opened)";
+  hip.init = (int (*)(unsigned))dlsym(h, "hipInit");
+  hip.runtime_version = (int (*)(int *))dlsym(h, "hipRuntimeGetVersion");
+  hip.attrs = (int (*)(hip_attrs *, const void *))dlsym(h, "hipPointerGetAttributes");
+  hip.set_device = (int (*)(int))dlsym(h, "hipSetDevice");
+  hip.range = (int (*)(void **, size_t *, void *))dlsym(h, "hipMemGetAddressRange");
+  hip.get_handle = (int (*)(cg_ipc_handle *, void *))dlsym(h, "hipIpcGetMemHandle");
+  hip.open_handle = (int (*)(void **, cg_ipc_handle, unsigned))dlsym(h, "hipIpcOpenMemHandle");
+  hip.close_handle = (int (*)(void *))dlsym(h, "hipIpcCloseMemHandle");
+  hip.copy = (int (*)(void *, void *, size_t, void *))dlsym(h, "hipMemcpyDtoDAsync");
+  hip.stream_create = (int (*)(void **, unsigned))dlsym(h, "hipStreamCreateWithFlags");
+  hip.stream_sync = (int (*)(void *))dlsym(h, "hipStreamSynchronize");
+  const int ok = hip.init && hip.runtime_version && hip.attrs && hip.set_device && hip.range && hip.get_handle &&
+                 hip.open_handle && hip.close_handle && hip.copy && hip.stream_create && hip.stream_sync &&
+                 hip.init(0) == 0 && hip.runtime_version(&hip.version) == 0;
+  return hip.why = ok ? NULL : "the HIP runtime (libamdhip64) lacks an IPC entry point or hipInit failed";
+}
+
+static int is_device(const void *p) {
+  hip_attrs a;
+  memset(&a, 0, sizeof a);
+  const int device_type = hip.version >= HIP_ROCM6 ? 2 : 1; /* hipMemoryTypeDevice */
+  void *start = NULL;
+  size_t size = 0;
+  return hip.attrs(&a, p) == 0 && a.type == device_type && hip.range(&start, &size, (void *)(uintptr_t)p) == 0;
+}
+
+static int current_for(const void *p) {
+  hip_attrs a;
+  memset(&a, 0, sizeof a);
+  if (hip.attrs(&a, p) != 0 || a.device < 0) return -1;
+  return hip.set_device(a.device) == 0 ? 0 : -1;
+}
+
+static int base(const void *p, uintptr_t *b) {
+  void *start = NULL;
+  size_t size = 0;
+  if (hip.range(&start, &size, (void *)(uintptr_t)p) != 0) return -1;
+  *b = (uintptr_t)start;
+  return 0;
+}
+static int get_handle(cg_ipc_handle *h, uintptr_t b) { return hip.get_handle(h, (void *)b) == 0 ? 0 : -1; }
+static int open_handle(uintptr_t *mapped, const cg_ipc_handle *h) {
+  void *p = NULL;
+  if (hip.open_handle(&p, *h, 1) != 0 && hip.open_handle(&p, *h, 0) != 0) return -1;
+  *mapped = (uintptr_t)p;
+  return 0;
+}
+static int close_handle(uintptr_t mapped) { return hip.close_handle((void *)mapped) == 0 ? 0 : -1; }
+static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
+  if (!stream && hip.stream_create(&stream, HIP_STREAM_NON_BLOCKING) != 0) return -1;
+  return hip.copy((void *)dst, (void *)src, bytes, stream) == 0 ? 0 : -1;
+}
+static int wait_copies(void) { return !stream || hip.stream_sync(stream) == 0 ? 0 : -1; }
+
+const cg_ipc_driver *cg_hip_ipc_driver(void) {
+  static const cg_ipc_driver d = {"HIP IPC", load, is_device, current_for, base, get_handle, open_handle,
+                                  close_handle, copy, wait_copies};
+  return &d;
+}

@@ -1,0 +1,107 @@
+/* The halo path of every model (--halo): the facts gathered on every rank
+ * and agreed on, handed to the pure choice (halo_pick.c), the choice and the
+ * path that ran written to the report ("halo <model>"), a request that
+ * cannot be honoured refused once (exit 2 on every rank).
+ *
+ * PP_TEST_HALO (tests only, like PP_TEST_MEMORY_GIB): makes a model whose
+ * memory is host memory (the CPU models) choose as if it were GPU memory, so
+ * that the choice can be tested end to end without a GPU. Comma-separated:
+ *   memory=cuda|hip|other  the memory kind to choose for
+ *   ipc=yes|no             what the vendor's IPC check would say (default no)
+ *   per-node=K             the fewest ranks on one node (default: the real layout)
+ * The GPU-aware answer is the MPI library's own (pp_mpi_gpu_aware: set
+ * MPICH_GPU_SUPPORT_ENABLED=1 to have it say yes). The data stay host
+ * memory: a choice of MPI on the model's memory or of IPC runs as MPI on
+ * host memory, a staged one staged; "halo <model> ran" says so. Ignored for
+ * GPU memory, whose choice it must never change. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pp/pp.h"
+#include "problem.h"
+
+typedef struct fake {
+  int on, memory, ipc, per_node; /* per_node 0: not faked */
+} fake;
+
+/* PP_TEST_HALO parsed; NULL, or why it is malformed. */
+static const char *fake_read(fake *f) {
+  memset(f, 0, sizeof *f);
+  const char *v = getenv("PP_TEST_HALO");
+  if (!v || !*v) return NULL;
+  char buf[128];
+  if (strlen(v) >= sizeof buf) return "PP_TEST_HALO: too long";
+  snprintf(buf, sizeof buf, "%s", v);
+  f->on = 1, f->memory = -1;
+  for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+    if (!strcmp(kv, "memory=cuda")) f->memory = CG_MEM_CUDA;
+    else if (!strcmp(kv, "memory=hip")) f->memory = CG_MEM_HIP;
+    else if (!strcmp(kv, "memory=other")) f->memory = CG_MEM_OTHER_GPU;
+    else if (!strcmp(kv, "ipc=yes")) f->ipc = 1;
+    else if (!strcmp(kv, "ipc=no")) f->ipc = 0;
+    else if (!strncmp(kv, "per-node=", 9) && atoi(kv + 9) >= 1) f->per_node = atoi(kv + 9);
+    else return "PP_TEST_HALO: expected memory=cuda|hip|other, ipc=yes|no, per-node=K, comma-separated";
+  }
+  return f->memory < 0 ? "PP_TEST_HALO: memory=cuda|hip|other is required" : NULL;
+}
+
+/* The fewest ranks any node holds (collective). */
+static int fewest_per_node(void) {
+  double neg = -(double)pp_mpi_local_size();
+  pp_mpi_max(&neg, 1);
+  return (int)-neg;
+}
+
+/* Whether the vendor IPC of `memory` maps model m's memory on every rank
+ * (collective): NULL, or why not. */
+static const char *ipc_verdict(const pp_session *s, pp_model m, int memory) {
+  const int path = memory == CG_MEM_HIP ? CG_PATH_HIP_IPC : CG_PATH_CUDA_IPC;
+  void *probe = s->ops[m]->alloc(64);
+  const char *why = cg_ipc_check(path, probe);
+  s->ops[m]->free(probe);
+  return pp_mpi_all(why == NULL) ? NULL : why ? why : "another rank cannot use IPC";
+}
+
+const char *cg_halo_choose_all(const pp_session *s, cg_config *c) {
+  static char refused[400];
+  const char *bad = NULL;
+  fake f;
+  const char *fake_bad = fake_read(&f);
+  if (pp_mpi_size() == 1) return NULL;
+  const char *aware_why = "";
+  const int aware_here = pp_mpi_gpu_aware(&aware_why), aware = pp_mpi_all(aware_here);
+  if (aware_here && !aware) aware_why = "another rank's MPI does not report GPU support";
+  const int per_node = fewest_per_node();
+  for (int m = 0; m < PP_MODEL_COUNT && !fake_bad; m++) {
+    if (!s->ops[m]) continue;
+    const char *name = pp_model_name((pp_model)m);
+    cg_halo_facts facts = {c->halo, cg_halo_memory(s->info[m].is_gpu, s->info[m].arch), aware, aware_why,
+                           pp_mpi_size(), per_node, "not asked"};
+    const int faked = f.on && facts.memory == CG_MEM_HOST;
+    if (faked) {
+      facts.memory = f.memory;
+      if (f.per_node) facts.ranks_per_node = f.per_node;
+    }
+    const int gpu_ipc = facts.memory == CG_MEM_CUDA || facts.memory == CG_MEM_HIP;
+    const int ipc_needed = c->halo == CG_HALO_IPC || c->halo == CG_HALO_HIP_IPC || (c->halo == CG_HALO_AUTO && !aware);
+    if (gpu_ipc && ipc_needed) facts.ipc_why = faked ? (f.ipc ? NULL : "PP_TEST_HALO: ipc=no") : ipc_verdict(s, (pp_model)m, facts.memory);
+    const cg_halo_pick p = cg_halo_pick_path(&facts);
+    char key[48];
+    snprintf(key, sizeof key, "halo %s", name);
+    pp_report_param(s->report, key, "%s%s", p.text, c->overlap ? "; overlapped with the interior rows (helper thread)" : "");
+    c->path[m] = p.path;
+    if (faked) { /* host memory: what can run on it */
+      c->path[m] = p.path == CG_PATH_STAGED ? CG_PATH_STAGED : CG_PATH_MPI_DEVICE;
+      snprintf(key, sizeof key, "halo %s ran", name);
+      pp_report_param(s->report, key, "%s on host memory (PP_TEST_HALO=%s: 'halo %s' is the choice for that memory)",
+                      c->path[m] == CG_PATH_STAGED ? "staged" : "MPI point to point", getenv("PP_TEST_HALO"), name);
+    }
+    if (p.refused && !bad) {
+      snprintf(refused, sizeof refused, "--halo %s: not possible for the %s model: %s", cg_halo_requests[c->halo], name,
+               p.refused);
+      bad = refused;
+    }
+  }
+  return fake_bad ? fake_bad : bad;
+}

@@ -1,0 +1,103 @@
+/* Unit test of cgsolve's halo path choice (cgsolve/halo_pick.c): every
+ * combination of request, memory, GPU-aware MPI, node layout and IPC
+ * verdict against the rules of docs/running.md, written here as a table of
+ * their own; then the reasons a user reads. Exits non-zero on a failure. */
+#include <stdio.h>
+#include <string.h>
+#include "halo_pick.h"
+
+#include "check.h"
+
+static const char *const mem_name[] = {"host", "cuda", "hip", "other"};
+
+/* The rules: the path, and whether the request is refused. */
+static int expected(int req, int mem, int aware, int one_node, int ipc_ok, int *refused) {
+  const int host = mem == CG_MEM_HOST, vendor = mem == CG_MEM_CUDA ? CG_PATH_CUDA_IPC
+                                                : mem == CG_MEM_HIP ? CG_PATH_HIP_IPC : -1;
+  const int ipc = vendor >= 0 && one_node && ipc_ok;
+  *refused = 0;
+  switch (req) {
+  case CG_HALO_STAGED: return CG_PATH_STAGED;
+  case CG_HALO_DEVICE:
+    if (host || aware) return CG_PATH_MPI_DEVICE;
+    *refused = 1;
+    return CG_PATH_STAGED;
+  case CG_HALO_AUTO:
+    if (host || aware) return CG_PATH_MPI_DEVICE;
+    return ipc ? vendor : CG_PATH_STAGED;
+  default: { /* cuda-ipc, hip-ipc: that vendor's memory only */
+    const int want = req == CG_HALO_IPC ? CG_PATH_CUDA_IPC : CG_PATH_HIP_IPC;
+    if (ipc && vendor == want) return want;
+    *refused = 1;
+    return CG_PATH_STAGED;
+  }
+  }
+}
+
+static void test_every_combination(void) {
+  int cases = 0;
+  for (int req = CG_HALO_AUTO; req <= CG_HALO_HIP_IPC; req++)
+    for (int mem = CG_MEM_HOST; mem <= CG_MEM_OTHER_GPU; mem++)
+      for (int aware = 0; aware < 2; aware++)
+        for (int ranks = 2; ranks <= 3; ranks++)
+          for (int per_node = 1; per_node <= ranks; per_node++)
+            for (int ipc_ok = 0; ipc_ok < 2; ipc_ok++) {
+              cg_halo_facts f = {req, mem, aware, aware ? "aware: yes" : "aware: no", ranks, per_node,
+                                 ipc_ok ? NULL : "driver: no"};
+              const cg_halo_pick p = cg_halo_pick_path(&f);
+              int refused, want = expected(req, mem, aware, per_node == ranks, ipc_ok, &refused);
+              cases++;
+              if (p.path != want || (p.refused != NULL) != refused || !p.text[0]) {
+                fprintf(stderr, "--halo %s, %s memory, aware %d, %d ranks, %d per node, ipc %d: path %d (want %d), "
+                        "refused %s (want %s)\n", cg_halo_requests[req], mem_name[mem], aware, ranks, per_node,
+                        ipc_ok, p.path, want, p.refused ? p.refused : "no", refused ? "yes" : "no");
+                failures++;
+              }
+              /* the report says what was taken */
+              if (cg_path_is_ipc(p.path)) CHECK(strstr(p.text, cg_halo_path_name(p.path)) != NULL);
+              if (p.path == CG_PATH_STAGED) CHECK(strstr(p.text, "staged") != NULL);
+            }
+  CHECK(cases == 5 * 4 * 2 * (2 + 3) * 2);
+}
+
+/* The reasons, as a user reads them in the one line of a refusal. */
+static const char *refusal(int req, int mem, int aware, int ranks, int per_node, const char *ipc_why) {
+  static cg_halo_pick p;
+  cg_halo_facts f = {req, mem, aware, "MPIX_Query_cuda_support() = 0", ranks, per_node, ipc_why};
+  p = cg_halo_pick_path(&f);
+  return p.refused ? p.refused : "";
+}
+
+static void test_reasons(void) {
+  CHECK(!strcmp(refusal(CG_HALO_IPC, CG_MEM_HOST, 1, 2, 2, NULL), "the model's memory is host memory"));
+  CHECK(strstr(refusal(CG_HALO_IPC, CG_MEM_CUDA, 0, 3, 1, NULL), "more than one node"));
+  CHECK(strstr(refusal(CG_HALO_HIP_IPC, CG_MEM_HIP, 0, 2, 1, NULL), "more than one node"));
+  CHECK(strstr(refusal(CG_HALO_IPC, CG_MEM_HIP, 0, 2, 2, NULL), "--halo hip-ipc"));
+  CHECK(strstr(refusal(CG_HALO_HIP_IPC, CG_MEM_CUDA, 0, 2, 2, NULL), "--halo cuda-ipc"));
+  CHECK(strstr(refusal(CG_HALO_IPC, CG_MEM_OTHER_GPU, 0, 2, 2, NULL), "neither CUDA nor HIP"));
+  CHECK(!strcmp(refusal(CG_HALO_IPC, CG_MEM_CUDA, 0, 2, 2, "no CUDA driver"), "no CUDA driver"));
+  CHECK(!strcmp(refusal(CG_HALO_DEVICE, CG_MEM_CUDA, 0, 2, 2, NULL), "MPIX_Query_cuda_support() = 0"));
+  /* IPC asked on a GPU-aware MPI: IPC, not MPI */
+  CHECK(!strcmp(refusal(CG_HALO_IPC, CG_MEM_CUDA, 1, 2, 2, NULL), ""));
+  /* auto: the MPI's answer is in the report */
+  cg_halo_facts f = {CG_HALO_AUTO, CG_MEM_HIP, 1, "MPIX_Query_rocm_support() = 1", 3, 3, NULL};
+  CHECK(strstr(cg_halo_pick_path(&f).text, "MPIX_Query_rocm_support() = 1") != NULL);
+}
+
+static void test_memory_kind(void) {
+  CHECK(cg_halo_memory(0, "x86_64") == CG_MEM_HOST);
+  CHECK(cg_halo_memory(0, "sm_90") == CG_MEM_HOST); /* omp offloaded to the CPU keeps host memory */
+  CHECK(cg_halo_memory(1, "sm_90") == CG_MEM_CUDA);
+  CHECK(cg_halo_memory(1, "gfx90a") == CG_MEM_HIP);
+  CHECK(cg_halo_memory(1, "spir64") == CG_MEM_OTHER_GPU);
+  CHECK(cg_halo_memory(1, "") == CG_MEM_OTHER_GPU);
+  CHECK(!strcmp(cg_halo_requests[CG_HALO_IPC], "cuda-ipc") && !strcmp(cg_halo_requests[CG_HALO_HIP_IPC], "hip-ipc"));
+}
+
+int main(void) {
+  test_every_combination();
+  test_reasons();
+  test_memory_kind();
+  if (failures) fprintf(stderr, "test_halo_pick: %d checks failed\n", failures);
+  return failures != 0;
+}
