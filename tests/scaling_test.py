@@ -112,6 +112,15 @@ def main():
     rc, text = scaling(distinct)
     if rc != 0:
         fails.append(f"distinct GPUs per rank must pass:\n{text}")
+    # a weak series solves another problem per rank count (xsbench_like: P times the lookups,
+    # another checksum): its rows' own validation stands, no comparison with 1 rank
+    weak = edit(good, os.path.join(out, "weak_xs"), "xsbench_like-small-2.json", bump_checksum)
+    for p in (1, 2):
+        os.rename(os.path.join(weak, f"xsbench_like-small-{p}.json"),
+                  os.path.join(weak, f"xsbench_like-small-weak-{p}.json"))
+    rc, text = scaling(weak)
+    if rc != 0:
+        fails.append(f"a weak xsbench_like series with another checksum at 2 ranks must pass:\n{text}")
     for why, (name, change) in planted.items():
         rc, text = scaling(edit(good, os.path.join(out, why.replace(" ", "_")), name, change))
         if rc != 1 or why not in text:
