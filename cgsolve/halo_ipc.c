@@ -97,10 +97,14 @@ static mapping *map_vector(const cg_ipc_driver *drv, const cg_halo *h, double *x
 #endif
 
 int cg_ipc_exchange(const cg_halo *h, double *x, int path) {
+  const cg_ipc_driver *drv = driver_of(path);
+  return drv ? cg_ipc_exchange_on(drv, h, x) : -1;
+}
+
+int cg_ipc_exchange_on(const cg_ipc_driver *drv, const cg_halo *h, double *x) {
 #ifdef PP_HAVE_MPI
   if (pp_mpi_size() == 1) return 0;
-  const cg_ipc_driver *drv = driver_of(path);
-  if (!drv || drv->load() || drv->current_for(x) != 0) return -1;
+  if (drv->load() || drv->current_for(x) != 0) return -1;
   const mapping *m = map_vector(drv, h, x);
   if (!m) return -1;
   int ok = 1;
@@ -120,7 +124,7 @@ int cg_ipc_exchange(const cg_halo *h, double *x, int path) {
   MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
   return ok ? 0 : -1;
 #else
-  (void)h, (void)x, (void)path;
+  (void)drv, (void)h, (void)x;
   return -1;
 #endif
 }

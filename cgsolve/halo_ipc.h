@@ -34,4 +34,9 @@ typedef struct cg_ipc_driver {
 const cg_ipc_driver *cg_cuda_ipc_driver(void);
 const cg_ipc_driver *cg_hip_ipc_driver(void);
 
+struct cg_halo;
+/* cg_ipc_exchange over driver `d` (tests/test_halo_ipc.c hands it one that
+ * maps host memory shared between processes). */
+int cg_ipc_exchange_on(const cg_ipc_driver *d, const struct cg_halo *h, double *x);
+
 #endif

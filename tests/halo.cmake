@@ -51,3 +51,17 @@ foreach(np 2 3)
   endforeach()
 endforeach()
 set_tests_properties(${_hpTests} PROPERTIES TIMEOUT 60)
+
+# The IPC exchange (cgsolve/halo_ipc.c, shared by CUDA and HIP IPC) over a
+# driver of shared host memory, on 2 and 3 ranks: what the GPUs run, minus the GPU.
+add_executable(test_halo_ipc test_halo_ipc.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc.c
+  ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_cuda.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_hip.c)
+target_include_directories(test_halo_ipc PRIVATE ${PROJECT_SOURCE_DIR}/cgsolve ${PROJECT_SOURCE_DIR}/minife)
+target_compile_options(test_halo_ipc PRIVATE -Wall -Wextra)
+pp_link_common(test_halo_ipc)
+target_link_libraries(test_halo_ipc PRIVATE ${CMAKE_DL_LIBS} rt)
+foreach(np 2 3)
+  pp_mpi_command(_hpMpi ${np})
+  pp_test(cgsolve_mpi${np}_halo_ipc_exchange COMMAND ${_hpMpi} $<TARGET_FILE:test_halo_ipc> LABELS mpi)
+  set_tests_properties(cgsolve_mpi${np}_halo_ipc_exchange PROPERTIES TIMEOUT 30)
+endforeach()

@@ -1,0 +1,136 @@
+/* The IPC halo exchange of cgsolve (cgsolve/halo_ipc.c, shared by CUDA and
+ * HIP IPC) on the CPU: a driver whose "device memory" is POSIX shared
+ * memory, whose IPC handle is the segment's name and whose copy is memcpy,
+ * under 2 and 3 ranks. Checks: the ghosts hold the neighbours' planes (at
+ * the vector's offset in its allocation), a second exchange reuses the
+ * mapping and carries new values, cg_ipc_forget closes what was opened, and
+ * an open that fails on one rank fails the exchange on every rank (nobody
+ * waits for a neighbour that gave up). Exits non-zero on a failure. */
+#define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "cgsolve.h"
+#include "halo_ipc.h"
+#include "pp/mpi.h"
+
+#include "check.h"
+
+enum { OWN = 6, PLANE = 2, LEAD = 8 /* doubles before the vector in its allocation */ };
+static char seg_name[64];
+static double *seg;          /* this rank's allocation */
+static size_t seg_bytes;
+static int opens, closes, fail_open_rank = -1;
+
+static const char *load(void) { return NULL; }
+static int is_device(const void *p) { (void)p; return 1; }
+static int current_for(const void *p) { (void)p; return 0; }
+static int base(const void *p, uintptr_t *b) {
+  if ((const char *)p < (const char *)seg || (const char *)p >= (const char *)seg + seg_bytes) return -1;
+  *b = (uintptr_t)seg;
+  return 0;
+}
+static int get_handle(cg_ipc_handle *h, uintptr_t b) {
+  if (b != (uintptr_t)seg) return -1;
+  memset(h, 0, sizeof *h);
+  snprintf(h->reserved, sizeof h->reserved, "%s", seg_name);
+  return 0;
+}
+static int open_handle(uintptr_t *mapped, const cg_ipc_handle *h) {
+  if (pp_mpi_rank() == fail_open_rank) return -1;
+  int fd = shm_open(h->reserved, O_RDWR, 0);
+  if (fd < 0) return -1;
+  void *p = mmap(NULL, seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) return -1;
+  opens++;
+  *mapped = (uintptr_t)p;
+  return 0;
+}
+static int close_handle(uintptr_t mapped) {
+  closes++;
+  return munmap((void *)mapped, seg_bytes);
+}
+static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
+  memcpy((void *)dst, (const void *)src, bytes);
+  return 0;
+}
+static int wait_copies(void) { return 0; }
+static const cg_ipc_driver shm_driver = {"shared-memory IPC", load, is_device, current_for, base, get_handle,
+                                         open_handle, close_handle, copy, wait_copies};
+
+/* Rank r owns OWN entries; it sends its first PLANE to r-1 and its last to r+1. */
+static void make_halo(cg_halo *h, int32_t idx_lo[PLANE], int32_t idx_hi[PLANE]) {
+  const int r = pp_mpi_rank(), p = pp_mpi_size();
+  memset(h, 0, sizeof *h);
+  h->nbr[0] = r > 0 ? r - 1 : -1, h->nbr[1] = r + 1 < p ? r + 1 : -1;
+  for (int i = 0; i < PLANE; i++) idx_lo[i] = i, idx_hi[i] = OWN - PLANE + i;
+  h->send_idx[0] = idx_lo, h->send_idx[1] = idx_hi;
+  for (int d = 0; d < 2; d++) h->nsend[d] = h->nrecv[d] = h->nbr[d] >= 0 ? PLANE : 0;
+  h->recv_at[0] = OWN, h->recv_at[1] = OWN + h->nrecv[0];
+}
+
+static void fill(double *x, double add) {
+  for (int i = 0; i < OWN; i++) x[i] = pp_mpi_rank() * 100 + i + add;
+  for (int i = OWN; i < OWN + 2 * PLANE; i++) x[i] = -1;
+}
+
+/* The ghosts: the lower neighbour's last plane, then the upper one's first. */
+static int ghosts_right(const cg_halo *h, const double *x, double add) {
+  const int r = pp_mpi_rank();
+  int ok = 1;
+  for (int i = 0; i < PLANE; i++) {
+    if (h->nbr[0] >= 0) ok &= x[h->recv_at[0] + i] == (r - 1) * 100 + OWN - PLANE + i + add;
+    if (h->nbr[1] >= 0) ok &= x[h->recv_at[1] + i] == (r + 1) * 100 + i + add;
+  }
+  return ok;
+}
+
+int main(int argc, char **argv) {
+  pp_mpi_init(&argc, &argv);
+  if (pp_mpi_size() < 2) {
+    fprintf(stderr, "test_halo_ipc: run it on 2 or more ranks\n");
+    pp_mpi_finalize();
+    return 2;
+  }
+  snprintf(seg_name, sizeof seg_name, "/pp-halo-ipc-test-%ld", (long)getpid());
+  seg_bytes = (LEAD + OWN + 2 * PLANE) * sizeof(double);
+  int fd = shm_open(seg_name, O_CREAT | O_EXCL | O_RDWR, 0600);
+  CHECK(fd >= 0 && ftruncate(fd, (off_t)seg_bytes) == 0);
+  seg = mmap(NULL, seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  CHECK(seg != MAP_FAILED);
+  double *x = seg + LEAD;
+  cg_halo h;
+  int32_t lo[PLANE], hi[PLANE];
+  make_halo(&h, lo, hi);
+  const int nbrs = (h.nbr[0] >= 0) + (h.nbr[1] >= 0);
+
+  /* one rank cannot open its neighbours: every rank fails, nothing stays mapped */
+  fill(x, 0);
+  fail_open_rank = 1;
+  CHECK(cg_ipc_exchange_on(&shm_driver, &h, x) == -1);
+  CHECK(closes == opens);
+  fail_open_rank = -1;
+  opens = closes = 0;
+
+  CHECK(cg_ipc_exchange_on(&shm_driver, &h, x) == 0);
+  CHECK(ghosts_right(&h, x, 0));
+  CHECK(opens == nbrs);
+  pp_mpi_barrier(); /* every neighbour mapped, and read the old values */
+  shm_unlink(seg_name); /* the mappings stay: a later hang leaves no segment behind */
+  fill(x, 1000);
+  pp_mpi_barrier();
+  CHECK(cg_ipc_exchange_on(&shm_driver, &h, x) == 0);
+  CHECK(ghosts_right(&h, x, 1000));
+  CHECK(opens == nbrs); /* mapped once */
+  cg_ipc_forget(x);
+  CHECK(closes == opens);
+  munmap(seg, seg_bytes);
+  const int all_ok = pp_mpi_all(failures == 0);
+  if (failures) fprintf(stderr, "test_halo_ipc: rank %d: %d checks failed\n", pp_mpi_rank(), failures);
+  pp_mpi_finalize();
+  return all_ok ? 0 : 1;
+}
