@@ -43,9 +43,10 @@ static const char *load(void) {
   cu.stream_sync = (int (*)(void *))dlsym(h, "cuStreamSynchronize");
   cu.retain = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
   cu.set_current = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
-  const int ok = cu.init && cu.attr && cu.range && cu.get_handle && cu.open_handle && cu.close_handle && cu.copy &&
-                 cu.stream_create && cu.stream_sync && cu.retain && cu.set_current && cu.init(0) == 0;
-  return cu.why = ok ? NULL : "the CUDA driver (libcuda.so.1) lacks an IPC entry point or cuInit failed";
+  if (!(cu.init && cu.attr && cu.range && cu.get_handle && cu.open_handle && cu.close_handle && cu.copy &&
+        cu.stream_create && cu.stream_sync && cu.retain && cu.set_current))
+    return cu.why = "the CUDA driver (libcuda.so.1) lacks an entry point of IPC";
+  return cu.why = cu.init(0) == 0 ? NULL : "cuInit failed (no NVIDIA GPU?)";
 }
 
 /* The primary context of the GPU that holds `p` made current on this thread. */

@@ -55,10 +55,11 @@ static const char *load(void) {
   hip.copy = (int (*)(void *, void *, size_t, void *))dlsym(h, "hipMemcpyDtoDAsync");
   hip.stream_create = (int (*)(void **, unsigned))dlsym(h, "hipStreamCreateWithFlags");
   hip.stream_sync = (int (*)(void *))dlsym(h, "hipStreamSynchronize");
-  const int ok = hip.init && hip.runtime_version && hip.attrs && hip.set_device && hip.range && hip.get_handle &&
-                 hip.open_handle && hip.close_handle && hip.copy && hip.stream_create && hip.stream_sync &&
-                 hip.init(0) == 0 && hip.runtime_version(&hip.version) == 0;
-  return hip.why = ok ? NULL : "the HIP runtime (libamdhip64) lacks an IPC entry point or hipInit failed";
+  if (!(hip.init && hip.runtime_version && hip.attrs && hip.set_device && hip.range && hip.get_handle &&
+        hip.open_handle && hip.close_handle && hip.copy && hip.stream_create && hip.stream_sync))
+    return hip.why = "the HIP runtime (libamdhip64) lacks an entry point of IPC";
+  if (hip.init(0) != 0 || hip.runtime_version(&hip.version) != 0) return hip.why = "hipInit failed (no AMD GPU?)";
+  return hip.why = NULL;
 }
 
 static int is_device(const void *p) {
