@@ -94,6 +94,7 @@ build_kernel_time() {
   fi
   mkdir -p "$OUT/lib"
   cp "$lib/libcupti.so.13" "$OUT/lib/"
+  # shellcheck disable=SC2016 # $ORIGIN is for the loader, not the shell
   gcc -std=c11 -O2 -Wall -shared -fPIC -fvisibility=hidden -I"$inc" -o "$OUT/lib/libpp_kernel_time.so" \
     "$REPO/validate/refs/kernel_time.c" "$REPO/validate/refs/kernel_table.c" \
     -L"$OUT/lib" -l:libcupti.so.13 -lpthread -Wl,-rpath,'$ORIGIN'

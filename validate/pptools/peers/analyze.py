@@ -5,18 +5,26 @@ ProxyPort run through its result file (pptools/result.py); a failed or invalid
 run, or one of another problem, is Rejected with the reason and never enters a
 row. XSBench's checksums are then compared across the sides at each lookup
 count: a run whose checksum differs from XSBench's there is rejected too.
-A row needs at least MIN_RUNS accepted runs on each side to be `ok`.
+A row needs at least MIN_RUNS accepted runs on each side to be `ok`. A row
+whose public build is missing says "not built"; for the builds shown only for
+the difference (plan.OPTIONAL_BINS) that row is `optional` and fails nothing.
+Every row then gets the device-time cell (devtime.py).
 """
 import os
 
 from .. import result
-from . import method, plan, public
+from . import devtime, method, plan, public
 from .public import Rejected
 
 MIN_RUNS = 3
 XS_VARIANTS = {0: "baseline (-k 0)", 6: "sorted-energy (-k 6)"}
 XS_PP_NAMES = {0: "baseline", 6: "sorted-energy"}
-TS_BUILDS = {"cuda": "TestSNAP cuda", "omp": "TestSNAP ompt"}
+TS_BUILDS = {"cuda": "TestSNAP cuda", "omp": "TestSNAP ompt"}  # ProxyPort's model: its public peer
+# (public build, ProxyPort's model, the build's words in the row); ompt-nolto: no -foffload-lto
+TS_ROWS = (("cuda", "cuda", "Kokkos CUDA"), ("ompt", "omp", "Kokkos OpenMPTarget"),
+           ("ompt-nolto", "omp", "Kokkos OpenMPTarget without -foffload-lto"))
+NOLTO_NOTE = ("not the same flags: {code} without -foffload-lto, ProxyPort with it (shown for the "
+              "difference)")
 TS_SAME_WORK = ("compute_ui", "compute_yi", "compute_deidrj")
 BS_KERNELS = {"copy": "Copy", "triad": "Triad"}
 
@@ -154,6 +162,27 @@ def _row_doc(comparison, group, unit, higher, pub_vals, pp_vals, method_text, ow
     return row
 
 
+def _bin(code):
+    """The public binary of a run's code ("TestSNAP ompt-nolto" -> TestSNAP-kokkos-ompt-nolto)."""
+    name, _, build = code.partition(" ")
+    return f"TestSNAP-kokkos-{build}" if name == "TestSNAP" else f"{name}-{build}"
+
+
+def _not_built(row, binary, missing):
+    """Marks a row whose public build is missing; an optional build's row fails nothing."""
+    if binary in missing:
+        row["not_built"] = binary
+        row["notes"].insert(0, f"not built: {binary}")
+        row["optional"] = binary in plan.OPTIONAL_BINS
+    return row
+
+
+def _shown(code, runs, missing):
+    """An optional build's rows: shown when it ran or is known missing (an older
+    step's peers.json, from before the build existed, has neither)."""
+    return _bin(code) not in plan.OPTIONAL_BINS or _bin(code) in missing or any(r["code"] == code for r in runs)
+
+
 def xsbench_rows(runs):
     rows = []
     L1, L2 = plan.XS_L1, plan.XS_L2
@@ -187,6 +216,7 @@ def xsbench_rows(runs):
                 row["ok"] = False
         else:
             row["notes"].append("XSBench's fixed-cost share unknown (no accepted run at both counts)")
+        row["device_key"] = ["xsbench", k, name]
         rows.append(row)
         mrow = _row_doc(comp + " (marginal)", "xsbench", "M lookups/s", True,
                         [fit_pub["rate"] / 1e6] if fit_pub else [], [fit_pp["rate"] / 1e6] if fit_pp else [],
@@ -198,15 +228,19 @@ def xsbench_rows(runs):
                          + (f", ProxyPort {fit_pp['fixed_s'] * 1e3:.1f} ms" if fit_pp else "")] if fit_pub else []
         mrow["notes"].append(f"runs at {L1 // 1_000_000}M / {L2 // 1_000_000}M lookups: XSBench "
                              f"{len(pub_t(L1))}/{len(pub_t(L2))}, ProxyPort {len(pp_t(L1))}/{len(pp_t(L2))}")
+        mrow["device_key"] = ["xsbench", k, name]
         rows.append(mrow)
     return rows
 
 
-def testsnap_rows(runs):
+def testsnap_rows(runs, missing=()):
     rows = []
     n1, n2 = plan.TS_STEPS
     every, read = method.y_products(plan.TS_TWOJMAX)
-    for m, code in TS_BUILDS.items():
+    for build, m, backend in TS_ROWS:
+        code = f"TestSNAP {build}"
+        if not _shown(code, runs, missing):
+            continue
         pub_steps, own = [], []
         for rnd in sorted({r["round"] for r in runs}):
             d = {}
@@ -218,7 +252,6 @@ def testsnap_rows(runs):
             if s is not None:
                 pub_steps.append(method.ms_per_atom_step(s, plan.TS_ATOMS))
         pps = [r["figures"][m] for r in _accepted(runs, group="testsnap", side="proxyport")]
-        backend = "Kokkos CUDA" if m == "cuda" else "Kokkos OpenMPTarget"
         comp = f"TestSNAP {backend} vs testsnap {m}"
         own_doc = {"value": method.median(own), "unit": "ms/atom-step", "runs": len(own),
                    "how": f"TestSNAP's printed grind time at -ns {n2} (mean over all steps, the first included)"}
@@ -231,28 +264,32 @@ def testsnap_rows(runs):
                        words + f"; Y products not equal: ProxyPort's compute_yi forms {read:,} of the "
                        f"{every:,} TestSNAP forms ({100 * (1 - read / every):.1f}% skipped, never read)",
                        own=own_doc)
-        rows.append(row)
         counted = [method.ms_per_atom_step(p["same_work_s"] + p["yi_s"] * (every / read - 1), plan.TS_ATOMS)
                    for p in pps]
         crow = _row_doc(comp + " (Y products counted)", "testsnap", "ms/atom-step", False, pub_steps,
                         counted, words + f"; ProxyPort's compute_yi time scaled by {every:,}/{read:,} "
                         "(the products TestSNAP forms: an estimate, time taken proportional to products)",
                         own=own_doc)
-        rows.append(crow)
         steps = [method.ms_per_atom_step(p["step_s"], plan.TS_ATOMS) for p in pps]
         if steps:
             row["notes"].append(f"ProxyPort's whole step (with forces and energies): "
                                 f"{method.median(steps):.6f} ms/atom-step")
+        crow["device_note"] = "every kernel as run: Y products not counted"
+        for r in (row, crow):
+            if build.endswith("nolto"):
+                r["notes"].append(NOLTO_NOTE.format(code="TestSNAP's build"))
+            r["device_key"] = ["testsnap", build, m]
+            rows.append(_not_built(r, _bin(code), missing))
     return rows
 
 
-def babelstream_rows(runs):
+def babelstream_rows(runs, missing=()):
     rows = []
     names = {"BabelStream cuda": "CUDA", "BabelStream omp": "OpenMP",
              "BabelStream omp-nolto": "OpenMP without -foffload-lto"}
     for m, build in (("cuda", "BabelStream cuda"), ("omp", "BabelStream omp"), ("omp", "BabelStream omp-nolto")):
-        if build.endswith("nolto") and not any(r["code"] == build for r in runs):
-            continue  # not built: no row
+        if not _shown(build, runs, missing):
+            continue
         for k, bk in BS_KERNELS.items():
             pubs = [r["figures"]["kernels"][bk] for r in
                     _accepted(runs, group="babelstream", side="public", code=build)]
@@ -267,8 +304,8 @@ def babelstream_rows(runs):
                            own={"value": method.median(own), "unit": "GB/s", "runs": len(own),
                                 "how": "BabelStream's printed MB/s / 1000 (its own host clock, best of 99)"})
             if build.endswith("nolto"):
-                row["notes"].append("not the same flags: BabelStream without -foffload-lto, ProxyPort with "
-                                    "it (the build the earlier comparisons used, shown for the difference)")
+                row["notes"].append(NOLTO_NOTE.format(code="BabelStream") + "; the build the earlier "
+                                    "comparisons used")
             pm = method.median([p["GB_per_s_mean"] for p in pps])
             bm = method.median([p["GB_per_s_mean"] for p in pubs])
             row["ratio_of_means"] = method.ratio(pm, bm)
@@ -279,11 +316,16 @@ def babelstream_rows(runs):
                 if v != f"tpb={plan.TPB[m]}":
                     g = method.median([p["by_tpb"][v] for p in pps if v in p.get("by_tpb", {})])
                     row["notes"].append(f"ProxyPort at {v}: {g:.0f} GB/s ({method.ratio(g, row['public']):.3f}x)")
-            rows.append(row)
+            row["device_key"] = ["babelstream", build, m, k]
+            rows.append(_not_built(row, _bin(build), missing))
     return rows
 
 
-def analyze(runs, out):
+def analyze(runs, out, missing=None, druns=None, device_off=None):
+    """The rows. missing: {group: [binaries not built]} (the step's left_out);
+    druns: the profiled runs of the device-time view; device_off: why the view
+    is off (then every row's device cell says so)."""
+    missing = {b for bins in (missing or {}).values() for b in bins}
     read_runs(runs, out)
     check_checksums(runs)
     groups = {r["group"] for r in runs}
@@ -291,7 +333,14 @@ def analyze(runs, out):
     if "xsbench" in groups:
         rows += xsbench_rows(runs)
     if "testsnap" in groups:
-        rows += testsnap_rows(runs)
+        rows += testsnap_rows(runs, missing)
     if "babelstream" in groups:
-        rows += babelstream_rows(runs)
-    return rows
+        rows += babelstream_rows(runs, missing)
+    if device_off is None and not druns:
+        device_off = "no profiled runs in this step"
+    return devtime.attach(rows, druns or [], out, device_off)
+
+
+def failing(rows):
+    """The rows that make the step fail: not comparable, unless an optional build not built."""
+    return [r for r in rows if not r["ok"] and not (r.get("optional") and r.get("not_built"))]

@@ -4,12 +4,19 @@ compared by the same method; writes OUT/peers.md, OUT/peers.json, OUT/peers.png
 and every run's output under OUT/raw/.
 
   peers --refs DIR --bin DIR --out DIR [--rounds N] [--groups LIST]
-        [--omp-runtime ACTIVATE] [--dry-run]
+        [--omp-runtime ACTIVATE] [--no-device-time] [--dry-run]
   peers --analyze DIR                 (the table of an earlier run again)
 
+Device-time view (where --refs has lib/libpp_kernel_time.so, unless
+--no-device-time): after the timed runs, one more process per configuration
+and side runs under CUPTI (never a timed one) and each row gets a device-time
+column from the sums of kernel times (pptools/peers/devtime.py says how); where
+it cannot, the column says "not available: <why>" and nothing fails.
+
 The suite runs the same step with `suite --peers DIR` (its --bin, OUT/peers).
-Exit: 0 every row comparable; 1 a row is not (a rejected run, too few runs,
-fixed costs over 2%); 2 bad usage, or nothing to run.
+Exit: 0 every row comparable (an optional build's row "not built" aside); 1 a
+row is not (a rejected run, too few runs, fixed costs over 2%, a main build
+missing); 2 bad usage, or nothing to run.
 """
 import argparse
 import os
@@ -18,7 +25,7 @@ import sys
 import time
 
 from .. import cli, outfile, result
-from . import analyze, plan, report, runner
+from . import analyze, devtime, plan, report, runner
 
 PROG = "peers"
 
@@ -63,13 +70,15 @@ CONDITIONS = [
     "GPU wait spin: ProxyPort --gpu-wait spin; the public codes LD_PRELOAD validate/refs/spin.c "
     "(primary context set to CU_CTX_SCHED_SPIN and retained before they start; the flags "
     "checked at their exit)",
-    "OpenMP builds on both sides clang 19 with -foffload-lto (validate/refs/build.sh; versions below)",
+    "OpenMP builds on both sides clang 19 with -foffload-lto (validate/refs/build.sh; versions below), "
+    "except the public builds named 'without -foffload-lto'",
     "a public run that failed, printed a wrong checksum or failed validation, or ran another "
     "problem size is rejected, never compared",
 ]
 
 
-def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=print, command=None):
+def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=print, command=None,
+         device_time=True):
     """The peers step: run, analyze, write. Returns the exit status (0/1/2)."""
     refs, bindir = os.path.abspath(refs), os.path.abspath(bindir)
     miss = plan.available(refs, bindir, groups)
@@ -88,23 +97,36 @@ def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=pri
         return 2
     outfile.out_dir(out)
     runs = [r for r in plan.runs(refs, bindir, todo, rounds) if os.access(r["argv"][0], os.X_OK)]
+    lib, why = runner.device_view(refs, device_time)
+    druns = [r for r in plan.device_runs(refs, bindir, todo) if os.access(r["argv"][0], os.X_OK)] if lib else []
+    if why:
+        log(f"peers: device-time view not available: {why}")
     doc = {"card": card(), "node": os.uname().nodename, "rounds": rounds, "groups": todo,
            "left_out": {g: m for g, m in miss.items() if m}, "conditions": CONDITIONS,
            "public_builds": versions(refs), "proxyport_build": pp_build(bindir),
            "command": command or " ".join([PROG] + sys.argv[1:]),
            "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-           "activate": os.path.relpath(activate, out) if activate else None, "runs": runs}
+           "activate": os.path.relpath(activate, out) if activate else None, "runs": runs,
+           "device_time": {"on": bool(lib), "why": why, "method": devtime.METHOD}, "device_runs": druns}
     # kept current: a run cut short is still read by --analyze
-    runner.execute(runs, refs, out, activate, log,
-                   after=lambda: outfile.write_json(os.path.join(out, "peers.json"), doc))
+    save = lambda: outfile.write_json(os.path.join(out, "peers.json"), doc)  # noqa: E731
+    runner.execute(runs, refs, out, activate, log, after=save)
+    if lib:
+        runner.execute(druns, refs, out, activate, log, after=save, inject=lib)
     return finish(doc, out)
 
 
 def finish(doc, out):
-    doc["rows"] = analyze.analyze(doc["runs"], out)
+    dev = doc.get("device_time") or {}
+    off = dev.get("why") or (None if doc.get("device_runs") else
+                             "no profiled runs in this peers.json (a step from before the device-time view)")
+    doc["rows"] = analyze.analyze(doc["runs"], out, doc.get("left_out"), doc.get("device_runs"), off)
     report.write(doc, out)
-    bad = [r["comparison"] for r in doc["rows"] if not r["ok"]]
-    print(f"peers: {len(doc['rows']) - len(bad)} of {len(doc['rows'])} rows comparable; "
+    bad = [r["comparison"] for r in analyze.failing(doc["rows"])]
+    nb = sum(1 for r in doc["rows"] if r.get("not_built"))
+    dev = sum(1 for r in doc["rows"] if (r.get("device") or {}).get("ratio"))
+    print(f"peers: {sum(1 for r in doc['rows'] if r['ok'])} of {len(doc['rows'])} rows comparable"
+          f"{f' ({nb} not built)' if nb else ''}; {dev} with a device time; "
           f"{sum(1 for r in doc['runs'] if r.get('rejected'))} runs rejected; {os.path.join(out, 'peers.md')}")
     return 1 if bad else 0
 
@@ -125,6 +147,8 @@ def parse_args(argv):
     p.add_argument("--groups", default=",".join(plan.GROUPS), help=f"comma-separated of {','.join(plan.GROUPS)}")
     p.add_argument("--omp-runtime", metavar="ACTIVATE", help="script sourced before every run (default "
                    ".gpu-rt/activate of this tree where present)")
+    p.add_argument("--no-device-time", action="store_true", help="leave out the device-time view (its "
+                   "profiled runs); default on where --refs has lib/libpp_kernel_time.so")
     p.add_argument("--analyze", metavar="DIR", help="re-read DIR/peers.json's runs and rewrite the table")
     p.add_argument("--dry-run", action="store_true", help="print the runs, run nothing")
     a = p.parse_args(argv)
@@ -146,10 +170,15 @@ def run(argv):
     if a.analyze:
         return reanalyze(a.analyze)
     if a.dry_run:
-        for r in plan.runs(os.path.abspath(a.refs), os.path.abspath(a.bin), a.groups, a.rounds):
-            print(f"{r['id']}: {' '.join(r['argv'])}")
+        refs, bindir = os.path.abspath(a.refs), os.path.abspath(a.bin)
+        lib, why = runner.device_view(refs, not a.no_device_time)
+        for r in plan.runs(refs, bindir, a.groups, a.rounds) + (plan.device_runs(refs, bindir, a.groups) if lib else []):
+            print(f"{r['id']}: {' '.join(r['argv'])}" + (" (under CUPTI)" if r.get("device") else ""))
+        if why:
+            print(f"device-time view not available: {why}")
         return 0
-    return step(a.refs, a.bin, a.out, a.rounds, a.groups, a.omp_runtime or default_activate())
+    return step(a.refs, a.bin, a.out, a.rounds, a.groups, a.omp_runtime or default_activate(),
+                device_time=not a.no_device_time)
 
 
 def main(argv=None):

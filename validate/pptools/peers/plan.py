@@ -4,6 +4,11 @@ drift of the node (clocks, temperature, another tenant) falls on both sides.
 
 Every run is a dict: group, side ("public" or "proxyport"), code, want (the
 problem the parsers check the output against), argv, round.
+
+device_runs: the extra processes of the device-time view, run under the CUPTI
+library (validate/refs/kernel_time.c) after the timed ones and never timed
+themselves; each side's run is split per model and variant (one process, one
+row's kernels), with the same problem as the timed runs.
 """
 import os
 
@@ -17,8 +22,11 @@ BS_TIMES = 100         # BabelStream's default; its statistics leave out the fir
 TPB = {"cuda": 1024, "omp": 128}  # BabelStream CUDA's TBSIZE; LLVM's default team size
 
 PUBLIC_BINS = {"xsbench": ["XSBench-cuda"],
-               "testsnap": ["TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt"],
+               "testsnap": ["TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt", "TestSNAP-kokkos-ompt-nolto"],
                "babelstream": ["BabelStream-cuda", "BabelStream-omp", "BabelStream-omp-nolto"]}
+# builds shown beside the others for the difference (without -foffload-lto): a
+# missing one leaves its rows "not built" without making the step fail
+OPTIONAL_BINS = ("TestSNAP-kokkos-ompt-nolto", "BabelStream-omp-nolto")
 # ProxyPort's side of each group: a subset of apps.txt (the apps with a public peer)
 PP_BINS = {"xsbench": "xsbench_like", "testsnap": "testsnap", "babelstream": "microbench"}
 GROUPS = tuple(PUBLIC_BINS)
@@ -62,12 +70,14 @@ def testsnap_round(rb, pb, r):
                 "want": {"steps": n, "atoms": TS_ATOMS, "twojmax": TS_TWOJMAX, "space": space},
                 "argv": [os.path.join(rb, f"TestSNAP-kokkos-{build}"), "-ns", str(n)]}
     n1, n2 = TS_STEPS
+    # ompt-nolto: TestSNAP's OpenMPTarget build without -foffload-lto (ProxyPort's has it)
     pp = {"group": "testsnap", "side": "proxyport", "code": "testsnap cuda,omp", "round": r,
           "want": {"steps": n2 - n1},
           "argv": [os.path.join(pb, "testsnap"), "--backend", "cuda,omp", "--case", TS_CASE,
                    "--warmup", str(n1), "--steps", str(n2 - n1), "--timer", "wall"] + PP_COMMON}
     return [pub("cuda", "Cuda", n1), pub("cuda", "Cuda", n2), pp,
-            pub("ompt", "OpenMPTarget", n1), pub("ompt", "OpenMPTarget", n2)]
+            pub("ompt", "OpenMPTarget", n1), pub("ompt", "OpenMPTarget", n2),
+            pub("ompt-nolto", "OpenMPTarget", n1), pub("ompt-nolto", "OpenMPTarget", n2)]
 
 
 def babelstream_round(rb, pb, r):
@@ -83,6 +93,53 @@ def babelstream_round(rb, pb, r):
                    "--timer", "wall", "--warmup", "1", "--samples", str(BS_TIMES - 1)] + PP_COMMON}
     # omp-nolto: BabelStream's OpenMP build without -foffload-lto (ProxyPort's has it)
     return [pub("cuda"), pp, pub("omp"), pub("omp-nolto")]
+
+
+def _device_round(rb, pb, groups, r):
+    """One round of the device-time view's processes: every timed public
+    configuration, and ProxyPort's per model (and XSBench variant), so that one
+    process's kernels are one row's; TestSNAP and XSBench at both counts."""
+    out = []
+    if "xsbench" in groups:
+        for x in xsbench_round(rb, pb, r, r):  # both counts
+            if x["side"] == "public":
+                out.append(x)
+                continue
+            for v in ("baseline", "sorted-energy"):
+                argv = list(x["argv"])
+                argv[argv.index("--variant") + 1] = v
+                out.append(dict(x, code=f"xsbench_like cuda {v}", want=dict(x["want"], variant=v), argv=argv))
+    if "testsnap" in groups:
+        ts = testsnap_round(rb, pb, r)
+        out += [x for x in ts if x["side"] == "public"]
+        for m in ("cuda", "omp"):
+            for n in TS_STEPS:
+                argv = list(ts[2]["argv"])
+                argv[argv.index("--backend") + 1] = m
+                argv[argv.index("--warmup") + 1] = "0"
+                argv[argv.index("--steps") + 1] = str(n)
+                out.append(dict(ts[2], code=f"testsnap {m}", want={"steps": n, "model": m}, argv=argv))
+    if "babelstream" in groups:
+        bs = babelstream_round(rb, pb, r)
+        out += [x for x in bs if x["side"] == "public"]
+        for m in ("cuda", "omp"):
+            argv = list(bs[1]["argv"])
+            argv[argv.index("--backend") + 1] = m
+            argv[argv.index("--tpb") + 1] = str(TPB[m])
+            out.append(dict(bs[1], code=f"microbench {m}", want={"size": BS_SIZE, "model": m}, argv=argv))
+    return out
+
+
+def device_runs(refs, bindir, groups, rounds=1):
+    """The device-time view's processes (ids dNNN-...), after the timed runs."""
+    rb, pb = os.path.join(refs, "bin"), bindir
+    out = []
+    for r in range(1, rounds + 1):
+        out += _device_round(rb, pb, groups, r)
+    for i, run in enumerate(out, 1):
+        run["id"] = f"d{i:03d}-{run['group']}-{run['side']}"
+        run["device"] = True
+    return out
 
 
 def runs(refs, bindir, groups, rounds, fixed_rounds=None):

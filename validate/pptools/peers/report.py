@@ -2,6 +2,7 @@
 import os
 
 from .. import outfile
+from . import devtime
 
 
 def _fmt(v, unit):
@@ -18,6 +19,35 @@ def _spread(vals, unit):
     return f" ({_fmt(min(vals), unit)}-{_fmt(max(vals), unit)})"
 
 
+def _device(r):
+    """The device-time cell: public / ProxyPort and the advantage, or why there is none."""
+    d = r.get("device") or {"why": "not available: not analysed"}
+    if d.get("why"):
+        return d["why"]
+    u = d["unit"]
+    text = (f"{'marginal: ' if r['group'] == 'xsbench' else ''}{_fmt(d['public'], u)} / "
+            f"{_fmt(d['proxyport'], u)} {u}, {d['ratio']:.3f}x" if d["ratio"] else "-")
+    m = d.get("mean")
+    if m and m.get("ratio"):
+        text += f" (means: {_fmt(m['public'], u)} / {_fmt(m['proxyport'], u)}, {m['ratio']:.3f}x)"
+    return text + (f" ({r['device_note']})" if r.get("device_note") else "")
+
+
+def device_words(doc):
+    """The device-time column's method, said once."""
+    dev = doc.get("device_time") or {}
+    words = ("Device time (last column, public / ProxyPort and ProxyPort's advantage): sums of kernel "
+             "durations from CUPTI's activity records (validate/refs/kernel_time.c, loaded by the driver "
+             "through CUDA_INJECTION64_PATH, so kernels launched through the CUDA runtime and through "
+             "the driver API by libomptarget are both seen), in separate processes after the timed "
+             "ones, one per configuration and side (never a timed process: profiling perturbs the host "
+             "clock), the same conditions otherwise; the same arithmetic on both sides: "
+             + "; ".join(f"{g}: {m}" for g, m in (dev.get("method") or devtime.METHOD).items()) + ".")
+    if not dev.get("on"):
+        words += f" Not available in this step: {dev.get('why') or 'no profiled runs'}."
+    return words
+
+
 def markdown(doc):
     out = [f"# Peers: the public codes and ProxyPort by the same method ({doc['card']})", "",
            f"Node: {doc['node']}. Every figure is from this one machine. Runs alternate public, "
@@ -25,21 +55,24 @@ def markdown(doc):
            "over its accepted runs (range in brackets). Conditions on both sides: "
            + "; ".join(doc["conditions"]) + ".", "",
            "| comparison | public code's own figure | public, same method | ProxyPort, same method "
-           "| ProxyPort advantage | runs (public/ProxyPort) | method |",
-           "|---|---|---|---|---|---|---|"]
+           "| ProxyPort advantage | runs (public/ProxyPort) | method | device time |",
+           "|---|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
         u = r["unit"]
         own = r.get("public_own") or {}
         own_s = f"{_fmt(own.get('value'), own.get('unit', u))} {own.get('unit', u)}" if own.get("value") else "-"
         ratio = f"{r['ratio']:.3f}x" if r["ratio"] else "-"
-        if not r["ok"]:
+        if r.get("not_built"):
+            ratio += f" (not built: {r['not_built']})"
+        elif not r["ok"]:
             ratio += " (not comparable: see notes)"
         method = r["method"] + ("" if not r["notes"] else " Notes: " + "; ".join(r["notes"]) + ".")
         out.append(f"| {r['comparison']} | {own_s} | {_fmt(r['public'], u)}{_spread(r['public_runs'], u)} {u} "
                    f"| {_fmt(r['proxyport'], u)}{_spread(r['proxyport_runs'], u)} {u} | {ratio} "
-                   f"| {len(r['public_runs'])}/{len(r['proxyport_runs'])} | {method} |")
+                   f"| {len(r['public_runs'])}/{len(r['proxyport_runs'])} | {method} | {_device(r)} |")
     out += ["", "The public codes' own figures: " + "; ".join(
-        sorted({f"{r['group']}: {r['public_own']['how']}" for r in doc["rows"] if r.get("public_own")})) + ".", ""]
+        sorted({f"{r['group']}: {r['public_own']['how']}" for r in doc["rows"] if r.get("public_own")})) + ".", "",
+        device_words(doc), ""]
     rej = [r for r in doc["runs"] if r.get("rejected")]
     out.append(f"## Rejected runs ({len(rej)})")
     out.append("")
