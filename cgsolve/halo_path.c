@@ -85,11 +85,13 @@ const char *cg_halo_choose_all(const pp_session *s, cg_config *c) {
     }
     const int gpu_ipc = facts.memory == CG_MEM_CUDA || facts.memory == CG_MEM_HIP;
     const int ipc_needed = c->halo == CG_HALO_IPC || c->halo == CG_HALO_HIP_IPC || (c->halo == CG_HALO_AUTO && !aware);
-    if (gpu_ipc && ipc_needed) facts.ipc_why = faked ? (f.ipc ? NULL : "PP_TEST_HALO: ipc=no") : ipc_verdict(s, (pp_model)m, facts.memory);
+    if (gpu_ipc && ipc_needed)
+      facts.ipc_why = faked ? (f.ipc ? NULL : "PP_TEST_HALO: ipc=no") : ipc_verdict(s, (pp_model)m, facts.memory);
     const cg_halo_pick p = cg_halo_pick_path(&facts);
     char key[48];
     snprintf(key, sizeof key, "halo %s", name);
-    pp_report_param(s->report, key, "%s%s", p.text, c->overlap ? "; overlapped with the interior rows (helper thread)" : "");
+    pp_report_param(s->report, key, "%s%s", p.text,
+                    c->overlap ? "; overlapped with the interior rows (helper thread)" : "");
     c->path[m] = p.path;
     if (faked) { /* host memory: what can run on it */
       c->path[m] = p.path == CG_PATH_STAGED ? CG_PATH_STAGED : CG_PATH_MPI_DEVICE;
