@@ -20,9 +20,9 @@ MIN_RUNS = 3
 XS_VARIANTS = {0: "baseline (-k 0)", 6: "sorted-energy (-k 6)"}
 XS_PP_NAMES = {0: "baseline", 6: "sorted-energy"}
 TS_BUILDS = {"cuda": "TestSNAP cuda", "omp": "TestSNAP ompt"}  # ProxyPort's model: its public peer
-# (public build, ProxyPort's model, the build's words in the row); ompt-nolto: no -foffload-lto
-TS_ROWS = (("cuda", "cuda", "Kokkos CUDA"), ("ompt", "omp", "Kokkos OpenMPTarget"),
-           ("ompt-nolto", "omp", "Kokkos OpenMPTarget without -foffload-lto"))
+# public build: (ProxyPort's model, the build's words in the row); ompt-nolto: no -foffload-lto
+TS_ROWS = {"cuda": ("cuda", "Kokkos CUDA"), "ompt": ("omp", "Kokkos OpenMPTarget"),
+           "ompt-nolto": ("omp", "Kokkos OpenMPTarget without -foffload-lto")}
 NOLTO_NOTE = ("not the same flags: {code} without -foffload-lto, ProxyPort with it (shown for the "
               "difference)")
 TS_SAME_WORK = ("compute_ui", "compute_yi", "compute_deidrj")
@@ -237,7 +237,7 @@ def testsnap_rows(runs, missing=()):
     rows = []
     n1, n2 = plan.TS_STEPS
     every, read = method.y_products(plan.TS_TWOJMAX)
-    for build, m, backend in TS_ROWS:
+    for build, (m, backend) in TS_ROWS.items():
         code = f"TestSNAP {build}"
         if not _shown(code, runs, missing):
             continue

@@ -20,6 +20,7 @@ TS_ATOMS, TS_TWOJMAX = 2000, 14
 BS_SIZE = 1 << 24      # doubles per array, the size of ProxyPort's published triad claim
 BS_TIMES = 100         # BabelStream's default; its statistics leave out the first
 TPB = {"cuda": 1024, "omp": 128}  # BabelStream CUDA's TBSIZE; LLVM's default team size
+PEER_MODELS = tuple(TPB)  # ProxyPort's models with a public peer, in every group
 
 PUBLIC_BINS = {"xsbench": ["XSBench-cuda"],
                "testsnap": ["TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt", "TestSNAP-kokkos-ompt-nolto"],
@@ -112,7 +113,7 @@ def _device_round(rb, pb, groups, r):
     if "testsnap" in groups:
         ts = testsnap_round(rb, pb, r)
         out += [x for x in ts if x["side"] == "public"]
-        for m in ("cuda", "omp"):
+        for m in PEER_MODELS:
             for n in TS_STEPS:
                 argv = list(ts[2]["argv"])
                 argv[argv.index("--backend") + 1] = m
@@ -122,7 +123,7 @@ def _device_round(rb, pb, groups, r):
     if "babelstream" in groups:
         bs = babelstream_round(rb, pb, r)
         out += [x for x in bs if x["side"] == "public"]
-        for m in ("cuda", "omp"):
+        for m in PEER_MODELS:
             argv = list(bs[1]["argv"])
             argv[argv.index("--backend") + 1] = m
             argv[argv.index("--tpb") + 1] = str(TPB[m])
