@@ -149,6 +149,14 @@ def clean_tests():
         for name, ratio in want.items():
             got = rows.get(name, {}).get("ratio")
             check(near(got, ratio, 1e-5), f"clean: {name}: {ratio:.5f}x ({got})")
+        # BabelStream's own figure from its default (Classic) order, planted 5% faster for copy;
+        # the same-method column from --order Isolated
+        r = rows.get("BabelStream CUDA Copy vs microbench cuda copy", {})
+        own = (r.get("public_own") or {}).get("value")
+        check(near(own and r.get("public") and own / r["public"], 1 / 0.95, 1e-4) and
+              "--order Isolated" in r.get("method", ""),
+              f"clean: BabelStream copy: own figure (Classic) / same method (Isolated) = 1/0.95 "
+              f"({own} / {r.get('public')})")
         r = rows.get("XSBench -k 6 vs xsbench_like cuda sorted-energy", {})
         check(near(r.get("public_fixed_share"), 1e-3 / t_pub6, 1e-3),
               f"clean: XSBench's fixed share at 170M {100e-3 / t_pub6:.3f}% ({r.get('public_fixed_share')})")
@@ -225,12 +233,17 @@ def faults_tests():
         rows = rows_by_name(doc)
         for name, n_pub in (("XSBench -k 6 vs xsbench_like cuda sorted-energy", 2),
                             ("TestSNAP Kokkos CUDA vs testsnap cuda", 1),
-                            ("BabelStream CUDA Copy vs microbench cuda copy", 1),
+                            # Isolated (same method) runs 1, 3, 5: 3 rejected; Classic (its own figure) 2, 4, 6
+                            ("BabelStream CUDA Copy vs microbench cuda copy", 2),
                             ("BabelStream OpenMP Triad vs microbench omp triad", 2)):
             r = rows.get(name, {})
             check(not r.get("ok") and len(r.get("public_runs", [])) == n_pub,
                   f"faults: {name}: {n_pub} public runs accepted, not comparable "
                   f"({len(r.get('public_runs', []))}, ok {r.get('ok')})")
+        r = rows.get("BabelStream CUDA Copy vs microbench cuda copy", {})
+        check((r.get("public_own") or {}).get("runs") == 2 and "--order Isolated" in r.get("method", ""),
+              f"faults: BabelStream's own figure from its 2 accepted Classic runs, the row by Isolated "
+              f"({(r.get('public_own') or {}).get('runs')}; {r.get('method', '')[:60]!r})")
         # a rejected run's figure never enters a row: XSBench's at 170M are all the planted value
         r = rows.get("XSBench -k 0 vs xsbench_like cuda baseline", {})
         check(r.get("public_runs") and all(near(v, 170e6 / (1e-3 + 170e6 / 0.3e9) / 1e6, 1e-5)

@@ -290,19 +290,27 @@ def babelstream_rows(runs, missing=()):
     for m, build in (("cuda", "BabelStream cuda"), ("omp", "BabelStream omp"), ("omp", "BabelStream omp-nolto")):
         if not _shown(build, runs, missing):
             continue
+        allpub = _accepted(runs, group="babelstream", side="public", code=build)
+        iso = [r for r in allpub if r["want"].get("order") == "Isolated"]
+        classic = [r for r in allpub if r["want"].get("order", "Classic") == "Classic"]
+        same = iso or classic  # a step before the Isolated runs ran the default order only
+        order = ("BabelStream --order Isolated (each kernel 100 times in a row, as ProxyPort repeats one "
+                 "kernel)" if iso else "BabelStream in its default Classic order (copy right after dot)")
         for k, bk in BS_KERNELS.items():
-            pubs = [r["figures"]["kernels"][bk] for r in
-                    _accepted(runs, group="babelstream", side="public", code=build)]
+            pubs = [r["figures"]["kernels"][bk] for r in same]
             pps = [r["figures"][m][k] for r in _accepted(runs, group="babelstream", side="proxyport")]
-            own = [p["GB_per_s"] for p in pubs]
+            own = [r["figures"]["kernels"][bk]["GB_per_s"] for r in classic]
             row = _row_doc(f"BabelStream {names[build]} {bk} vs microbench {m} {k}",
-                           "babelstream", "GB/s", True, own, [p["GB_per_s"] for p in pps],
-                           f"2^24 doubles; host wall clock around each kernel launch and its "
+                           "babelstream", "GB/s", True, [p["GB_per_s"] for p in pubs],
+                           [p["GB_per_s"] for p in pps],
+                           f"2^24 doubles; {order}; host wall clock around each kernel launch and its "
                            f"synchronisation, best of iterations 2..{plan.BS_TIMES} on both sides (BabelStream's "
                            f"statistic; ProxyPort --timer wall --warmup 1 --samples {plan.BS_TIMES - 1}, "
                            f"tpb {plan.TPB[m]}); bytes as BabelStream counts them",
                            own={"value": method.median(own), "unit": "GB/s", "runs": len(own),
-                                "how": "BabelStream's printed MB/s / 1000 (its own host clock, best of 99)"})
+                                "how": "BabelStream's printed MB/s / 1000 in its default Classic order "
+                                       "(copy, mul, add, triad, dot in turn: copy starts with part of a "
+                                       "in L2, left by dot), its own host clock, best of 99"})
             if build.endswith("nolto"):
                 row["notes"].append(NOLTO_NOTE.format(code="BabelStream") + "; the build the earlier "
                                     "comparisons used")
@@ -315,7 +323,8 @@ def babelstream_rows(runs, missing=()):
             for v in tpbs:
                 if v != f"tpb={plan.TPB[m]}":
                     g = method.median([p["by_tpb"][v] for p in pps if v in p.get("by_tpb", {})])
-                    row["notes"].append(f"ProxyPort at {v}: {g:.0f} GB/s ({method.ratio(g, row['public']):.3f}x)")
+                    q = method.ratio(g, row["public"])
+                    row["notes"].append(f"ProxyPort at {v}: {g:.0f} GB/s" + (f" ({q:.3f}x)" if q else ""))
             row["device_key"] = ["babelstream", build, m, k]
             rows.append(_not_built(row, _bin(build), missing))
     return rows
