@@ -122,6 +122,10 @@ def refusals(bindir):
     check(rc == (0 if clean_build else 2), f"--binary-stamp-only on a dirty copy: decided by the binaries' stamp ({stamp})")
     rc, text = suite(*base, "--repo", clean, "--binary-stamp-only", "--optimized", opt)
     check(rc == 2 and "kernel diff is recorded from the tree" in text, "--binary-stamp-only optimized: refused")
+    rc, text = suite("--bin", bindir, "--dry-run", "--no-energy")
+    cmds = [ln for ln in text.splitlines() if "--backend" in ln]
+    check(rc == 0 and cmds and all(ln.endswith("--no-energy") for ln in cmds),
+          f"--no-energy: every app's command ends with --no-energy\n{text}")
     rc, text = suite("--bin", bindir, "--binary-stamp-only", "--dry-run")
     check(rc == 2 and "goes with --reportable" in text, "--binary-stamp-only alone: usage error")
 

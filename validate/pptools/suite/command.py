@@ -94,6 +94,10 @@ def parse_args(argv):
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     p.add_argument("--peers", metavar="DIR", help="also run the public codes built by validate/refs/build.sh "
                    "into DIR beside ProxyPort, by the same method: OUT/peers/peers.md (pptools/peers)")
+    p.add_argument("--no-energy", action="store_true",
+                   help="run every app without its energy meter (their --no-energy): no energy "
+                   "columns; the meter repeats each short row up to its --energy-max-s to measure "
+                   "it, which makes microbench's reference case several minutes on a GPU")
     p.add_argument("--fast", action="store_true",
                    help="testing: 1 warm-up, 3 samples (testsnap: 3 steps), small ceiling buffers "
                    "(never reportable)")
@@ -165,6 +169,8 @@ def plan(a):
             args = suite_cases.case_args(app, scale, inputs) + declared.get(app, [])
             if a.fast:  # testsnap: every step is a sample, so 3 steps are the 3 samples
                 args = fast_steps(args) if app == "testsnap" else args + FAST
+            if a.no_energy:
+                args = args + ["--no-energy"]
             runs.append({"app": app, "repeat": k,
                          "argv": [exes[app], "--backend", ",".join(models)] + args})
     return {"scale": scale, "models": models, "host_note": host_note, "bin": bindir,
