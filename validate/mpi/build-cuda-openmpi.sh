@@ -60,15 +60,17 @@ args=(--prefix="$prefix" --with-cuda="$cuda"
   --without-portals4 --without-tm --without-lsf
   --enable-mca-no-build=reachable-netlink   # would need libnl-3, which the node may lack
   CFLAGS=-O2)
-mkdir -p "$build/obj"
-cd "$build/obj"
-# Configured again only when the options changed since the last run.
-if [ ! -f Makefile ] || [ "$(cat configure.args 2>/dev/null)" != "${args[*]}" ]; then
-  rm -f configure.args
+# Configured again, from empty, only when the options changed since the last run (without
+# dependency tracking make would keep objects built under the old options).
+if [ "$(cat "$build/obj/configure.args" 2>/dev/null)" != "${args[*]}" ]; then
+  rm -rf "$build/obj"
+  mkdir -p "$build/obj"
+  cd "$build/obj"
   nice -n 19 "$src/configure" "${args[@]}" > configure.log 2>&1 ||
     { tail -30 configure.log >&2; die "configure failed (see $build/obj/configure.log)"; }
   echo "${args[*]}" > configure.args
 fi
+cd "$build/obj"
 nice -n 19 make -j"$jobs" > make.log 2>&1 || { tail -40 make.log >&2; die "make failed (see $build/obj/make.log)"; }
 nice -n 19 make install > install.log 2>&1 || { tail -20 install.log >&2; die "make install failed"; }
 
