@@ -81,6 +81,23 @@ def method_tests():
             check(reason in str(e), f"xsbench parser rejects: {e}")
 
 
+    # BabelStream's csv rounds to 6 digits: equal times may print the mean above the maximum
+    bs = ("function,num_times,n_elements,sizeof,max_MB_per_sec,min_runtime,max_runtime,avg_runtime\n"
+          + "".join(f"{k},100,16777216,8,2.69554e+06,9.95851e-05,9.95851e-05,9.95852e-05\n"
+                    for k in ("Copy", "Mul", "Add", "Triad", "Dot")))
+    try:
+        public.parse("babelstream", bs, 0, {"elements": 16777216, "times": 100}, spin=False)
+        check(True, "babelstream parser: a mean above the maximum in the 6th digit accepted")
+    except public.Rejected as e:
+        check(False, f"babelstream parser: a mean above the maximum in the 6th digit accepted ({e})")
+    try:
+        public.parse("babelstream", bs.replace("9.95852e-05", "9.96852e-05"), 0,
+                     {"elements": 16777216, "times": 100}, spin=False)
+        check(False, "babelstream parser: a mean 0.1% above the maximum rejected")
+    except public.Rejected as e:
+        check("inconsistent" in str(e), f"babelstream parser: a mean 0.1% above the maximum rejected ({e})")
+
+
 PUBLIC = ("XSBench-cuda", "TestSNAP-kokkos-cuda", "TestSNAP-kokkos-ompt", "TestSNAP-kokkos-ompt-nolto",
           "BabelStream-cuda", "BabelStream-omp", "BabelStream-omp-nolto")
 
@@ -326,6 +343,18 @@ int main(int argc, char **argv) {
         check(kerneltime.named(k, "triad")["count"] == 2 and kerneltime.total_ns(k) == total + 8010,
               "devtime: the kernel named *triad*; the sum of all")
         good = open(path).read()
+        # a process with no kernels (Open MPI's orted under a singleton MPI_Init, which ends after
+        # the program) leaves the program's file alone, and writes one where there is none
+        empty_src, empty_exe = os.path.join(tmp, "e.c"), os.path.join(tmp, "e")
+        with open(empty_src, "w") as f:
+            f.write('#include "kernel_table.h"\nint main(int c, char **v) { (void)c; return kt_write(v[1]) != 0; }\n')
+        cc(empty_exe, empty_src, os.path.join(refs, "kernel_table.c"), flags=("-I" + refs, "-pthread"))
+        subprocess.run([empty_exe, path], check=True, timeout=60)
+        check(open(path).read() == good, "devtime: an empty table leaves the file with kernels alone")
+        fresh = os.path.join(tmp, "fresh.txt")
+        subprocess.run([empty_exe, fresh], check=True, timeout=60)
+        check(os.path.exists(fresh) and open(fresh).read().endswith("# end\n"),
+              "devtime: an empty table is written where no file is")
     head, end = kerneltime.HEADER, "# end"
     for text, why in (("", "empty kernel-time file"), (good.replace("# end\n", ""), "cut short"),
                       ("x\n" + good, "not a kernel-time file"),

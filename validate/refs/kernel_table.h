@@ -18,6 +18,9 @@ void kt_dropped(uint64_t n);
 /* Keeps the first CUPTI failure's text for the file's "# error" line. */
 void kt_error(const char *what);
 /* Writes the file to path (through path.tmp and a rename: a reader never
- * sees half a file). Returns 0, or -1 with errno set. */
+ * sees half a file), except that an empty table (no kernel, nothing dropped,
+ * no error) leaves a file already there alone: another process of the run
+ * (Open MPI's orted) wrote or will write the real one. Returns 0, or -1 with
+ * errno set. */
 int kt_write(const char *path);
 #endif

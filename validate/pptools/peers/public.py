@@ -130,7 +130,9 @@ def babelstream(text, want):
             raise Rejected(f"another problem: {size}-byte elements, not double")
         if times != want["times"]:
             raise Rejected(f"another problem: {times} iterations, not {want['times']}")
-        if not (mbs > 0 and 0 < tmin <= tavg <= tmax):
+        # its csv has 6 significant digits: equal times (a profiled run) may print the mean above
+        # the maximum in the last digit
+        if not (mbs > 0 and 0 < tmin <= tavg * (1 + 1e-5) and tavg <= tmax * (1 + 1e-5)):
             raise Rejected(f"inconsistent result row: {line!r}")
         kernels[w[0]] = {"GB_per_s": mbs / 1000.0, "min_s": tmin, "avg_s": tavg,
                          "GB_per_s_mean": mbs * tmin / tavg / 1000.0}
