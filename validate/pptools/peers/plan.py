@@ -41,8 +41,9 @@ OPTIONAL_BINS = ("TestSNAP-kokkos-ompt-nolto", "BabelStream-omp-nolto")
 # ProxyPort's side of each group: a subset of apps.txt (the apps with a public peer)
 PP_BINS = {"xsbench": "xsbench_like", "testsnap": "testsnap", "babelstream": "microbench"}
 GROUPS = tuple(PUBLIC_BINS)
-# every ProxyPort run: its default spin wait named, no bootstrap (not used here)
-PP_COMMON = ["--gpu-wait", "spin", "--bootstrap", "0", "--ceiling-mib", "64"]
+# every ProxyPort run: its default spin wait named, no bootstrap and no energy meter (neither
+# used here; the meter measures idle power first and may repeat rows after the timed ones)
+PP_COMMON = ["--gpu-wait", "spin", "--bootstrap", "0", "--ceiling-mib", "64", "--no-energy"]
 
 
 def available(refs, bindir, groups):
