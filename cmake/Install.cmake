@@ -1,6 +1,7 @@
 # `cmake --install build/<preset> --prefix P`: the apps in P/bin, the inputs
 # they read in P/share/proxyport/inputs (found relative to the executable, so
 # the prefix can be moved), the result tools in P/share/proxyport/validate,
+# the site files (site/) in P/share/proxyport/site,
 # README.md, RUNRULES.md and docs/ in P/share/doc/proxyport, and the app list (PP_APPS, read from
 # apps.txt by cmake/Apps.cmake) in P/share/proxyport/apps.txt, where the tools read it.
 include(GNUInstallDirs)
@@ -25,5 +26,8 @@ install(FILES
         ${_ref}/testsnap-W_2J14_2000_disp.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})
 install(FILES validate/schema/result.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate/schema)
+# the site files and their schema, where the installed tools look (pptools/site: <root>/site)
+install(FILES site/schema.json site/debian.toml site/perlmutter.toml site/frontier.toml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/site)
 install(FILES README.md RUNRULES.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport/docs FILES_MATCHING PATTERN "*.md")

@@ -20,6 +20,11 @@ apps=$(grep -v '^[[:space:]]*#' "$p/share/proxyport/apps.txt" | tr -d '[:blank:]
 for f in share/proxyport/inputs/testsnap share/proxyport/validate/compare share/doc/proxyport/README.md; do
   [ -e "$p/$f" ] || fail "$f is not installed"
 done
+# the site files, checked by the installed tools against the installed schema
+for s in debian perlmutter frontier; do
+  PYTHONPATH="$p/share/proxyport/validate" python3 -m pptools.site check "$p/share/proxyport/site/$s.toml" >/dev/null 2>&1 ||
+    fail "share/proxyport/site/$s.toml: not installed, or the installed tools cannot check it"
+done
 for app in $apps; do
   [ -x "$p/bin/$app" ] || fail "bin/$app is not installed"
   if strings "$p/bin/$app" | grep -qF -e "$src/inputs" -e "$build"; then fail "$app holds a source or build path"; fi
