@@ -56,9 +56,8 @@ static int fewest_per_node(void) {
 /* Whether the vendor IPC of `memory` maps model m's memory on every rank
  * (collective): NULL, or why not. */
 static const char *ipc_verdict(const pp_session *s, pp_model m, int memory) {
-  const int path = memory == CG_MEM_HIP ? CG_PATH_HIP_IPC : CG_PATH_CUDA_IPC;
   void *probe = s->ops[m]->alloc(64);
-  const char *why = cg_ipc_check(path, probe);
+  const char *why = cg_ipc_check(cg_ipc_path_of(memory), probe);
   s->ops[m]->free(probe);
   return pp_mpi_all(why == NULL) ? NULL : why ? why : "another rank cannot use IPC";
 }

@@ -24,7 +24,7 @@ int cg_halo_memory(int is_gpu, const char *arch) {
 /* Why the vendor IPC that `request` names (or auto: the memory's own) cannot
  * carry this halo; NULL when it can. *path: the IPC path of the memory. */
 static const char *ipc_why(const cg_halo_facts *f, int *path) {
-  *path = f->memory == CG_MEM_HIP ? CG_PATH_HIP_IPC : CG_PATH_CUDA_IPC;
+  *path = cg_ipc_path_of(f->memory);
   if (f->memory == CG_MEM_HOST) return "the model's memory is host memory";
   if (f->memory == CG_MEM_OTHER_GPU) return "the model's memory is neither CUDA nor HIP device memory";
   if (f->request == CG_HALO_IPC && f->memory == CG_MEM_HIP)

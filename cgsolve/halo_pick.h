@@ -14,6 +14,8 @@ static inline int cg_path_is_ipc(int path) { return path == CG_PATH_CUDA_IPC || 
 /* Where a model's vectors live: host memory, NVIDIA (CUDA) or AMD (HIP) GPU
  * memory, or another GPU's (no IPC written for it). */
 enum { CG_MEM_HOST, CG_MEM_CUDA, CG_MEM_HIP, CG_MEM_OTHER_GPU };
+/* The vendor IPC path of GPU memory of that kind. */
+static inline int cg_ipc_path_of(int memory) { return memory == CG_MEM_HIP ? CG_PATH_HIP_IPC : CG_PATH_CUDA_IPC; }
 
 typedef struct cg_halo_facts {
   int request;         /* CG_HALO_* */

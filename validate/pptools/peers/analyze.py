@@ -19,7 +19,6 @@ from .public import Rejected
 MIN_RUNS = 3
 XS_VARIANTS = {0: "baseline (-k 0)", 6: "sorted-energy (-k 6)"}
 XS_PP_NAMES = {0: "baseline", 6: "sorted-energy"}
-TS_BUILDS = {"cuda": "TestSNAP cuda", "omp": "TestSNAP ompt"}  # ProxyPort's model: its public peer
 # public build: (ProxyPort's model, the build's words in the row); ompt-nolto: no -foffload-lto
 TS_ROWS = {"cuda": ("cuda", "Kokkos CUDA"), "ompt": ("omp", "Kokkos OpenMPTarget"),
            "ompt-nolto": ("omp", "Kokkos OpenMPTarget without -foffload-lto")}
@@ -70,7 +69,7 @@ def proxyport(run, out):
         return figs
     if g == "testsnap":
         figs = {}
-        for m in TS_BUILDS:
+        for m in plan.PEER_MODELS:
             step = _valid(_row(rows, kernel="step", model=m))
             if step.get("size") != plan.TS_ATOMS or len(step["samples"]) != want["steps"]:
                 raise Rejected(f"another problem: {step.get('size')} atoms, {len(step['samples'])} "
@@ -294,8 +293,8 @@ def babelstream_rows(runs, missing=()):
         iso = [r for r in allpub if r["want"].get("order") == "Isolated"]
         classic = [r for r in allpub if r["want"].get("order", "Classic") == "Classic"]
         same = iso or classic  # a step before the Isolated runs ran the default order only
-        order = ("BabelStream --order Isolated (each kernel 100 times in a row, as ProxyPort repeats one "
-                 "kernel)" if iso else "BabelStream in its default Classic order (copy right after dot)")
+        order = (f"BabelStream --order Isolated (each kernel {plan.BS_TIMES} times in a row, as ProxyPort "
+                 "repeats one kernel)" if iso else "BabelStream in its default Classic order (copy right after dot)")
         for k, bk in BS_KERNELS.items():
             pubs = [r["figures"]["kernels"][bk] for r in same]
             pps = [r["figures"][m][k] for r in _accepted(runs, group="babelstream", side="proxyport")]
