@@ -67,6 +67,7 @@ typedef struct cg_solver {
   double *w, *s_;          /* Chronopoulos-Gear: w = A r, s = A p (recurrence); NULL otherwise */
   int path;                /* the halo path (CG_PATH_*) */
   int overlap;             /* the timed solves overlap the exchange with the interior rows */
+  struct cg_helper *helper; /* --overlap's helper thread, started by the first overlapped SpMV */
   int iters, stop;
   double *hist;            /* relative recursive residual after each iteration */
   /* Call counts of every solve; per-call times (wall clock: the dot has an

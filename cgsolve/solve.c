@@ -2,13 +2,11 @@
  * with its parts bracketed for pp_measure_parts, and the planted faults of
  * the tests. */
 #include <math.h>
-#ifdef CG_HAVE_THREADS
-#include <pthread.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pp/pp.h"
+#include "halo_helper.h"
 #include "problem.h"
 
 static const cg_kernels *cg_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m, cg_kernels_); }
@@ -51,6 +49,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
 }
 
 void cg_solver_free(cg_solver *S) {
+  cg_helper_stop(S->helper);
   S->sk->release(S->plan);
   if (cg_path_is_ipc(S->path)) cg_ipc_forget(S->p), cg_ipc_forget(S->r);
   void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch, S->w, S->s_};
@@ -73,30 +72,17 @@ static void do_spmv(cg_solver *S, const double *x, double *y) {
   if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
   pp_part_end(&S->pt, K_SPMV);
 }
-/* --overlap on: the exchange runs on a helper thread while this thread
- * computes the rows that read no ghost (the slab's inner planes); then the
- * first and last planes. The instrumented solve overlaps too (its x is the
- * one validated): its cg_spmv call is the whole block, its cg_halo call the
- * exposed part of the exchange (the wait for the helper thread). */
-#ifdef CG_HAVE_THREADS
+/* --overlap on: the exchange runs on the helper thread (halo_helper.c)
+ * while this thread computes the rows that read no ghost (the slab's inner
+ * planes); then the first and last planes. The instrumented solve overlaps
+ * too (its x is the one validated): its cg_spmv call is the whole block, its
+ * cg_halo call the exposed part of the exchange (the wait for the helper). */
 /* One call of `part` that took `dt` seconds, timed by the caller (the
  * overlapped block, where pp_part_begin/end cannot nest). */
 static void part_record(pp_parts *pt, int part, double dt) {
   const long long i = pt->calls[part]++;
   if (pt->on && i < pt->cap) pt->t[part][i] = dt;
 }
-typedef struct halo_job {
-  const cg_halo *h;
-  const pp_device_ops *ops;
-  double *v;
-  int path;
-} halo_job;
-static void *halo_thread(void *arg) {
-  halo_job *j = arg;
-  cg_halo_exchange(j->h, j->ops, j->v, j->path);
-  return NULL;
-}
-#endif
 int cg_overlap_possible(void) {
 #ifdef CG_HAVE_THREADS
   return 1;
@@ -106,33 +92,24 @@ int cg_overlap_possible(void) {
 }
 
 static void halo_spmv(cg_solver *S, double *v, double *y) {
-#ifndef CG_HAVE_THREADS
-  do_halo(S, v);
-  do_spmv(S, v, y);
-#else
   const cg_halo *h = &S->pb->halo;
   const int64_t n = S->n, plane = S->pb->plane;
   const int64_t lo = h->nbr[0] >= 0 ? plane : 0, hi = h->nbr[1] >= 0 ? plane : 0;
-  halo_job j = {h, S->ops, v, S->path};
-  pthread_t t;
-  if (!S->overlap || n - lo - hi <= 0) {
+  if (S->overlap && !S->helper && n - lo - hi > 0) S->helper = cg_helper_start();
+  if (!S->helper || n - lo - hi <= 0) { /* no overlap, or no helper thread */
     do_halo(S, v);
     do_spmv(S, v, y);
     return;
   }
-  /* One sync before the thread starts serves both: the timed block's start, and (IPC) the
-   * planes final before the copy stream reads them, so the thread never waits for the
+  /* One sync before the hand-off serves both: the timed block's start, and (IPC) the
+   * planes final before the copy stream reads them, so the helper never waits for the
    * interior rows. */
   if (S->pt.on || cg_path_is_ipc(S->path)) S->ops->sync();
   const double t0 = S->pt.on ? pp_wtime() : 0;
-  if (pthread_create(&t, NULL, halo_thread, &j) != 0) {
-    do_halo(S, v);
-    do_spmv(S, v, y);
-    return;
-  }
+  cg_helper_post(S->helper, h, S->ops, v, S->path);
   S->sk->spmv(S->plan, n - lo - hi, S->rowptr + lo, S->col, S->val, v, y + lo);
   const double w0 = pp_wtime();
-  pthread_join(t, NULL);
+  cg_helper_wait(S->helper);
   const double wait = pp_wtime() - w0;
   if (lo) S->sk->spmv(S->plan, lo, S->rowptr, S->col, S->val, v, y);
   if (hi) S->sk->spmv(S->plan, hi, S->rowptr + n - hi, S->col, S->val, v, y + n - hi);
@@ -140,7 +117,6 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
   if (S->pt.on) S->ops->sync();
   part_record(&S->pt, K_HALO, wait);
   part_record(&S->pt, K_SPMV, S->pt.on ? pp_wtime() - t0 : 0);
-#endif
 }
 
 /* The global dot: this rank's part on the device, summed over ranks. */
