@@ -121,6 +121,23 @@ def main():
     rc, text = scaling(weak)
     if rc != 0:
         fails.append(f"a weak xsbench_like series with another checksum at 2 ranks must pass:\n{text}")
+    # "weak" is a word of the name, wherever it stands (scaling-run.sh's n255-weak-halo-host)
+    mid = edit(good, os.path.join(out, "weak_mid"), "cgsolve-s12-weak-1.json", lambda r: None)
+    for p in (1, 2):
+        os.rename(os.path.join(mid, f"cgsolve-s12-weak-{p}.json"), os.path.join(mid, f"cgsolve-s12-weak-halo-host-{p}.json"))
+    rc, text = scaling(mid)
+    with open(os.path.join(mid, "scaling.json")) as f:
+        modes = {s["series"]: s["mode"] for s in json.load(f)["series"]}
+    if rc != 0 or modes.get("s12-weak-halo-host") != "weak":
+        fails.append(f"s12-weak-halo-host must be scaled as weak scaling (got {modes}):\n{text}")
+    # a cgsolve series whose name says strong while its runs say weak (the fault that named
+    # n255-weak-halo-host strong) is a failure, not an efficiency of T1/(P TP)
+    lying = edit(good, os.path.join(out, "misnamed"), "cgsolve-s12-weak-1.json", lambda r: None)
+    for p in (1, 2):
+        os.rename(os.path.join(lying, f"cgsolve-s12-weak-{p}.json"), os.path.join(lying, f"cgsolve-s12-weakish-{p}.json"))
+    rc, text = scaling(lying)
+    if rc != 1 or "the series name says strong scaling, the run says weak" not in text:
+        fails.append(f"a weak run in a series named strong must fail:\n{text}")
     for why, (name, change) in planted.items():
         rc, text = scaling(edit(good, os.path.join(out, why.replace(" ", "_")), name, change))
         if rc != 1 or why not in text:

@@ -3,9 +3,10 @@
 Usage: validate/scaling DIR [--out DIR] [--min-efficiency X] [--no-figures]
 
 DIR holds one result file (--json) per run, named <app>-<series>-<P>.json:
-P is the number of ranks (one GPU each), <series> names the case and ends in
-"-weak" for weak scaling (problem per rank fixed), anything else is strong
-scaling (global problem fixed). validate/scaling-run.sh writes such a folder.
+P is the number of ranks (one GPU each), <series> names the case and has the
+word "weak" ("n255-weak", "n255-weak-halo-host") for weak scaling (problem per
+rank fixed), anything else is strong scaling (global problem fixed); a run that
+states its decomposition (cgsolve) must agree with its series' name. validate/scaling-run.sh writes such a folder.
 
 Per series, model and variant (xsbench_like's kernels), against the 1-rank run
 of the same series: time per run (median), speedup, parallel efficiency
@@ -147,10 +148,26 @@ def same_answer(app, one, row, natoms, weak):
     return None
 
 
+def is_weak(series):
+    """The series' name has the word "weak" (scaling-run.sh: n255-weak, n255-weak-halo-host)."""
+    return "weak" in series.split("-")
+
+
+def stated_mode(res):
+    """'weak' or 'strong' where the run states its decomposition (cgsolve), else None."""
+    how = (res.get("problem") or {}).get("decomposition") or ""
+    return next((m for m in ("weak", "strong") if f"{m} scaling" in how), None)
+
+
 def analyse(runs):
     series, failures = [], []
     for (app, name), by_p in sorted(runs.items()):
-        weak = name.endswith("-weak")
+        weak = is_weak(name)
+        for p, res in sorted(by_p.items()):
+            said = stated_mode(res)
+            if said and said != ("weak" if weak else "strong"):
+                failures.append(f"{app}-{name}-{p}: the series name says {'weak' if weak else 'strong'} "
+                                f"scaling, the run says {said} ({res['problem']['decomposition']})")
         for p, res in sorted(by_p.items()):
             for r in res["results"]:
                 if not r.get("valid"):
