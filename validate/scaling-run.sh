@@ -12,8 +12,10 @@
 #      all), CG_HALOS (cgsolve's --halo paths side by side, default "auto
 #      host": auto is the series without suffix, the others get -halo-<path>),
 #      CG_EXTRA (default 1: also n255-strong with --overlap on, with
-#      --cg-variant chronopoulos-gear, and with both, each on the first path
-#      of CG_HALOS), CG_N325 (default 1: the n325
+#      --cg-variant chronopoulos-gear, and with both, on the first path of
+#      CG_HALOS; the series of path P other than auto are named
+#      n255-strong-halo-P-overlap and so on), CG_OVERLAP_HALOS (the paths that
+#      get the --overlap on series, default the first of CG_HALOS), CG_N325 (default 1: the n325
 #      deck too), XS_EXTRA (default 1: xsbench_like also weak, 17M lookups per
 #      GPU, and strong at 170M lookups; and, in OUT/onegpu/, one GPU running
 #      what one rank of the 17M strong run runs, 17M/P lookups: the bound the
@@ -79,10 +81,15 @@ for p in $GPUS; do
     done
     [ "${CG_N325:-1}" = 1 ] && run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
     if [ "$CG_EXTRA" = 1 ]; then
-      h0="--halo ${CG_HALOS%% *}"
-      run cgsolve n255-strong-overlap "$p" $samples --deck "$n255" $h0 --overlap on
-      run cgsolve n255-strong-cg1 "$p" $samples --deck "$n255" $h0 --cg-variant chronopoulos-gear
-      run cgsolve n255-strong-cg1-overlap "$p" $samples --deck "$n255" $h0 --overlap on --cg-variant chronopoulos-gear
+      h0=${CG_HALOS%% *}
+      for halo in ${CG_OVERLAP_HALOS:-$h0}; do
+        sfx=; [ "$halo" = auto ] || sfx=-halo-$halo
+        run cgsolve n255-strong$sfx-overlap "$p" $samples --deck "$n255" --halo "$halo" --overlap on
+      done
+      sfx=; [ "$h0" = auto ] || sfx=-halo-$h0
+      run cgsolve n255-strong$sfx-cg1 "$p" $samples --deck "$n255" --halo "$h0" --cg-variant chronopoulos-gear
+      run cgsolve n255-strong$sfx-cg1-overlap "$p" $samples --deck "$n255" --halo "$h0" --overlap on \
+        --cg-variant chronopoulos-gear
     fi
   fi
   if has xsbench_like; then
