@@ -95,12 +95,15 @@ int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
                   const int64_t *rank_begin);
 /* Fills the ghost entries of the device vector x (local numbering) from the
  * neighbours, by `path` (halo_pick.h): CG_PATH_STAGED, owned entries staged
- * to the host (ops->to_host of the span of the send list), packed, exchanged
- * by MPI, ghosts uploaded (ops->to_device); CG_PATH_MPI_DEVICE, the model's
+ * to the host (the span of the send list, by ops->to_host_concurrent where
+ * the model has it, else ops->to_host), packed, exchanged by MPI, ghosts
+ * uploaded (likewise); CG_PATH_MPI_DEVICE, the model's
  * own memory handed to MPI (host memory, or a GPU-aware MPI; the send span
  * and the ghost block are contiguous on slabs); CG_PATH_CUDA_IPC and
  * CG_PATH_HIP_IPC, written device to device into the neighbours' ghosts
- * (halo_ipc.c). No-op on one rank. Exits 3 when the IPC copy fails. */
+ * (halo_ipc.c). No-op on one rank. Exits 3 when the IPC copy fails. The
+ * caller has synchronized the model (ops->sync): none of these reads of x is
+ * ordered after the model's kernels in flight. */
 void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int path);
 /* halo_ipc.c. NULL when the IPC of `path` (CG_PATH_CUDA_IPC or _HIP_IPC)
  * can map the memory `device_memory` belongs to on this rank (the driver

@@ -164,7 +164,8 @@ void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int
     }
     /* One copy of the span that holds the entries; on slabs it is exactly
      * them (a whole boundary plane), so the pack below is a no-op. */
-    ops->to_host(h->stage[d], x + first, (size_t)span * sizeof(double));
+    (ops->to_host_concurrent ? ops->to_host_concurrent : ops->to_host)(h->stage[d], x + first,
+                                                                       (size_t)span * sizeof(double));
     const double *buf = h->stage[d];
     if (span != n) {
       for (int64_t i = 0; i < n; i++) h->sendbuf[d][i] = h->stage[d][idx[i] - first];
@@ -175,7 +176,8 @@ void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int
   MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
   for (int d = 0; d < 2 && !direct; d++)
     if (h->nrecv[d])
-      ops->to_device(x + h->recv_at[d], h->recvbuf[d], (size_t)h->nrecv[d] * sizeof(double));
+      (ops->to_device_concurrent ? ops->to_device_concurrent : ops->to_device)(
+          x + h->recv_at[d], h->recvbuf[d], (size_t)h->nrecv[d] * sizeof(double));
 #else
   (void)h, (void)ops, (void)x, (void)path;
 #endif

@@ -62,7 +62,7 @@ void cg_solver_free(cg_solver *S) {
 static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
   pp_part_begin(&S->pt);
-  if (cg_path_is_ipc(S->path)) S->ops->sync(); /* the planes final before the copy stream reads them */
+  S->ops->sync(); /* the planes final: no path's read of them waits for the model's kernels */
   cg_halo_exchange(&S->pb->halo, S->ops, v, S->path);
   pp_part_end(&S->pt, K_HALO);
 }
@@ -101,10 +101,10 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
     do_spmv(S, v, y);
     return;
   }
-  /* One sync before the hand-off serves both: the timed block's start, and (IPC) the
-   * planes final before the copy stream reads them, so the helper never waits for the
-   * interior rows. */
-  if (S->pt.on || cg_path_is_ipc(S->path)) S->ops->sync();
+  /* One sync before the hand-off serves both: the timed block's start, and the planes
+   * final before the helper's copies read them, so that they never wait for the
+   * interior rows (cg_halo_exchange). */
+  S->ops->sync();
   const double t0 = S->pt.on ? pp_wtime() : 0;
   cg_helper_post(S->helper, h, S->ops, v, S->path);
   S->sk->spmv(S->plan, n - lo - hi, S->rowptr + lo, S->col, S->val, v, y + lo);

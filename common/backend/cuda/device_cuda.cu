@@ -8,6 +8,7 @@
 #include "pp/timer.h"
 
 static gpuEvent_t ev_start, ev_stop;
+static int device_index; /* this process's GPU (native_init) */
 
 #if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" int pp_native_set_wait(int index) {
@@ -67,6 +68,7 @@ static void native_init(int index, pp_device_info *info) {
   snprintf(msg, sizeof msg, "--device %d: this node has %d GPU%s (0 to %d)", dev, n, n > 1 ? "s" : "", n - 1);
   pp_usage_check_all(pp_model_name(PP_NATIVE_MODEL), dev >= n ? msg : NULL); /* bad usage: exit 2 */
   PP_GPU_CHECK(gpuSetDevice(dev));
+  device_index = dev;
   gpuDeviceProp p;
   PP_GPU_CHECK(gpuGetDeviceProperties(&p, dev));
   size_t fr = 0, tot = 0;
@@ -111,6 +113,23 @@ static void native_copy(void *d, const void *s, size_t b) {
   PP_GPU_CHECK(gpuMemcpy(d, s, b, gpuMemcpyDeviceToDevice));
 }
 static void native_sync(void) { PP_GPU_CHECK(gpuDeviceSynchronize()); }
+/* The concurrent copies: on a non-blocking stream of their own, which never
+ * waits for the kernels of the legacy default stream (a plain memcpy would
+ * queue behind them), on this process's GPU whatever the calling thread's
+ * current device. One caller at a time (cgsolve's helper thread). */
+static void concurrent_copy(void *d, const void *s, size_t b, gpuMemcpyKind kind) {
+  static gpuStream_t stream;
+  PP_GPU_CHECK(gpuSetDevice(device_index));
+  if (!stream) PP_GPU_CHECK(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking));
+  PP_GPU_CHECK(gpuMemcpyAsync(d, s, b, kind, stream));
+  PP_GPU_CHECK(gpuStreamSynchronize(stream));
+}
+static void native_to_device_concurrent(void *d, const void *s, size_t b) {
+  concurrent_copy(d, s, b, gpuMemcpyHostToDevice);
+}
+static void native_to_host_concurrent(void *d, const void *s, size_t b) {
+  concurrent_copy(d, s, b, gpuMemcpyDeviceToHost);
+}
 static double wall_t0;
 static void native_timer_start(void) {
   if (pp_timer_wall) {
@@ -150,6 +169,8 @@ extern "C" const pp_device_ops pp_ops_cuda = {
     .sync = native_sync,
     .timer_start = native_timer_start,
     .timer_stop = native_timer_stop,
+    .to_device_concurrent = native_to_device_concurrent,
+    .to_host_concurrent = native_to_host_concurrent,
 };
 #ifdef PP_NATIVE_HIP
 extern "C" const pp_device_ops *pp_device_ops_hip(void) { return &pp_ops_hip; }

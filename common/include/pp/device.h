@@ -40,6 +40,12 @@ typedef struct pp_device_ops {
    * otherwise. timer_stop returns seconds since timer_start. */
   void (*timer_start)(void);
   double (*timer_stop)(void);
+  /* Optional (NULL: to_device / to_host do): the same copies, free to run
+   * while this process's kernels are in flight and callable from any thread
+   * (cgsolve's halo, overlapped with the interior rows from a helper thread).
+   * The caller has made the source final (sync) first. */
+  void (*to_device_concurrent)(void *dst, const void *src, size_t bytes);
+  void (*to_host_concurrent)(void *dst, const void *src, size_t bytes);
 } pp_device_ops;
 
 /* 1: CUDA/HIP time with a synchronized host wall clock, like OpenMP, instead

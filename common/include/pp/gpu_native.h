@@ -33,6 +33,12 @@
 #define gpuMemcpyDeviceToHost hipMemcpyDeviceToHost
 #define gpuMemcpyDeviceToDevice hipMemcpyDeviceToDevice
 #define gpuDeviceSynchronize hipDeviceSynchronize
+#define gpuStream_t hipStream_t
+#define gpuStreamCreateWithFlags hipStreamCreateWithFlags
+#define gpuStreamNonBlocking hipStreamNonBlocking
+#define gpuStreamSynchronize hipStreamSynchronize
+#define gpuMemcpyAsync hipMemcpyAsync
+#define gpuMemcpyKind hipMemcpyKind
 #define gpuEvent_t hipEvent_t
 #define gpuEventCreate hipEventCreate
 #define gpuEventRecord hipEventRecord
@@ -69,6 +75,12 @@
 #define gpuMemcpyDeviceToHost cudaMemcpyDeviceToHost
 #define gpuMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
 #define gpuDeviceSynchronize cudaDeviceSynchronize
+#define gpuStream_t cudaStream_t
+#define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
+#define gpuStreamNonBlocking cudaStreamNonBlocking
+#define gpuStreamSynchronize cudaStreamSynchronize
+#define gpuMemcpyAsync cudaMemcpyAsync
+#define gpuMemcpyKind cudaMemcpyKind
 #define gpuEvent_t cudaEvent_t
 #define gpuEventCreate cudaEventCreate
 #define gpuEventRecord cudaEventRecord
