@@ -83,3 +83,23 @@ foreach(np 2 3)
   pp_test(cgsolve_mpi${np}_halo_ipc_exchange COMMAND ${_hpMpi} $<TARGET_FILE:test_halo_ipc> LABELS mpi)
   set_tests_properties(cgsolve_mpi${np}_halo_ipc_exchange PROPERTIES TIMEOUT 30)
 endforeach()
+
+# The staged exchange (cgsolve/halo.c) through the model's concurrent copies where it has them,
+# and --overlap's helper thread (cgsolve/halo_helper.c), on 2 and 3 ranks with a host "device".
+find_package(Threads)
+if(Threads_FOUND)
+  add_executable(test_halo_staged test_halo_staged.c ${PROJECT_SOURCE_DIR}/cgsolve/halo.c
+    ${PROJECT_SOURCE_DIR}/cgsolve/halo_helper.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_pick.c
+    ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_cuda.c
+    ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_hip.c)
+  target_include_directories(test_halo_staged PRIVATE ${PROJECT_SOURCE_DIR}/cgsolve ${PROJECT_SOURCE_DIR}/minife)
+  target_compile_definitions(test_halo_staged PRIVATE CG_HAVE_THREADS=1)
+  target_compile_options(test_halo_staged PRIVATE -Wall -Wextra)
+  pp_link_common(test_halo_staged)
+  target_link_libraries(test_halo_staged PRIVATE ${CMAKE_DL_LIBS} Threads::Threads)
+  foreach(np 2 3)
+    pp_mpi_command(_hsMpi ${np})
+    pp_test(cgsolve_mpi${np}_halo_staged_exchange COMMAND ${_hsMpi} $<TARGET_FILE:test_halo_staged> LABELS mpi)
+    set_tests_properties(cgsolve_mpi${np}_halo_staged_exchange PROPERTIES TIMEOUT 30)
+  endforeach()
+endif()
