@@ -47,6 +47,8 @@ j14=$PP_INPUTS/testsnap/W_2J14_2000_disp
   echo "# $(date -u +%FT%TZ) $(hostname)"
   nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version --format=csv
   nvidia-smi topo -m 2>/dev/null
+  rocm-smi --showproductname --showuniqueid --showbus 2>/dev/null # AMD nodes
+  rocm-smi --showtopo 2>/dev/null
   echo "MPI: $(mpirun --version 2>&1 | head -1)"
   echo "CUDA-aware MPI (ompi_info mpi_built_with_cuda_support): $(ompi_info --parsable --all 2>/dev/null |
     grep -m1 mpi_built_with_cuda_support:value | cut -d: -f7)"
