@@ -59,6 +59,11 @@ static void host_copy(void *dst, const void *src, size_t bytes) {
   if (tail) memcpy(d + n, s + n, tail);
 }
 
+/* The concurrent copies (cgsolve's overlapped halo, from a helper thread
+ * while the main thread's team computes): one thread's memcpy, not a second
+ * OpenMP team competing with the first for the cores. */
+static void host_copy_one_thread(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+
 static void host_sync(void) {}
 static double t0;
 static void host_timer_start(void) { t0 = pp_wtime(); }
@@ -75,5 +80,7 @@ const pp_device_ops pp_ops_host = {
     .sync = host_sync,
     .timer_start = host_timer_start,
     .timer_stop = host_timer_stop,
+    .to_device_concurrent = host_copy_one_thread,
+    .to_host_concurrent = host_copy_one_thread,
 };
 const pp_device_ops *pp_device_ops_host(void) { return &pp_ops_host; }
