@@ -17,8 +17,9 @@
 #include "pp/mpi.h"
 
 #include "check.h"
+#include "halo_test_slab.h"
 
-enum { OWN = 6, PLANE = 2, LEAD = 8 /* doubles before the vector in its allocation */ };
+enum { LEAD = 8 /* doubles before the vector in its allocation */ };
 static char seg_name[64];
 static double *seg;          /* this rank's allocation */
 static size_t seg_bytes;
@@ -60,33 +61,6 @@ static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
 static int wait_copies(void) { return 0; }
 static const cg_ipc_driver shm_driver = {"shared-memory IPC", load, is_device, current_for, base, get_handle,
                                          open_handle, close_handle, copy, wait_copies};
-
-/* Rank r owns OWN entries; it sends its first PLANE to r-1 and its last to r+1. */
-static void make_halo(cg_halo *h, int32_t idx_lo[PLANE], int32_t idx_hi[PLANE]) {
-  const int r = pp_mpi_rank(), p = pp_mpi_size();
-  memset(h, 0, sizeof *h);
-  h->nbr[0] = r > 0 ? r - 1 : -1, h->nbr[1] = r + 1 < p ? r + 1 : -1;
-  for (int i = 0; i < PLANE; i++) idx_lo[i] = i, idx_hi[i] = OWN - PLANE + i;
-  h->send_idx[0] = idx_lo, h->send_idx[1] = idx_hi;
-  for (int d = 0; d < 2; d++) h->nsend[d] = h->nrecv[d] = h->nbr[d] >= 0 ? PLANE : 0;
-  h->recv_at[0] = OWN, h->recv_at[1] = OWN + h->nrecv[0];
-}
-
-static void fill(double *x, double add) {
-  for (int i = 0; i < OWN; i++) x[i] = pp_mpi_rank() * 100 + i + add;
-  for (int i = OWN; i < OWN + 2 * PLANE; i++) x[i] = -1;
-}
-
-/* The ghosts: the lower neighbour's last plane, then the upper one's first. */
-static int ghosts_right(const cg_halo *h, const double *x, double add) {
-  const int r = pp_mpi_rank();
-  int ok = 1;
-  for (int i = 0; i < PLANE; i++) {
-    if (h->nbr[0] >= 0) ok &= x[h->recv_at[0] + i] == (r - 1) * 100 + OWN - PLANE + i + add;
-    if (h->nbr[1] >= 0) ok &= x[h->recv_at[1] + i] == (r + 1) * 100 + i + add;
-  }
-  return ok;
-}
 
 int main(int argc, char **argv) {
   pp_mpi_init(&argc, &argv);

@@ -14,8 +14,8 @@
 #include "pp/mpi.h"
 
 #include "check.h"
+#include "halo_test_slab.h"
 
-enum { OWN = 6, PLANE = 2 };
 static int plain_calls, concurrent_calls;
 static void plain_copy(void *d, const void *s, size_t b) { memcpy(d, s, b), plain_calls++; }
 static void concurrent_copy(void *d, const void *s, size_t b) { memcpy(d, s, b), concurrent_calls++; }
@@ -26,33 +26,10 @@ static const pp_device_ops with_concurrent = {.model = PP_HOST, .to_device = pla
                                               .sync = nothing, .to_device_concurrent = concurrent_copy,
                                               .to_host_concurrent = concurrent_copy};
 
-/* Rank r owns OWN entries; it sends its first PLANE to r-1 and its last to r+1. */
+/* The host buffers of the staged path. */
 static double stage[2][PLANE], sendbuf[2][PLANE], recvbuf[2][PLANE];
-static void make_halo(cg_halo *h, int32_t idx_lo[PLANE], int32_t idx_hi[PLANE]) {
-  const int r = pp_mpi_rank(), p = pp_mpi_size();
-  memset(h, 0, sizeof *h);
-  h->nbr[0] = r > 0 ? r - 1 : -1, h->nbr[1] = r + 1 < p ? r + 1 : -1;
-  for (int i = 0; i < PLANE; i++) idx_lo[i] = i, idx_hi[i] = OWN - PLANE + i;
-  h->send_idx[0] = idx_lo, h->send_idx[1] = idx_hi;
-  for (int d = 0; d < 2; d++) {
-    h->nsend[d] = h->nrecv[d] = h->nbr[d] >= 0 ? PLANE : 0;
-    h->stage[d] = stage[d], h->sendbuf[d] = sendbuf[d], h->recvbuf[d] = recvbuf[d];
-  }
-  h->recv_at[0] = OWN, h->recv_at[1] = OWN + h->nrecv[0];
-}
-static void fill(double *x, double add) {
-  for (int i = 0; i < OWN; i++) x[i] = pp_mpi_rank() * 100 + i + add;
-  for (int i = OWN; i < OWN + 2 * PLANE; i++) x[i] = -1;
-}
-/* The ghosts: the lower neighbour's last plane, then the upper one's first. */
-static int ghosts_right(const cg_halo *h, const double *x, double add) {
-  const int r = pp_mpi_rank();
-  int ok = 1;
-  for (int i = 0; i < PLANE; i++) {
-    if (h->nbr[0] >= 0) ok &= x[h->recv_at[0] + i] == (r - 1) * 100 + OWN - PLANE + i + add;
-    if (h->nbr[1] >= 0) ok &= x[h->recv_at[1] + i] == (r + 1) * 100 + i + add;
-  }
-  return ok;
+static void give_buffers(cg_halo *h) {
+  for (int d = 0; d < 2; d++) h->stage[d] = stage[d], h->sendbuf[d] = sendbuf[d], h->recvbuf[d] = recvbuf[d];
 }
 
 int main(int argc, char **argv) {
@@ -66,6 +43,7 @@ int main(int argc, char **argv) {
   int32_t lo[PLANE], hi[PLANE];
   double x[OWN + 2 * PLANE];
   make_halo(&h, lo, hi);
+  give_buffers(&h);
   const int copies = 2 * ((h.nbr[0] >= 0) + (h.nbr[1] >= 0)); /* one out, one in per neighbour */
 
   fill(x, 0);
