@@ -96,7 +96,8 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
   const cg_halo *h = &S->pb->halo;
   const int64_t n = S->n, plane = S->pb->plane;
   const int64_t lo = h->nbr[0] >= 0 ? plane : 0, hi = h->nbr[1] >= 0 ? plane : 0;
-  if (S->overlap && !S->helper && n - lo - hi > 0) S->helper = cg_helper_start();
+  if (S->overlap && !S->helper && n - lo - hi > 0)
+    S->overlap = (S->helper = cg_helper_start()) != NULL; /* no thread: exchange, then SpMV */
   if (!S->helper || n - lo - hi <= 0) { /* no overlap, or no helper thread */
     do_halo(S, v);
     do_spmv(S, v, y);
