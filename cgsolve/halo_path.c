@@ -89,9 +89,9 @@ const char *cg_halo_choose_all(const pp_session *s, cg_config *c) {
     const cg_halo_pick p = cg_halo_pick_path(&facts);
     char key[48];
     snprintf(key, sizeof key, "halo %s", name);
-    pp_report_param(s->report, key, "%s%s", p.text,
-                    c->overlap ? "; overlapped with the interior rows (helper thread)" : "");
     c->path[m] = p.path;
+    pp_report_param(s->report, key, "%s%s", p.text,
+                    cg_overlaps(c, p.path) ? "; overlapped with the interior rows (helper thread)" : "");
     if (faked) { /* host memory: what can run on it */
       c->path[m] = p.path == CG_PATH_STAGED ? CG_PATH_STAGED : CG_PATH_MPI_DEVICE;
       snprintf(key, sizeof key, "halo %s ran", name);

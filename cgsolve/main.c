@@ -38,7 +38,7 @@ static const char *opt_halo(const char *v, void *ctx) {
   return pp_parse_choice(v, cg_halo_requests, &((cg_config *)ctx)->halo);
 }
 static const char *opt_overlap(const char *v, void *ctx) {
-  static const char *const forms[] = {"off", "on", NULL};
+  static const char *const forms[] = {"off", "on", "auto", NULL}; /* CG_OVERLAP_* */
   return pp_parse_choice(v, forms, &((cg_config *)ctx)->overlap);
 }
 static const char *opt_variant(const char *v, void *ctx) {
@@ -179,7 +179,7 @@ static void check_options(pp_options *opt, void *ctx) {
 }
 
 int main(int argc, char **argv) {
-  static cg_config cfg = {.max_iters = 200, .expect = NAN}; /* the rest 0: run every iteration */
+  static cg_config cfg = {.max_iters = 200, .expect = NAN, .overlap = CG_OVERLAP_AUTO}; /* the rest 0 */
   static const pp_app_option options[] = {
       {"--deck", "FILE|NAME", "input deck with 'N = ...': a file, or a deck of inputs/minife by name\n"
                                "                     (tiny, n150, n255, n325), instead of --size", opt_deck},
@@ -199,8 +199,9 @@ int main(int argc, char **argv) {
        "                     HIP IPC (AMD) between the GPUs of one node, else staged through host\n"
        "                     memory; host: always staged; mpi-device, cuda-ipc, hip-ipc: that path or\n"
        "                     exit 2 with the reason", opt_halo},
-      {"--overlap", "on|off", "MPI only. on: the exchange runs on a helper thread while the rows that\n"
-       "                     read no ghost are computed (default off)", opt_overlap},
+      {"--overlap", "MODE", "MPI only. on: the exchange runs on a helper thread while the rows that\n"
+       "                     read no ghost are computed; off; auto (default): on where the halo is\n"
+       "                     staged through host memory, off on the device paths (little to hide)", opt_overlap},
       {"--scaling", "MODE", "strong (default): N is the global cube; weak: N per rank, the "
                             "global cube has ~P times the nodes", opt_scaling},
       {NULL, NULL, NULL, NULL}};
@@ -263,9 +264,9 @@ int main(int argc, char **argv) {
                   pp_mpi_size() > 1 ? "s" : "", cfg.weak ? "weak" : "strong");
   /* the halo path of every model: --halo mpi-device on a GPU model needs a GPU-aware MPI */
   pp_usage_check_all("cgsolve", cg_halo_choose_all(&s, &cfg));
-  if (cfg.overlap && pp_mpi_size() > 1 && !pp_mpi_serialized())
+  if (cfg.overlap == CG_OVERLAP_ON && pp_mpi_size() > 1 && !pp_mpi_serialized())
     pp_report_param(s.report, "overlap", "not done: the MPI library did not provide MPI_THREAD_SERIALIZED");
-  if (cfg.overlap && pp_mpi_size() > 1 && !cg_overlap_possible())
+  if (cfg.overlap == CG_OVERLAP_ON && pp_mpi_size() > 1 && !cg_overlap_possible())
     pp_report_param(s.report, "overlap", "not done: built without a threads library");
 
   /* every size is checked (and refused with exit 2) before the first is generated */

@@ -19,8 +19,11 @@ typedef struct cg_config {
   int variant;             /* --cg-variant: CG_CLASSIC or CG_CHRONOPOULOS_GEAR */
   int halo;                /* --halo: CG_HALO_* (halo_pick.h) */
   int path[PP_MODEL_COUNT];  /* the halo path each model takes (cg_halo_choose_all) */
-  int overlap;             /* --overlap on: interior rows computed during the exchange */
+  int overlap;             /* --overlap: CG_OVERLAP_* */
 } cg_config;
+/* --overlap: the exchange on a helper thread while the interior rows compute; auto (the
+ * default): where the halo is staged through the host, the one path with much to hide. */
+enum { CG_OVERLAP_OFF, CG_OVERLAP_ON, CG_OVERLAP_AUTO };
 /* Classic CG sums over ranks twice per iteration (p.Ap, then r.r);
  * Chronopoulos and Gear's form ("s-step iterative methods for symmetric
  * linear systems") computes w = A r and sums r.r and w.r together, once,
@@ -81,6 +84,9 @@ typedef struct cg_solver {
 const char *cg_halo_choose_all(const pp_session *s, cg_config *c);
 /* 1 when --overlap can run (a threads library in the build). */
 int cg_overlap_possible(void);
+/* 1 when the solves of a model whose halo takes `path` overlap it (--overlap, more than one
+ * rank, MPI_THREAD_SERIALIZED, threads). */
+int cg_overlaps(const cg_config *c, int path);
 /* Uploads the slab and allocates the vectors of model m. */
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m);

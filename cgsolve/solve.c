@@ -27,7 +27,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   /* the device paths send whole planes: contiguous on slabs, staged otherwise */
   S->path = cg_halo_contiguous(&pb->halo) ? c->path[m] : CG_PATH_STAGED;
   /* the helper thread makes MPI calls: it needs MPI_THREAD_SERIALIZED */
-  S->overlap = c->overlap && pp_mpi_size() > 1 && pp_mpi_serialized() && cg_overlap_possible();
+  S->overlap = cg_overlaps(c, S->path);
   S->sk = spmv_kernels_for(m), S->ck = cg_kernels_for(m);
   const csr_matrix *A = &pb->A;
   const pp_device_ops *o = S->ops;
@@ -90,6 +90,11 @@ int cg_overlap_possible(void) {
 #else
   return 0;
 #endif
+}
+
+int cg_overlaps(const cg_config *c, int path) {
+  const int asked = c->overlap == CG_OVERLAP_ON || (c->overlap == CG_OVERLAP_AUTO && path == CG_PATH_STAGED);
+  return asked && pp_mpi_size() > 1 && pp_mpi_serialized() && cg_overlap_possible();
 }
 
 static void halo_spmv(cg_solver *S, double *v, double *y) {

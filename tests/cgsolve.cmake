@@ -179,7 +179,18 @@ if(PP_HAVE_MPI)
   set_tests_properties(cgsolve_halo_equivalence PROPERTIES LABELS mpi FIXTURES_REQUIRED cgsolve_hist)
   # the path that ran is in the result
   pp_test(cgsolve_mpi2_halo_recorded COMMAND ${_mpi3h} ${CG} --size 8 ${_run} --halo mpi-device --overlap on
-    EXPECT 0 "halo host +MPI point to point on the model's own memory, no staging \\(host memory\\); overlapped" LABELS mpi)
+    EXPECT 0 "halo host +MPI point to point on the model's own memory, no staging \\(host memory\\). overlapped" LABELS mpi)
+  # --overlap auto (the default): on where the halo is staged (much to hide), off on the
+  # device paths; off: never. What the report says is what solve.c does (cg_overlaps).
+  pp_test(cgsolve_mpi3_overlap_auto_staged COMMAND ${_mpi3h} ${CG} --size 8 ${_run} --halo host
+    EXPECT 0 "halo host +boundary planes staged through host memory [(]--halo host[)], MPI point to point. overlapped with the interior rows" LABELS mpi)
+  foreach(row "auto_device|--halo;mpi-device|halo host +MPI point to point on the model's own memory"
+              "off_staged|--halo;host;--overlap;off|halo host +boundary planes staged through host memory")
+    pp_case_split("${row}" name args re)
+    add_test(NAME cgsolve_mpi3_overlap_${name} COMMAND ${PP_EXPECT} --absent overlapped 0 "${re}" --
+      ${_mpi3h} ${CG} --size 8 ${_run} ${args})
+    set_tests_properties(cgsolve_mpi3_overlap_${name} PROPERTIES LABELS mpi ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 120)
+  endforeach()
   # CUDA IPC maps GPU memory: asked for host memory, refused once with the reason
   pp_test(cgsolve_mpi3_halo_ipc_refused COMMAND ${_mpi3h} ${CG} --size 8 --backend host ${PP_TEST_FAST} --halo cuda-ipc
     EXPECT 2 "--halo cuda-ipc: not possible for the host model: the model's memory is host memory" LABELS mpi input)

@@ -11,6 +11,7 @@
 #      16000 atoms), TS_STEPS (default 20), APPS (a subset of the three; default
 #      all), CG_HALOS (cgsolve's --halo paths side by side, default "auto
 #      host": auto is the series without suffix, the others get -halo-<path>),
+#      (every cgsolve series names --overlap: off but in the overlap series)
 #      CG_EXTRA (default 1: also n255-strong with --overlap on, with
 #      --cg-variant chronopoulos-gear, and with both, on the first path of
 #      CG_HALOS; the series of path P other than auto are named
@@ -78,10 +79,10 @@ for p in $GPUS; do
     n255=$PP_INPUTS/minife/n255.deck
     for halo in $CG_HALOS; do
       sfx=; [ "$halo" = auto ] || sfx=-halo-$halo
-      run cgsolve n255-strong$sfx "$p" $samples --deck "$n255" --halo "$halo"
-      run cgsolve n255-weak$sfx "$p" $samples --size 255 --scaling weak --halo "$halo"
+      run cgsolve n255-strong$sfx "$p" $samples --deck "$n255" --halo "$halo" --overlap off
+      run cgsolve n255-weak$sfx "$p" $samples --size 255 --scaling weak --halo "$halo" --overlap off
     done
-    [ "${CG_N325:-1}" = 1 ] && run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck"
+    [ "${CG_N325:-1}" = 1 ] && run cgsolve n325-strong "$p" $samples --deck "$PP_INPUTS/minife/n325.deck" --overlap off
     if [ "$CG_EXTRA" = 1 ]; then
       h0=${CG_HALOS%% *}
       for halo in ${CG_OVERLAP_HALOS:-$h0}; do
@@ -89,7 +90,8 @@ for p in $GPUS; do
         run cgsolve n255-strong$sfx-overlap "$p" $samples --deck "$n255" --halo "$halo" --overlap on
       done
       sfx=; [ "$h0" = auto ] || sfx=-halo-$h0
-      run cgsolve n255-strong$sfx-cg1 "$p" $samples --deck "$n255" --halo "$h0" --cg-variant chronopoulos-gear
+      run cgsolve n255-strong$sfx-cg1 "$p" $samples --deck "$n255" --halo "$h0" --overlap off \
+        --cg-variant chronopoulos-gear
       run cgsolve n255-strong$sfx-cg1-overlap "$p" $samples --deck "$n255" --halo "$h0" --overlap on \
         --cg-variant chronopoulos-gear
     fi
