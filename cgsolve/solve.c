@@ -258,11 +258,7 @@ void cg_solve(void *ctx) {
       break;
     }
     double rr_new = do_update(S, rr / pAp), rel = sqrt(rr_new) / norm0;
-    S->iters = k;
-    S->hist[k] = rel;
-    if (S->pt.on && c->print_every && (k % c->print_every == 0) && pp_mpi_rank() == 0)
-      fprintf(stderr, "[cgsolve] %s N=%d iteration %d: relative residual %.6e\n",
-              pp_model_name(S->m), S->pb->N, k, rel);
+    record(S, k, rel);
     if (rel <= c->tol) {
       S->stop = CG_STOP_TOL;
       break;
