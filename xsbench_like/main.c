@@ -17,6 +17,11 @@ typedef struct plan {
   long long per;       /* history: lookups per particle; event: 1 */
   long long first, n;  /* this rank's share of `total` */
   long long n_most;    /* the largest rank's share: what every rank checks a model's limits by */
+  int band;            /* the sorted variants split by energy band (--split energy) */
+  double band_lo, band_hi; /* this rank's band */
+  long long band_n;    /* lookups in it, counted on the host */
+  long long band_most; /* the largest rank's band */
+  long long work_n;    /* the scratch's lookups: the larger share this rank runs */
   unsigned long long expect;
   const char *expect_why;
 } plan;
@@ -31,15 +36,39 @@ typedef struct call_ctx {
   unsigned long long sum;
   int changed; /* a later run returned a different sum */
   int runs;
+  int band;            /* this row splits by energy band */
+  double band_lo;      /* the band's lower edge as the device gets it */
+  long long kept_wrong; /* a band count the device got wrong (-1: none) */
 } call_ctx;
 
 static void call(void *arg) {
   call_ctx *x = arg;
-  unsigned long long s = x->variant < 0
-      ? x->k->history(x->d, x->work, x->p->first, x->p->n, x->p->per)
-      : xs_event(x->k, x->d, x->work, x->variant, x->p->first, x->p->n);
+  const plan *p = x->p;
+  unsigned long long s;
+  if (x->variant < 0) s = x->k->history(x->d, x->work, p->first, p->n, p->per);
+  else if (!x->band) s = xs_event(x->k, x->d, x->work, x->variant, p->first, p->n);
+  else {
+    long long kept;
+    s = xs_event_band(x->k, x->d, x->work, x->variant, p->total, x->band_lo, p->band_hi, p->work_n, &kept);
+    if (kept != p->band_n) {
+      if (x->kept_wrong < 0)
+        fprintf(stderr, "xsbench_like: rank %d: the device kept %lld lookups of its energy band, the host "
+                "counts %lld\n", pp_mpi_rank(), kept, p->band_n);
+      x->kept_wrong = kept;
+    }
+  }
   if (x->runs++ && s != x->sum) x->changed = 1;
   x->sum = s;
+}
+
+/* Lookups of [0, total) with energy in [lo, hi), counted on the host by the
+ * device's lanes (the count the device must reach, and the scratch's size). */
+static long long band_count(long long total, double lo, double hi) {
+  const long long lanes = xs_band_lanes(total);
+  long long kept = 0;
+#pragma omp parallel for schedule(static) reduction(+ : kept)
+  for (long long j = 0; j < lanes; j++) kept += xs_band_lane_count(j, total, lo, hi);
+  return kept;
 }
 
 /* The checksum of all ranks' sums (exact: below 2^53). */
@@ -148,11 +177,16 @@ static void verify_row(void *arg, pp_row *row) {
   if (pp_fault("xs-checksum")) sum += 1;
   const unsigned long long cs = global_checksum(sum);
   const int stable = pp_mpi_all(!r->x.changed);
+  const int band_ok = pp_mpi_all(r->x.kept_wrong < 0);
+  char band[64] = "";
+  if (!band_ok) /* rank 0's counts; every rank's on stderr (call) */
+    snprintf(band, sizeof band, "; band count %lld != %lld", r->x.kept_wrong < 0 ? p->band_n : r->x.kept_wrong,
+             p->band_n);
   pp_row_metric(row, "checksum", "", (double)cs);
-  row->valid = cs == p->expect && stable && (!r->is_sorted || r->sort_ok);
-  snprintf(row->check, sizeof row->check, "checksum %llu %s %llu (%s)%s%s%s", cs,
-           cs == p->expect ? "==" : "!=", p->expect, p->expect_why, stable ? "" : "; runs differ",
-           r->is_sorted ? "; " : "", r->is_sorted ? r->sort_check : "");
+  row->valid = cs == p->expect && stable && band_ok && (!r->is_sorted || r->sort_ok);
+  snprintf(row->check, sizeof row->check, "checksum %llu %s %llu (%s)%s%s%s%s", cs,
+           cs == p->expect ? "==" : "!=", p->expect, p->expect_why, stable ? "" : "; runs differ", band,
+           r->is_sorted && band_ok ? "; " : "", r->is_sorted && band_ok ? r->sort_check : "");
   if (pp_mpi_rank() == 0)
     printf("checksum %llu\n%s %s: %s %s\n", cs, pp_model_name(r->m), r->vname,
            row->valid ? "PASS" : "FAIL", row->check);
@@ -164,21 +198,28 @@ static void row_figures(void *arg, pp_row *row) {
   pp_row_metric(row, "h2d", "s", r->t_h2d);
 }
 
+/* Variant v splits by energy band (--split energy: the sorted ones). */
+static int by_band(const plan *p, int v) {
+  return p->band && v >= 0 && (XS_SORTED_VARIANTS & (1u << v));
+}
+
 /* Why model k cannot run variant v (-1: history) of this plan, or NULL;
  * `buf` holds a formatted reason. The same verdict on every rank. */
 static const char *cannot_run(const xs_kernels *k, const plan *p, int v, char *buf, size_t len) {
   if (v < 0) return k->history ? NULL : "the history method runs on the host model only";
   const char *absent = xs_event_absent(k, v);
   if (absent) return absent;
-  if (k->max_lookups && p->n_most > k->max_lookups) {
+  if (by_band(p, v) && !k->sample_band) return "no band sampling in this model (--split lookups)";
+  const long long most = by_band(p, v) ? p->band_most : p->n_most;
+  if (k->max_lookups && most > k->max_lookups) {
     snprintf(buf, len, "%lld lookups per rank, more than its %lld (32-bit sort offsets; use more "
-             "MPI ranks)", p->n_most, k->max_lookups);
+             "MPI ranks)", most, k->max_lookups);
     return buf;
   }
-  if (p->c.sort_vendor && (XS_SORTED_VARIANTS & (1u << v)) && p->n_most > k->vendor_sort_max) {
+  if (p->c.sort_vendor && (XS_SORTED_VARIANTS & (1u << v)) && most > k->vendor_sort_max) {
     if (!k->vendor_sort_max) return "--sort vendor: no vendor sort in this model (cuda has CUB)";
     snprintf(buf, len, "--sort vendor: %lld keys per rank, more than its vendor sort's %lld",
-             p->n_most, k->vendor_sort_max);
+             most, k->vendor_sort_max);
     return buf;
   }
   return NULL;
@@ -230,13 +271,14 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   xs_data dd;
   double t_h2d = upload(m, o, h, &dd);
   pp_mpi_max(&t_h2d, 1);
-  xs_work *work = k->prepare(&dd, p->n);
+  xs_work *work = k->prepare(&dd, p->work_n);
   if (!work) pp_device_fail(m, "xsbench_like scratch", "allocation failed");
   const int sorts = (runs & (ROW_BIT(XS_SORTED_MATERIAL) | ROW_BIT(XS_SORTED_ENERGY))) != 0;
   /* --sort vendor: cannot_run let the sorted rows run only where it fits */
   const char *sort_note = sorts && p->c.sort_vendor ? k->vendor_sort(work) : k->sort_note;
   char sort_check[64] = "";
-  const int sort_ok = !sorts || pp_mpi_all(check_sort(m, o, k, work, p->n, p->c.sort_check,
+  const long long sort_n = p->band ? p->band_n : p->n; /* the sorted rows' keys on this rank */
+  const int sort_ok = !sorts || pp_mpi_all(check_sort(m, o, k, work, sort_n, p->c.sort_check,
                                                       sort_check, sizeof sort_check));
   for (int v = -1; v < XS_VARIANT_COUNT; v++) {
     if (!(runs & ROW_BIT(v))) continue;
@@ -247,12 +289,16 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
       snprintf(key, sizeof key, "%s %s", pp_model_name(m), vname);
       pp_report_param(s->report, key, "%s", sort_note);
     }
-    pp_progress(s, "%s %s: %lld %s", pp_model_name(m), vname, p->n, v < 0 ? "particles" : "lookups");
+    pp_progress(s, "%s %s: %lld %s", pp_model_name(m), vname, by_band(p, v) ? p->band_n : p->n,
+                v < 0 ? "particles" : "lookups");
     char variant[64];
     if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
     else snprintf(variant, sizeof variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
     const double lookups = (double)p->total * (double)p->per;
-    row_ctx r = {.x = {.k = k, .d = &dd, .work = work, .variant = v, .p = p},
+    /* xs-band: the device's band starts a little late, so it keeps too few */
+    const double lo = p->band_lo + (pp_fault("xs-band") ? (p->band_hi - p->band_lo) * 1e-3 : 0);
+    row_ctx r = {.x = {.k = k, .d = &dd, .work = work, .variant = v, .p = p, .band = by_band(p, v),
+                       .band_lo = lo, .kept_wrong = -1},
                  .m = m,
                  .vname = vname,
                  .is_sorted = is_sorted,
@@ -315,6 +361,23 @@ static void explain(const plan *p) {
            "method): the same lookups in another order, so a different memory-access workload.\n");
 }
 
+/* The bands' exact sizes (after the fit check, which the contiguous shares
+ * size well: a band holds total/R lookups give or take a few sqrt(total)). */
+static void plan_bands(const pp_session *s, plan *p) {
+  if (!p->band) return;
+  const double t0 = pp_wtime();
+  p->band_n = band_count(p->total, p->band_lo, p->band_hi);
+  double most = (double)p->band_n;
+  pp_mpi_max(&most, 1);
+  p->band_most = (long long)most;
+  const int others = (p->c.variants & ~XS_SORTED_VARIANTS) != 0;
+  p->work_n = others && p->n > p->band_n ? p->n : p->band_n;
+  pp_report_param(s->report, "split", "sorted variants: energy bands [r/%d, (r+1)/%d), every rank "
+                  "samples all lookups, keeps its band (rank 0: %lld, largest %lld; host count %.2f s, "
+                  "untimed); others: contiguous blocks", pp_mpi_size(), pp_mpi_size(), p->band_n,
+                  p->band_most, pp_wtime() - t0);
+}
+
 /* This rank's plan from the options; the first problem with them, or NULL. */
 static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   memset(p, 0, sizeof *p);
@@ -328,6 +391,10 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   p->n = p->total * (r + 1) / P - p->first;
   p->n_most = (p->total + P - 1) / P;
   const int sorted = !c->history && (c->variants & XS_SORTED_VARIANTS);
+  /* the bands until plan_bands counts them: about the contiguous shares */
+  p->band = sorted && !c->split_lookups;
+  p->work_n = p->n, p->band_n = p->n, p->band_most = p->n_most;
+  if (p->band) xs_band_bounds(r, P, &p->band_lo, &p->band_hi);
   if (s->opt.size_given) return "--size is not used; give --problem SIZE and --lookups N";
   if (c->history && c->variants_set) return "variants (--variant, -k) are event-method kernels";
   if (!c->history && c->particles_set) return "--particles is for the history method (--method history)";
@@ -336,6 +403,9 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   /* options that would be ignored */
   if (c->hash_bins_set && c->grid != XS_HASH)
     return "--hash-bins (XSBench's -h N) is for the hash grid: add --grid hash (-G hash)";
+  if (c->split_set && !sorted)
+    return "--split is how ranks share the sorted variants' lookups: add --variant sorted-energy "
+           "or sorted-material (-k 6, -k 4)";
   if (c->sort_check && !sorted)
     return "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
   if (c->sort_vendor && !sorted)
@@ -348,7 +418,8 @@ int main(int argc, char **argv) {
   static xs_config cfg;
   xs_config_default(&cfg);
   /* The faults this app plants (pp_fault calls, and ROW-missed for each row it times). */
-  static const char *const faults[] = {"xs-sort", "xs-checksum", "history-missed", "event-missed", NULL};
+  static const char *const faults[] = {"xs-sort", "xs-checksum", "xs-band", "history-missed", "event-missed",
+                                       NULL};
   static pp_app app = {
       .name = "xsbench_like",
       .summary = "XSBench's macroscopic cross-section lookups, XSBench's checksums",
@@ -363,7 +434,7 @@ int main(int argc, char **argv) {
       "XSBench prints for the same options. FOM: lookups/s of the whole simulation on the\n"
       "device (sampling, sorting, lookups, checksum reduction; data already there);\n"
       "end_to_end adds the host-to-device transfer of the data. Planted faults:\n"
-      "xs-checksum, xs-sort.\n"};
+      "xs-checksum, xs-sort, xs-band.\n"};
   app.options = xs_options();
   xs_rewrite_argv(argc, argv);
   pp_session s;
@@ -375,7 +446,7 @@ int main(int argc, char **argv) {
 
   /* memory, shown and checked before anything large is allocated */
   const double data = xs_data_bytes(&p.z, cfg.grid, (int)cfg.hash_bins);
-  const double work = XS_WORK_BYTES_PER_LOOKUP * (double)p.n + XS_WORK_BYTES_FIXED;
+  const double work = XS_WORK_BYTES_PER_LOOKUP * (double)p.work_n + XS_WORK_BYTES_FIXED;
   double host = data + ((s.opt.backends & (1u << PP_HOST)) ? work : 0);
   if (s.ops[PP_OMP] && !s.info[PP_OMP].is_gpu) host += data + work; /* offload to the CPU copies */
   pp_report_param(s.report, "problem", "%s: %ld nuclides x %ld points, %s grid, %s method",
@@ -393,11 +464,11 @@ int main(int argc, char **argv) {
   char what[192], data_what[96];
   snprintf(data_what, sizeof data_what, "the %s %s-grid data", p.z.name, xs_grid_name(cfg.grid));
   if (work > data)
-    snprintf(what, sizeof what, "the scratch of %lld lookups (%.3g GiB) with %s (%.3g GiB)", p.n,
+    snprintf(what, sizeof what, "the scratch of %lld lookups (%.3g GiB) with %s (%.3g GiB)", p.work_n,
              work / GIB, data_what, data / GIB);
   else
     snprintf(what, sizeof what, "%s (%.3g GiB) with the scratch of %lld lookups (%.3g GiB)", data_what,
-             data / GIB, p.n, work / GIB);
+             data / GIB, p.work_n, work / GIB);
   pp_session_check_fits(&s, what, data + work, host);
 
   double t0 = pp_wtime();
@@ -409,6 +480,9 @@ int main(int argc, char **argv) {
   pp_report_param(s.report, "init", "%.3f s (data generation, not timed)", pp_wtime() - t0);
   if (P > 1) pp_report_param(s.report, "mpi", "%d ranks split the %s with skip-ahead streams", P,
                              cfg.history ? "particles" : "lookups");
+  plan_bands(&s, &p);
+  if (!p.band && !cfg.history && (cfg.variants & XS_SORTED_VARIANTS))
+    pp_report_param(s.report, "split", "every variant by contiguous blocks of lookups (--split lookups)");
   choose_expected(&p, &pb.d);
   for (int m = 0; m < PP_MODEL_COUNT; m++)
     if (s.ops[m]) run_model(&s, (pp_model)m, &p, &pb.d);

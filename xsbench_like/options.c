@@ -95,6 +95,12 @@ static const char *p_sort(const char *v, void *ctx) {
   static const char *const sorts[] = {"own", "vendor", NULL};
   return pp_parse_choice(v, sorts, &((xs_config *)ctx)->sort_vendor);
 }
+static const char *p_split(const char *v, void *ctx) {
+  static const char *const splits[] = {"energy", "lookups", NULL};
+  xs_config *c = ctx;
+  c->split_set = 1;
+  return pp_parse_choice(v, splits, &c->split_lookups);
+}
 static const char *p_sort_check(const char *v, void *ctx) {
   (void)v;
   ((xs_config *)ctx)->sort_check = 1;
@@ -130,6 +136,12 @@ static const pp_app_option options[] = {
     {"--sort", "S", "sorted variants' device sort: own (default; the suite's radix sort, the\n"
                     "                     same in cuda and ompx) or vendor (cuda: CUB; other models\n"
                     "                     report the sorted variants NOT RUN, refused if none has one)", p_sort},
+    {"--split", "S", "how MPI ranks share the sorted variants' lookups: energy (default;\n"
+                     "                     rank r of R takes those with energy in [r/R, (r+1)/R):\n"
+                     "                     every rank samples all of them, keeps its band, sorts\n"
+                     "                     and looks up as densely in energy as one GPU does) or\n"
+                     "                     lookups (contiguous blocks of the lookup index, as the\n"
+                     "                     other variants always are)", p_split},
     {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
                            "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},

@@ -18,16 +18,15 @@ static unsigned long long split(const xs_kernels *k, const xs_data *d, xs_work *
   return sum;
 }
 
-/* Sampling with keys, the sort by key bits [lo_bit, 64), the material ranges
- * (the one host round trip before the lookups), a lookups call per non-empty
- * range of the pairs where the sort left them. */
-static unsigned long long sorted(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
-                                 long long n, int lo_bit) {
+/* The sort of n sampled pairs by key bits [lo_bit, 64), the material ranges
+ * (a host round trip before the lookups), a lookups call per non-empty range
+ * of the pairs where the sort left them. */
+static unsigned long long sort_and_look(const xs_kernels *k, const xs_data *d, xs_work *w,
+                                        long long n, int lo_bit) {
   uint64_t *key = w->key;
   double *energy = w->energy;
   long long start[XS_MATERIALS + 1];
   unsigned long long sum = 0;
-  k->sample(w, first, n, 1);
   if (k->sort_pairs(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
   k->mat_starts(w, key, n, start);
   w->energies_unsorted = lo_bit >= XS_KEY_MAT_SHIFT;
@@ -35,6 +34,15 @@ static unsigned long long sorted(const xs_kernels *k, const xs_data *d, xs_work 
     if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
   w->energies_unsorted = 0;
   return sum;
+}
+/* Sampling with keys, then the sort and the lookups. */
+static unsigned long long sorted(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
+                                 long long n, int lo_bit) {
+  k->sample(w, first, n, 1);
+  return sort_and_look(k, d, w, n, lo_bit);
+}
+static int sort_lo_bit(int v) {
+  return v == XS_SORTED_MATERIAL ? XS_KEY_MAT_SHIFT : XS_KEY_ENERGY_LO_BIT;
 }
 
 const char *xs_event_absent(const xs_kernels *k, int v) {
@@ -55,10 +63,21 @@ unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, i
     case XS_SAMPLING: sum = split(k, d, w, first, n, pick_all, 1); break;
     case XS_MATERIAL: sum = split(k, d, w, first, n, NULL, XS_MATERIALS); break;
     case XS_FUEL: sum = split(k, d, w, first, n, pick_fuel, 2); break;
-    case XS_SORTED_MATERIAL: sum = sorted(k, d, w, first, n, XS_KEY_MAT_SHIFT); break;
-    case XS_SORTED_ENERGY: sum = sorted(k, d, w, first, n, XS_KEY_ENERGY_LO_BIT); break;
+    case XS_SORTED_MATERIAL:
+    case XS_SORTED_ENERGY: sum = sorted(k, d, w, first, n, sort_lo_bit(v)); break;
     case XS_VARIANT_COUNT: break;
     }
   }
+  return sum + (k->sum_read ? k->sum_read(w) : 0);
+}
+
+unsigned long long xs_event_band(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
+                                 long long total, double lo, double hi, long long cap,
+                                 long long *kept) {
+  unsigned long long sum = 0;
+  if (k->sum_clear) k->sum_clear(w);
+  *kept = total > 0 ? k->sample_band(w, total, lo, hi, cap) : 0;
+  const long long n = *kept < cap ? *kept : cap;
+  if (n > 0) sum = sort_and_look(k, d, w, n, sort_lo_bit(v));
   return sum + (k->sum_read ? k->sum_read(w) : 0);
 }

@@ -19,6 +19,8 @@ typedef struct xs_config {
   int expect_set;
   int sort_vendor;                   /* --sort vendor: the model's library sort */
   int sort_check;                    /* --sort-check: check and time the sort on all keys */
+  int split_lookups;                 /* --split lookups: sorted variants split as the others */
+  int split_set;
 } xs_config;
 
 const pp_app_option *xs_options(void);

@@ -23,6 +23,10 @@
  *   - fused: baseline's sample + lookup of [first, first+n), one kernel;
  *   - sample: lookup first+i's energy into energy[i] and its material into
  *     mat[i], or with `keys` its xs_sort_key() into key[i] instead;
+ *   - sample_band: of lookups [0, total), those with energy in [lo, hi),
+ *     energy and xs_sort_key() into energy[]/key[] (any order; below `cap`
+ *     only), by lanes (xs_band_lane_count/_write); returns how many there
+ *     are, counted on the device (--split energy of the sorted variants);
  *   - sort_pairs: ascending key/value sort of n (uint64 key, double value)
  *     pairs looking only at key bits [lo_bit, hi_bit) (any order among equal
  *     keys), with the work's key_alt/val_alt as its second buffers; returns 1
@@ -143,6 +147,7 @@ typedef struct xs_kernels {
   unsigned long long (*sum_read)(xs_work *w);
   unsigned long long (*fused)(const xs_data *d, xs_work *w, long long first, long long n);
   void (*sample)(xs_work *w, long long first, long long n, int keys);
+  long long (*sample_band)(xs_work *w, long long total, double lo, double hi, long long cap);
   int (*sort_pairs)(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit);
   void (*mat_starts)(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]);
   unsigned long long (*lookups)(const xs_data *d, xs_work *w, const double *energy, const int *mat,
@@ -368,6 +373,57 @@ PP_HD static inline int xs_picked(int mat, int want) {
          (want == XS_PICK_OTHER && !xs_is_fuel(mat));
 }
 
+/* ---- energy bands (--split energy) ------------------------------------------ */
+/* A rank of R takes the lookups whose energy lies in its band [r/R, (r+1)/R)
+ * (xs_band_bounds): each rank samples all lookups and keeps its band, so its
+ * sorted lookups are as dense in energy as one GPU's (a rank's share of a
+ * contiguous split is a quarter as dense on 4: fewer grid neighbours shared).
+ * A lane samples XS_BAND_LANE consecutive lookups: one skip-ahead, then two
+ * LCG steps per lookup (a lookup's stream is its energy, then its material's
+ * draw, then the next lookup's), the material drawn only for kept ones. */
+#define XS_BAND_LANE 32
+PP_HD static inline void xs_band_bounds(int r, int R, double *lo, double *hi) {
+  *lo = (double)r / (double)R; /* the same expression as rank r-1's hi: no gap, no overlap */
+  *hi = r + 1 == R ? 2.0 : (double)(r + 1) / (double)R;
+}
+PP_HD static inline int xs_in_band(double e, double lo, double hi) { return e >= lo && e < hi; }
+/* How many of lane j's lookups (of total) are in [lo, hi). */
+PP_HD static inline int xs_band_lane_count(long long j, long long total, double lo, double hi) {
+  const long long i0 = j * XS_BAND_LANE;
+  int kept = 0;
+  if (i0 >= total) return 0;
+  const int len = total - i0 < XS_BAND_LANE ? (int)(total - i0) : XS_BAND_LANE;
+  uint64_t seed = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i0);
+  for (int t = 0; t < len; t++) {
+    kept += xs_in_band(pp_lcg_next(&seed), lo, hi);
+    pp_lcg_next(&seed);
+  }
+  return kept;
+}
+/* Writes lane j's kept lookups (energy, xs_sort_key) from index `at` on,
+ * those below `cap` only. */
+PP_HD static inline void xs_band_lane_write(long long j, long long total, double lo, double hi,
+                                            long long at, long long cap, double *PP_RESTRICT energy,
+                                            uint64_t *PP_RESTRICT key) {
+  const long long i0 = j * XS_BAND_LANE;
+  if (i0 >= total) return;
+  const int len = total - i0 < XS_BAND_LANE ? (int)(total - i0) : XS_BAND_LANE;
+  uint64_t seed = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i0);
+  for (int t = 0; t < len; t++) {
+    const double e = pp_lcg_next(&seed);
+    uint64_t next = seed;
+    pp_lcg_next(&next);
+    if (xs_in_band(e, lo, hi)) {
+      const int mat = xs_pick_mat(&seed);
+      if (at < cap) energy[at] = e, key[at] = xs_sort_key(mat, e);
+      at++;
+    }
+    seed = next;
+  }
+}
+/* Lanes over `total` lookups. */
+PP_HD static inline long long xs_band_lanes(long long total) { return (total + XS_BAND_LANE - 1) / XS_BAND_LANE; }
+
 PP_END_DEVICE
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT DEFAULT
@@ -403,6 +459,11 @@ int xs_variant_kernel_id(int v); /* XSBench CUDA -k id */
  * from k's primitives: its checksum sum (before the mod). */
 unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
                             long long first, long long n);
+/* A sorted variant v over the energy band [lo, hi) of lookups [0, total)
+ * (--split energy); *kept: how many the device kept (the caller checks it). */
+unsigned long long xs_event_band(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
+                                 long long total, double lo, double hi, long long cap,
+                                 long long *kept);
 /* Why k cannot run variant v (a primitive it needs is NULL), or NULL. */
 const char *xs_event_absent(const xs_kernels *k, int v);
 

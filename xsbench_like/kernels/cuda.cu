@@ -136,6 +136,21 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
   }
 }
 
+/* Band sampling: a lane of XS_BAND_LANE lookups per thread; the block
+ * scans its lanes' counts and reserves them with one atomic add. */
+__global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo, double hi,
+                                                     long long cap, double *__restrict__ energy,
+                                                     uint64_t *__restrict__ key,
+                                                     unsigned long long *count) {
+  __shared__ unsigned long long base;
+  const long long j = (long long)blockIdx.x * TPB + threadIdx.x;
+  const unsigned kept = (unsigned)xs_band_lane_count(j, total, lo, hi);
+  const unsigned before = block_scan(kept);
+  if (threadIdx.x == TPB - 1) base = atomicAdd(count, (unsigned long long)(before + kept));
+  __syncthreads();
+  xs_band_lane_write(j, total, lo, hi, (long long)(base + before), cap, energy, key);
+}
+
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); FIXED: all
  * of material `want` (a sorted range), the material array is not read. */
 template <bool FIXED>
@@ -251,6 +266,16 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   else k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
 }
 
+/* The band's counter is the material ranges' first slot, free until mat_starts. */
+static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
+  unsigned long long *count = (unsigned long long *)((xs_dev_work *)w)->start, kept = 0;
+  PP_GPU_CHECK(gpuMemsetAsync(count, 0, sizeof *count, 0));
+  k_sample_band<<<blocks_for(xs_band_lanes(total)), TPB>>>(total, lo, hi, cap, w->energy, w->key, count);
+  PP_GPU_CHECK_LAUNCH("band sampling");
+  PP_GPU_CHECK(gpuMemcpy(&kept, count, sizeof kept, gpuMemcpyDeviceToHost));
+  return (long long)kept;
+}
+
 static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
   long long *dstart = ((xs_dev_work *)w)->start;
   k_mat_start<<<1, 32>>>(key, n, dstart);
@@ -348,6 +373,7 @@ extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
       .sum_read = sum_read,
       .fused = fused,
       .sample = sample,
+      .sample_band = sample_band,
       .sort_pairs = sort_pairs,
       .mat_starts = mat_starts,
       .lookups = lookups,

@@ -45,6 +45,21 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   }
 }
 
+/* Band sampling: lanes of XS_BAND_LANE lookups, each reserving its kept ones. */
+static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
+  const long long lanes = xs_band_lanes(total);
+  unsigned long long count = 0;
+#pragma omp parallel for schedule(static)
+  for (long long j = 0; j < lanes; j++) {
+    const unsigned long long kept = (unsigned long long)xs_band_lane_count(j, total, lo, hi);
+    unsigned long long at;
+#pragma omp atomic capture
+    { at = count; count += kept; }
+    xs_band_lane_write(j, total, lo, hi, (long long)at, cap, w->energy, w->key);
+  }
+  return (long long)count;
+}
+
 static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
                                   long long lo, long long hi, int want) {
   (void)w;
@@ -91,7 +106,8 @@ static unsigned long long history(const xs_data *d, xs_work *w, long long first,
 
 const xs_kernels *xs_kernels_host(void) {
   static const xs_kernels k = {.prepare = prepare, .release = release, .fused = fused, .sample = sample,
-                               .sort_pairs = sort_pairs, .mat_starts = mat_starts, .lookups = lookups,
+                               .sample_band = sample_band, .sort_pairs = sort_pairs,
+                               .mat_starts = mat_starts, .lookups = lookups,
                                .history = history, .sort_note = "serial LSD radix sort (8-bit digits)"};
   return &k;
 }

@@ -85,6 +85,26 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   }
 }
 
+/* Band sampling: a lane of XS_BAND_LANE lookups per loop iteration, each
+ * reserving its kept lookups with an atomic capture on a mapped counter
+ * (standard OpenMP has no team scan to share one atomic among lanes). */
+static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
+  double *energy = w->energy;
+  uint64_t *key = w->key;
+  const long long lanes = xs_band_lanes(total);
+  unsigned long long count = 0;
+#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+    is_device_ptr(energy, key) map(tofrom : count)
+  for (long long j = 0; j < lanes; j++) {
+    const unsigned long long kept = (unsigned long long)xs_band_lane_count(j, total, lo, hi);
+    unsigned long long at;
+#pragma omp atomic capture
+    { at = count; count += kept; }
+    xs_band_lane_write(j, total, lo, hi, (long long)at, cap, energy, key);
+  }
+  return (long long)count;
+}
+
 /* Lookups [lo, hi) of (energy, mat) whose material `want` selects
  * (xs_picked); with mat == NULL every lookup is of material `want`. */
 static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
@@ -197,7 +217,7 @@ static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long s
   PP_STR(XS_LANE_KEYS) " keys, team scan)"
 const xs_kernels *xs_kernels_omp(void) {
   static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .fused = fused,
-                               .sample = sample, .sort_pairs = sort_pairs, .mat_starts = mat_starts,
+                               .sample = sample, .sample_band = sample_band, .sort_pairs = sort_pairs, .mat_starts = mat_starts,
                                .lookups = lookups, .sort_note = SORT_NOTE,
                                .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;

@@ -145,6 +145,36 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   }
 }
 
+/* Band sampling as cuda.cu: a lane of XS_BAND_LANE lookups per thread, the
+ * team's counts scanned, one atomic add per team reserving them (the counter
+ * is the material ranges' first slot, free until mat_starts). */
+static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
+  double *energy = w->energy;
+  uint64_t *key = w->key;
+  unsigned long long *count = (unsigned long long *)((xs_dev_work *)w)->start, kept = 0;
+  LAUNCH(1, is_device_ptr(count))
+  if (ompx_thread_id_x() == 0) *count = 0;
+  LAUNCH(blocks_for(xs_band_lanes(total)), is_device_ptr(energy, key, count)
+         ompx_dyn_cgroup_mem(SCAN_SHMEM + 8)) {
+    unsigned *sh = (unsigned *)llvm_omp_target_dynamic_shared_alloc();
+    unsigned long long *base = (unsigned long long *)(sh + 2 * TPB);
+    const long long j = (long long)ompx_block_id_x() * TPB + ompx_thread_id_x();
+    const unsigned n_kept = (unsigned)xs_band_lane_count(j, total, lo, hi);
+    const unsigned before = block_scan(n_kept, sh);
+    if (ompx_thread_id_x() == TPB - 1) {
+      unsigned long long at;
+#pragma omp atomic capture
+      { at = *count; *count += before + n_kept; }
+      *base = at;
+    }
+    ompx_sync_block_acq_rel();
+    xs_band_lane_write(j, total, lo, hi, (long long)(*base + before), cap, energy, key);
+  }
+  if (omp_target_memcpy(&kept, count, sizeof kept, 0, 0, omp_get_initial_device(), pp_omp_device))
+    pp_device_fail(PP_OMPX, "xsbench_like band count", "omp_target_memcpy failed");
+  return (long long)kept;
+}
+
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); with
  * mat == NULL all are of material `want` (a sorted range). Adds to the
  * device checksum: returns 0. */
@@ -265,7 +295,8 @@ static xs_work *prepare(const xs_data *d, long long n) {
 const xs_kernels *xs_kernels_ompx(void) {
   static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .sum_clear = sum_clear,
                                .sum_read = sum_read, .fused = fused, .sample = sample,
-                               .sort_pairs = sort_pairs, .mat_starts = mat_starts, .lookups = lookups,
+                               .sample_band = sample_band, .sort_pairs = sort_pairs,
+                               .mat_starts = mat_starts, .lookups = lookups,
                                .sort_note = SORT_NOTE, .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }
