@@ -269,7 +269,7 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
 /* The band's counter is the material ranges' first slot, free until mat_starts. */
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
   unsigned long long *count = (unsigned long long *)((xs_dev_work *)w)->start, kept = 0;
-  PP_GPU_CHECK(gpuMemsetAsync(count, 0, sizeof *count, 0));
+  PP_GPU_CHECK(gpuMemset(count, 0, sizeof *count));
   k_sample_band<<<blocks_for(xs_band_lanes(total)), TPB>>>(total, lo, hi, cap, w->energy, w->key, count);
   PP_GPU_CHECK_LAUNCH("band sampling");
   PP_GPU_CHECK(gpuMemcpy(&kept, count, sizeof kept, gpuMemcpyDeviceToHost));
