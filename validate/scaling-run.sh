@@ -17,10 +17,12 @@
 #      CG_HALOS; the series of path P other than auto are named
 #      n255-strong-halo-P-overlap and so on), CG_OVERLAP_HALOS (the paths that
 #      get the --overlap on series, default the first of CG_HALOS), CG_N325 (default 1: the n325
-#      deck too), XS_EXTRA (default 1: xsbench_like also weak, 17M lookups per
-#      GPU, and strong at 170M lookups; and, in OUT/onegpu/, one GPU running
-#      what one rank of the 17M strong run runs, 17M/P lookups: the bound the
-#      workload sets on that series, whatever the communication), MPIRUN (default mpirun with the
+#      deck too; xsbench_like's series without suffix split its sorted variant
+#      by energy band), XS_EXTRA (default 1: xsbench_like also with --split
+#      lookups, weak (17M lookups per GPU), strong at 170M lookups; and, in
+#      OUT/onegpu/, one GPU running what one rank of the 17M --split lookups
+#      run runs, 17M/P lookups: the bound the workload sets on that series,
+#      whatever the communication), MPIRUN (default mpirun with the
 #      options a root container needs; under Slurm see validate/batch/perlmutter-scaling.sbatch:
 #      it is given "-n P" after it).
 set -u
@@ -98,13 +100,15 @@ for p in $GPUS; do
   fi
   if has xsbench_like; then
     xs="-s large --variant baseline,sorted-energy"
-    run xsbench_like large-event "$p" $samples $xs
+    run xsbench_like large-event "$p" $samples $xs --split energy
     if [ "$XS_EXTRA" = 1 ]; then
-      run xsbench_like large-event-weak "$p" $samples $xs --lookups $((XS_L * p))
-      run xsbench_like large-event-l170m "$p" $samples $xs --lookups $((10 * XS_L))
+      run xsbench_like large-event-split-lookups "$p" $samples $xs --split lookups
+      run xsbench_like large-event-weak "$p" $samples $xs --split energy --lookups $((XS_L * p))
+      run xsbench_like large-event-l170m "$p" $samples $xs --split energy --lookups $((10 * XS_L))
       if [ "$p" -gt 1 ]; then # not a series: one process on one GPU (file names out of the tool's pattern)
         mkdir -p "$out/onegpu"
-        run xsbench_like "onegpu/large-event-l$((XS_L / p))" 1 $samples $xs --lookups $((XS_L / p))
+        run xsbench_like "onegpu/large-event-l$((XS_L / p))" 1 $samples $xs --split lookups \
+          --lookups $((XS_L / p))
       fi
     fi
   fi
