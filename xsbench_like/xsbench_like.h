@@ -25,8 +25,8 @@
  *     mat[i], or with `keys` its xs_sort_key() into key[i] instead;
  *   - sample_band: of lookups [0, total), those with energy in [lo, hi),
  *     energy and xs_sort_key() into energy[]/key[] (any order; below `cap`
- *     only), by lanes (xs_band_lane_count/_write); returns how many there
- *     are, counted on the device (--split energy of the sorted variants);
+ *     only), by lanes (xs_band_lane_at ...); returns how many there are,
+ *     counted on the device (--split energy of the sorted variants);
  *   - sort_pairs: ascending key/value sort of n (uint64 key, double value)
  *     pairs looking only at key bits [lo_bit, hi_bit) (any order among equal
  *     keys), with the work's key_alt/val_alt as its second buffers; returns 1
@@ -378,47 +378,58 @@ PP_HD static inline int xs_picked(int mat, int want) {
  * (xs_band_bounds): each rank samples all lookups and keeps its band, so its
  * sorted lookups are as dense in energy as one GPU's (a rank's share of a
  * contiguous split is a quarter as dense on 4: fewer grid neighbours shared).
- * A lane samples XS_BAND_LANE consecutive lookups: one skip-ahead, then two
- * LCG steps per lookup (a lookup's stream is its energy, then its material's
- * draw, then the next lookup's), the material drawn only for kept ones. */
+ * A lane samples XS_BAND_LANE lookups `stride` apart: one skip-ahead, then
+ * one jump of the stream per lookup (each lookup draws its energy, then its
+ * material), the material drawn only for kept ones. The GPU models stride by
+ * the warp width so that a warp's kept lookups are written side by side
+ * (cuda.cu, ompx.c); host and omp take consecutive lookups (stride 1). */
 #define XS_BAND_LANE 32
 PP_HD static inline void xs_band_bounds(int r, int R, double *lo, double *hi) {
   *lo = (double)r / (double)R; /* the same expression as rank r-1's hi: no gap, no overlap */
   *hi = r + 1 == R ? 2.0 : (double)(r + 1) / (double)R;
 }
 PP_HD static inline int xs_in_band(double e, double lo, double hi) { return e >= lo && e < hi; }
-/* How many of lane j's lookups (of total) are in [lo, hi). */
+typedef struct xs_band_lane {
+  uint64_t seed, a, c; /* lookup i's stream; the jump to lookup i + stride */
+  long long i, stride;
+} xs_band_lane;
+PP_HD static inline xs_band_lane xs_band_lane_at(long long i, long long stride) {
+  xs_band_lane l;
+  pp_lcg_jump(2ull * (uint64_t)stride, &l.a, &l.c);
+  l.seed = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i), l.i = i, l.stride = stride;
+  return l;
+}
+PP_HD static inline double xs_band_energy(const xs_band_lane *l) {
+  uint64_t s = l->seed;
+  return pp_lcg_next(&s);
+}
+PP_HD static inline void xs_band_next(xs_band_lane *l) {
+  l->seed = (l->a * l->seed + l->c) & PP_LCG_MASK, l->i += l->stride;
+}
+/* The lane's lookup (energy e, kept) at index `at` of energy[]/key[], if below cap. */
+PP_HD static inline void xs_band_put(const xs_band_lane *l, double e, long long at, long long cap,
+                                     double *PP_RESTRICT energy, uint64_t *PP_RESTRICT key) {
+  uint64_t s = l->seed;
+  pp_lcg_next(&s);
+  const int mat = xs_pick_mat(&s);
+  if (at < cap) energy[at] = e, key[at] = xs_sort_key(mat, e);
+}
+/* Consecutive lanes (host, omp): how many of lane j's lookups of [0, total)
+ * are in [lo, hi); and writing them from index `at` on. */
 PP_HD static inline int xs_band_lane_count(long long j, long long total, double lo, double hi) {
-  const long long i0 = j * XS_BAND_LANE;
   int kept = 0;
-  if (i0 >= total) return 0;
-  const int len = total - i0 < XS_BAND_LANE ? (int)(total - i0) : XS_BAND_LANE;
-  uint64_t seed = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i0);
-  for (int t = 0; t < len; t++) {
-    kept += xs_in_band(pp_lcg_next(&seed), lo, hi);
-    pp_lcg_next(&seed);
-  }
+  xs_band_lane l = xs_band_lane_at(j * XS_BAND_LANE, 1);
+  for (int k = 0; k < XS_BAND_LANE && l.i < total; k++, xs_band_next(&l))
+    kept += xs_in_band(xs_band_energy(&l), lo, hi);
   return kept;
 }
-/* Writes lane j's kept lookups (energy, xs_sort_key) from index `at` on,
- * those below `cap` only. */
 PP_HD static inline void xs_band_lane_write(long long j, long long total, double lo, double hi,
                                             long long at, long long cap, double *PP_RESTRICT energy,
                                             uint64_t *PP_RESTRICT key) {
-  const long long i0 = j * XS_BAND_LANE;
-  if (i0 >= total) return;
-  const int len = total - i0 < XS_BAND_LANE ? (int)(total - i0) : XS_BAND_LANE;
-  uint64_t seed = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i0);
-  for (int t = 0; t < len; t++) {
-    const double e = pp_lcg_next(&seed);
-    uint64_t next = seed;
-    pp_lcg_next(&next);
-    if (xs_in_band(e, lo, hi)) {
-      const int mat = xs_pick_mat(&seed);
-      if (at < cap) energy[at] = e, key[at] = xs_sort_key(mat, e);
-      at++;
-    }
-    seed = next;
+  xs_band_lane l = xs_band_lane_at(j * XS_BAND_LANE, 1);
+  for (int k = 0; k < XS_BAND_LANE && l.i < total; k++, xs_band_next(&l)) {
+    const double e = xs_band_energy(&l);
+    if (xs_in_band(e, lo, hi)) xs_band_put(&l, e, at++, cap, energy, key);
   }
 }
 /* Lanes over `total` lookups. */

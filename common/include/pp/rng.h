@@ -36,8 +36,8 @@ PP_HD static inline double pp_lcg_next(uint64_t *seed) {
   return (double)*seed / 9223372036854775808.0;
 }
 
-/* The LCG state n steps after `seed`. */
-PP_HD static inline uint64_t pp_lcg_skip(uint64_t seed, uint64_t n) {
+/* n steps of the LCG as one affine map: state -> (*a * state + *c) mod 2^63. */
+PP_HD static inline void pp_lcg_jump(uint64_t n, uint64_t *a_out, uint64_t *c_out) {
   uint64_t a = PP_LCG_MULT, c = PP_LCG_INC, a_new = 1, c_new = 0;
   while (n > 0) {
     if (n & 1) { a_new = a_new * a; c_new = c_new * a + c; }
@@ -45,7 +45,14 @@ PP_HD static inline uint64_t pp_lcg_skip(uint64_t seed, uint64_t n) {
     a = a * a;
     n >>= 1;
   }
-  return (a_new * seed + c_new) & PP_LCG_MASK;
+  *a_out = a_new, *c_out = c_new;
+}
+
+/* The LCG state n steps after `seed`. */
+PP_HD static inline uint64_t pp_lcg_skip(uint64_t seed, uint64_t n) {
+  uint64_t a, c;
+  pp_lcg_jump(n, &a, &c);
+  return (a * seed + c) & PP_LCG_MASK;
 }
 
 PP_END_DEVICE
