@@ -151,8 +151,7 @@ __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo,
   __shared__ unsigned long long wbase[BAND_WARPS];
   const int t = threadIdx.x % PP_WARP, w = threadIdx.x / PP_WARP;
   const long long w0 = blockIdx.x * BAND_PER_BLOCK + (long long)w * PP_WARP * XS_BAND_LANE;
-  const xs_band_lane first = xs_band_lane_at(w0 + t, PP_WARP);
-  xs_band_lane l = first;
+  xs_band_lane l = xs_band_lane_at(w0 + t, PP_WARP);
   unsigned kept = 0;
   for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l))
     kept += l.i < total && xs_in_band(xs_band_energy(&l), lo, hi);
@@ -171,7 +170,7 @@ __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo,
   __syncthreads();
   unsigned long long at = wbase[w];
   const uint64_t below = (1ull << t) - 1;
-  l = first;
+  l = xs_band_lane_at(w0 + t, PP_WARP); /* again, not a saved copy: see ompx.c */
   for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
     const double e = xs_band_energy(&l);
     const int in = l.i < total && xs_in_band(e, lo, hi);

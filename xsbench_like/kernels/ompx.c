@@ -165,8 +165,7 @@ static long long sample_band(xs_work *w, long long total, double lo, double hi, 
     unsigned long long *wbase = (unsigned long long *)llvm_omp_target_dynamic_shared_alloc();
     const int t = ompx_thread_id_x() % PP_OMPX_WARP, wi = ompx_thread_id_x() / PP_OMPX_WARP;
     const long long w0 = ompx_block_id_x() * BAND_PER_TEAM + (long long)wi * PP_OMPX_WARP * XS_BAND_LANE;
-    const xs_band_lane first = xs_band_lane_at(w0 + t, PP_OMPX_WARP);
-    xs_band_lane l = first;
+    xs_band_lane l = xs_band_lane_at(w0 + t, PP_OMPX_WARP);
     int n_kept = 0;
     for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l))
       n_kept += l.i < total && xs_in_band(xs_band_energy(&l), lo, hi);
@@ -186,7 +185,9 @@ static long long sample_band(xs_work *w, long long total, double lo, double hi, 
     ompx_sync_block_acq_rel();
     unsigned long long at = wbase[wi];
     const uint64_t below = (1ull << t) - 1;
-    l = first;
+    /* the lane again, not a saved copy: with the copy, clang 19 builds wrote some
+       lookups' energies wrong (checksums off, different per run; H100) */
+    l = xs_band_lane_at(w0 + t, PP_OMPX_WARP);
     for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
       const double e = xs_band_energy(&l);
       const int in = l.i < total && xs_in_band(e, lo, hi);
