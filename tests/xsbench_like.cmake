@@ -42,8 +42,8 @@ xs_check(one_lookup small-event-unionized-l1 --backend ${XS_MODELS} --variant al
 xs_check(history_long small-history-nuclide-p7-l1000 --backend host)
 # XSBench's kernel ids select the variants.
 xs_check(kernel_id_6 small-event-unionized-l10000 --backend ${XS_MODELS} -k 6)
-# the sorted variants sampled per lookup (--split lookups) as well as by energy band (default)
-xs_check(split_lookups small-event-unionized-l10000 --backend ${XS_MODELS} --variant all --split lookups)
+# the sorted variants sampled by energy band (one band: every lookup) as well as per lookup (default)
+xs_check(split_energy small-event-unionized-l10000 --backend ${XS_MODELS} --variant all --split energy)
 # A default run: XSBench's published value, called valid (17M lookups, ~10 s).
 pp_test(xsbench_like_published COMMAND ${XS} -m event -s small --backend host --warmup 0 --samples 1
   --bootstrap 0 --ceiling-mib 8
@@ -74,20 +74,20 @@ if(PP_HAVE_MPI)
     pp_test(xsbench_like_mpi${np}_history COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
       --backend host ${XS_FAST} EXPECT 0 "${np} ranks split the particles" LABELS mpi)
   endforeach()
-  # --split energy (the default): the sorted variants' ranks take energy bands; every
+  # --split energy: the sorted variants' ranks take energy bands; every
   # lookup in exactly one band (the recorded checksum), the device's count of each
   # band the host's (a band that starts late fails both)
   pp_mpi_command(_mpi 3)
   xs_recorded(small-event-unionized-l100000)
   pp_test(xsbench_like_mpi3_split_energy COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
-    --backend ${XS_MODELS} --variant sorted-energy,sorted-material ${XS_FAST}
+    --backend ${XS_MODELS} --variant sorted-energy,sorted-material --split energy ${XS_FAST}
     EXPECT 0 "energy bands .r/3, \\(r\\+1\\)/3\\)" LABELS mpi) # (no '[': CMake lists)
   pp_mpi_command(_mpi 2)
   pp_test(xsbench_like_mpi2_split_lookups COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
     --backend ${XS_MODELS} --variant sorted-energy --split lookups ${XS_FAST}
     EXPECT 0 "every variant by contiguous blocks of lookups \\(--split lookups\\)" LABELS mpi)
   pp_test(xsbench_like_mpi2_fault_band COMMAND ${_mpi} ${XS} ${XS_ARGS} --backend ${XS_MODELS}
-    --variant sorted-energy --inject-fault xs-band ${XS_FAST}
+    --variant sorted-energy --split energy --inject-fault xs-band ${XS_FAST}
     EXPECT 1 "FAIL checksum [0-9]+ != [0-9]+ .*; band count [0-9]+ != [0-9]+" LABELS mpi)
   # one lookup on two ranks: rank 0 has none, and every variant still sums right
   pp_mpi_command(_mpi 2)
@@ -109,7 +109,7 @@ xs_bad(size "-s: unknown problem size \\(small, large, XL, XXL\\)" -s medium)
 xs_bad(sort "--sort: expected 'own' or 'vendor'" --sort cub)
 xs_bad(sort_check "--sort-check checks the sorted variants. sort" --sort-check)
 xs_bad(split_unsorted "--split is how ranks share the sorted variants' lookups" --split energy)
-xs_bad(split_value "--split: expected 'energy' or 'lookups'" -k 6 --split band)
+xs_bad(split_value "--split: expected 'lookups' or 'energy'" -k 6 --split band)
 xs_bad(grid "--grid: expected 'unionized', 'nuclide' or 'hash'" --grid linear)
 xs_bad(lookups_0 "-l: 0 is outside \\[1, 1099511627776\\]" -l 0)
 xs_bad(lookups_big "--lookups: 1099511627777 is outside \\[1, 1099511627776\\]" --lookups 1099511627777)

@@ -209,7 +209,8 @@ static const char *cannot_run(const xs_kernels *k, const plan *p, int v, char *b
   if (v < 0) return k->history ? NULL : "the history method runs on the host model only";
   const char *absent = xs_event_absent(k, v);
   if (absent) return absent;
-  if (by_band(p, v) && !k->sample_band) return "no band sampling in this model (--split lookups)";
+  if (by_band(p, v) && !k->sample_band)
+    return k->band_note ? k->band_note : "no band sampling in this model (--split lookups runs it)";
   const long long most = by_band(p, v) ? p->band_most : p->n_most;
   if (k->max_lookups && most > k->max_lookups) {
     snprintf(buf, len, "%lld lookups per rank, more than its %lld (32-bit sort offsets; use more "
@@ -392,7 +393,7 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   p->n_most = (p->total + P - 1) / P;
   const int sorted = !c->history && (c->variants & XS_SORTED_VARIANTS);
   /* the bands until plan_bands counts them: about the contiguous shares */
-  p->band = sorted && !c->split_lookups;
+  p->band = sorted && c->split_energy;
   p->work_n = p->n, p->band_n = p->n, p->band_most = p->n_most;
   if (p->band) xs_band_bounds(r, P, &p->band_lo, &p->band_hi);
   if (s->opt.size_given) return "--size is not used; give --problem SIZE and --lookups N";

@@ -96,10 +96,10 @@ static const char *p_sort(const char *v, void *ctx) {
   return pp_parse_choice(v, sorts, &((xs_config *)ctx)->sort_vendor);
 }
 static const char *p_split(const char *v, void *ctx) {
-  static const char *const splits[] = {"energy", "lookups", NULL};
+  static const char *const splits[] = {"lookups", "energy", NULL};
   xs_config *c = ctx;
   c->split_set = 1;
-  return pp_parse_choice(v, splits, &c->split_lookups);
+  return pp_parse_choice(v, splits, &c->split_energy);
 }
 static const char *p_sort_check(const char *v, void *ctx) {
   (void)v;
@@ -136,12 +136,12 @@ static const pp_app_option options[] = {
     {"--sort", "S", "sorted variants' device sort: own (default; the suite's radix sort, the\n"
                     "                     same in cuda and ompx) or vendor (cuda: CUB; other models\n"
                     "                     report the sorted variants NOT RUN, refused if none has one)", p_sort},
-    {"--split", "S", "how MPI ranks share the sorted variants' lookups: energy (default;\n"
-                     "                     rank r of R takes those with energy in [r/R, (r+1)/R):\n"
-                     "                     every rank samples all of them, keeps its band, sorts\n"
-                     "                     and looks up as densely in energy as one GPU does) or\n"
-                     "                     lookups (contiguous blocks of the lookup index, as the\n"
-                     "                     other variants always are)", p_split},
+    {"--split", "S", "how MPI ranks share the sorted variants' lookups: lookups (default;\n"
+                     "                     contiguous blocks of the lookup index, as the other\n"
+                     "                     variants always are) or energy (rank r of R takes those\n"
+                     "                     with energy in [r/R, (r+1)/R): every rank samples all of\n"
+                     "                     them, keeps its band, sorts and looks up as densely in\n"
+                     "                     energy as one GPU does; host, omp, cuda, hip)", p_split},
     {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
                            "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},

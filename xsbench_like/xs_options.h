@@ -19,7 +19,7 @@ typedef struct xs_config {
   int expect_set;
   int sort_vendor;                   /* --sort vendor: the model's library sort */
   int sort_check;                    /* --sort-check: check and time the sort on all keys */
-  int split_lookups;                 /* --split lookups: sorted variants split as the others */
+  int split_energy;                  /* --split energy: the sorted variants split by energy band */
   int split_set;
 } xs_config;
 

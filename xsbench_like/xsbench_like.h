@@ -159,6 +159,7 @@ typedef struct xs_kernels {
   long long max_lookups;     /* most lookups prepare takes (0: no limit) */
   const char *sort_note;   /* what sort_pairs is, reported with the sorted variants */
   const char *absent_note; /* why a primitive is NULL, reported with the variants NOT RUN */
+  const char *band_note;   /* why sample_band is NULL (--split energy's sorted rows NOT RUN) */
 } xs_kernels;
 
 PP_DECLARE_MODEL_GETTERS(xs_kernels, xs_kernels_)
@@ -380,9 +381,9 @@ PP_HD static inline int xs_picked(int mat, int want) {
  * contiguous split is a quarter as dense on 4: fewer grid neighbours shared).
  * A lane samples XS_BAND_LANE lookups `stride` apart: one skip-ahead, then
  * one jump of the stream per lookup (each lookup draws its energy, then its
- * material), the material drawn only for kept ones. The GPU models stride by
- * the warp width so that a warp's kept lookups are written side by side
- * (cuda.cu, ompx.c); host and omp take consecutive lookups (stride 1). */
+ * material), the material drawn only for kept ones. cuda/hip strides by the
+ * warp width so that a warp's kept lookups are written side by side; host and
+ * omp take consecutive lookups (stride 1); ompx has no band sampler yet. */
 #define XS_BAND_LANE 32
 PP_HD static inline void xs_band_bounds(int r, int R, double *lo, double *hi) {
   *lo = (double)r / (double)R; /* the same expression as rank r-1's hi: no gap, no overlap */

@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo,
   __syncthreads();
   unsigned long long at = wbase[w];
   const uint64_t below = (1ull << t) - 1;
-  l = xs_band_lane_at(w0 + t, PP_WARP); /* again, not a saved copy: see ompx.c */
+  l = xs_band_lane_at(w0 + t, PP_WARP); /* the lane again */
   for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
     const double e = xs_band_energy(&l);
     const int in = l.i < total && xs_in_band(e, lo, hi);
