@@ -57,6 +57,11 @@ pp_test(xsbench_like_fault_checksum COMMAND ${XS} -s small -l 1000 --backend hos
   --inject-fault xs-checksum EXPECT 1 "FAIL checksum [0-9]+ != [0-9]+" LABELS validate)
 pp_test(xsbench_like_fault_sort COMMAND ${XS} -s small -l 1000 --backend host --variant sorted-energy
   ${XS_FAST} --inject-fault xs-sort EXPECT 1 "FAIL .*sort of 1000 keys WRONG" LABELS validate)
+# --split energy: the band sampler checked alone against the host's lookups; one
+# pair changed after it ran must fail that check (the checksum still agrees)
+pp_test(xsbench_like_fault_band_check COMMAND ${XS} -s small -l 1000 --backend ${XS_MODELS} -k 6
+  --split energy ${XS_FAST} --inject-fault xs-band-check
+  EXPECT 1 "band sampling alone: 1000 lookups, 1000 kept .host: 1000., WRONG" LABELS validate)
 # A fault name the app does not plant is refused at start-up, not after the run
 # (the large problem runs for tens of seconds: the timeout fails a late refusal).
 pp_test(xsbench_like_fault_unknown COMMAND ${XS} -s large --backend host ${XS_FAST} --inject-fault xs-bogus

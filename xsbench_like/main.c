@@ -159,6 +159,52 @@ static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, x
   return ok;
 }
 
+/* (key, energy) pairs in order: how the band check compares two sets. */
+typedef struct key_val {
+  uint64_t key;
+  double val;
+} key_val;
+static int key_val_order(const void *a, const void *b) {
+  const key_val *x = a, *y = b;
+  return x->key != y->key ? (x->key > y->key) - (x->key < y->key) : (x->val > y->val) - (x->val < y->val);
+}
+
+/* The model's band sampler alone over the first lookups (at most 1,000,003;
+ * all of them with --sort-check), its band starting at lo: the pairs it keeps
+ * must be exactly the host's, xs_sample's lookups in [lo, hi) (any order). */
+static int check_band(pp_model m, const pp_device_ops *o, const xs_kernels *k, xs_work *work,
+                      const plan *p, double lo, int all, char *why, size_t len) {
+  const long long total = all || p->total < 1000003 ? p->total : 1000003;
+  long long n_ref = 0;
+  key_val *ref = pp_host_alloc("xsbench_like", (size_t)p->work_n * sizeof *ref + 1, "the band check's pairs");
+  key_val *got = pp_host_alloc("xsbench_like", (size_t)p->work_n * sizeof *got + 1, "the band check's pairs");
+  for (long long i = 0; i < total; i++) {
+    double e;
+    int mat;
+    xs_sample(i, &e, &mat);
+    if (xs_in_band(e, p->band_lo, p->band_hi) && n_ref < p->work_n)
+      ref[n_ref].key = xs_sort_key(mat, e), ref[n_ref++].val = e;
+  }
+  const long long kept = k->sample_band(work, total, lo, p->band_hi, p->work_n);
+  const long long n = kept < p->work_n ? kept : p->work_n;
+  uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's keys");
+  double *val = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's values");
+  if (m == PP_HOST) memcpy(key, work->key, (size_t)n * 8), memcpy(val, work->energy, (size_t)n * 8);
+  else if (n > 0) o->to_host(key, work->key, (size_t)n * 8), o->to_host(val, work->energy, (size_t)n * 8);
+  for (long long i = 0; i < n; i++) got[i].key = key[i], got[i].val = val[i];
+  if (pp_fault("xs-band-check") && n > 0) got[0].val = -got[0].val;
+  qsort(ref, (size_t)n_ref, sizeof *ref, key_val_order);
+  qsort(got, (size_t)n, sizeof *got, key_val_order);
+  int ok = kept == n_ref;
+  for (long long i = 0; ok && i < n; i++) ok = got[i].key == ref[i].key && got[i].val == ref[i].val;
+  snprintf(why, len, "; band %s", ok ? "ok" : "WRONG");
+  if (pp_mpi_rank() == 0 && (all || !ok))
+    printf("%s band sampling alone: %lld lookups, %lld kept (host: %lld), %s\n", pp_model_name(m), total, kept,
+           n_ref, ok ? "the host's lookups" : "WRONG: not the host's lookups");
+  free(ref), free(got), free(key), free(val);
+  return ok;
+}
+
 /* One row's verdict: the global checksum, the same in every run, and for the
  * sorted variants the model's sort checked alone. */
 typedef struct row_ctx {
@@ -167,6 +213,8 @@ typedef struct row_ctx {
   const char *vname;
   int is_sorted, sort_ok;
   const char *sort_check; /* the sort checked alone: "sort of N keys ok" */
+  int band_check_ok;      /* the band sampler checked alone (band rows; else 1) */
+  const char *band_check; /* "; band ok" or "" */
   double t_h2d, lookups; /* all ranks' */
 } row_ctx;
 
@@ -183,10 +231,11 @@ static void verify_row(void *arg, pp_row *row) {
     snprintf(band, sizeof band, "; band count %lld != %lld", r->x.kept_wrong < 0 ? p->band_n : r->x.kept_wrong,
              p->band_n);
   pp_row_metric(row, "checksum", "", (double)cs);
-  row->valid = cs == p->expect && stable && band_ok && (!r->is_sorted || r->sort_ok);
-  snprintf(row->check, sizeof row->check, "checksum %llu %s %llu (%s)%s%s%s%s", cs,
+  row->valid = cs == p->expect && stable && band_ok && r->band_check_ok && (!r->is_sorted || r->sort_ok);
+  snprintf(row->check, sizeof row->check, "checksum %llu %s %llu (%s)%s%s%s%s%s", cs,
            cs == p->expect ? "==" : "!=", p->expect, p->expect_why, stable ? "" : "; runs differ", band,
-           r->is_sorted && band_ok ? "; " : "", r->is_sorted && band_ok ? r->sort_check : "");
+           r->is_sorted && band_ok ? "; " : "", r->is_sorted && band_ok ? r->sort_check : "",
+           r->band_check);
   if (pp_mpi_rank() == 0)
     printf("checksum %llu\n%s %s: %s %s\n", cs, pp_model_name(r->m), r->vname,
            row->valid ? "PASS" : "FAIL", row->check);
@@ -281,6 +330,11 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   const long long sort_n = p->band ? p->band_n : p->n; /* the sorted rows' keys on this rank */
   const int sort_ok = !sorts || pp_mpi_all(check_sort(m, o, k, work, sort_n, p->c.sort_check,
                                                       sort_check, sizeof sort_check));
+  /* xs-band: the device's band starts a little late, so it keeps too few */
+  const double band_lo = p->band_lo + (pp_fault("xs-band") ? (p->band_hi - p->band_lo) * 1e-3 : 0);
+  char band_check[16] = "";
+  const int band_check_ok = !(sorts && p->band) ||
+      pp_mpi_all(check_band(m, o, k, work, p, band_lo, p->c.sort_check, band_check, sizeof band_check));
   for (int v = -1; v < XS_VARIANT_COUNT; v++) {
     if (!(runs & ROW_BIT(v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
@@ -296,15 +350,15 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
     if (v < 0) snprintf(variant, sizeof variant, "%lld lookups/particle", p->per);
     else snprintf(variant, sizeof variant, "%s (-k %d)", vname, xs_variant_kernel_id(v));
     const double lookups = (double)p->total * (double)p->per;
-    /* xs-band: the device's band starts a little late, so it keeps too few */
-    const double lo = p->band_lo + (pp_fault("xs-band") ? (p->band_hi - p->band_lo) * 1e-3 : 0);
     row_ctx r = {.x = {.k = k, .d = &dd, .work = work, .variant = v, .p = p, .band = by_band(p, v),
-                       .band_lo = lo, .kept_wrong = -1},
+                       .band_lo = band_lo, .kept_wrong = -1},
                  .m = m,
                  .vname = vname,
                  .is_sorted = is_sorted,
                  .sort_ok = sort_ok,
                  .sort_check = sort_check,
+                 .band_check_ok = !by_band(p, v) || band_check_ok,
+                 .band_check = by_band(p, v) ? band_check : "",
                  .t_h2d = t_h2d,
                  .lookups = lookups};
     const pp_measure spec = {.name = v < 0 ? "history" : "event",
@@ -419,8 +473,8 @@ int main(int argc, char **argv) {
   static xs_config cfg;
   xs_config_default(&cfg);
   /* The faults this app plants (pp_fault calls, and ROW-missed for each row it times). */
-  static const char *const faults[] = {"xs-sort", "xs-checksum", "xs-band", "history-missed", "event-missed",
-                                       NULL};
+  static const char *const faults[] = {"xs-sort", "xs-checksum", "xs-band", "xs-band-check", "history-missed",
+                                       "event-missed", NULL};
   static pp_app app = {
       .name = "xsbench_like",
       .summary = "XSBench's macroscopic cross-section lookups, XSBench's checksums",
@@ -435,7 +489,7 @@ int main(int argc, char **argv) {
       "XSBench prints for the same options. FOM: lookups/s of the whole simulation on the\n"
       "device (sampling, sorting, lookups, checksum reduction; data already there);\n"
       "end_to_end adds the host-to-device transfer of the data. Planted faults:\n"
-      "xs-checksum, xs-sort, xs-band.\n"};
+      "xs-checksum, xs-sort, xs-band, xs-band-check.\n"};
   app.options = xs_options();
   xs_rewrite_argv(argc, argv);
   pp_session s;
