@@ -189,8 +189,7 @@ static int check_band(pp_model m, const pp_device_ops *o, const xs_kernels *k, x
   const long long n = kept < p->work_n ? kept : p->work_n;
   uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's keys");
   double *val = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's values");
-  if (m == PP_HOST) memcpy(key, work->key, (size_t)n * 8), memcpy(val, work->energy, (size_t)n * 8);
-  else if (n > 0) o->to_host(key, work->key, (size_t)n * 8), o->to_host(val, work->energy, (size_t)n * 8);
+  if (n > 0) o->to_host(key, work->key, (size_t)n * 8), o->to_host(val, work->energy, (size_t)n * 8);
   for (long long i = 0; i < n; i++) got[i].key = key[i], got[i].val = val[i];
   if (pp_fault("xs-band-check") && n > 0) got[0].val = -got[0].val;
   qsort(ref, (size_t)n_ref, sizeof *ref, key_val_order);
