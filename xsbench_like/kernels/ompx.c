@@ -264,8 +264,10 @@ static xs_work *prepare(const xs_data *d, long long n) {
 #define SORT_NOTE XS_TILE_SORT_NOTE ", as cuda"
 /* The band sampler of cuda.cu, written in ompx (warp-strided lanes, ballots,
  * one atomic per team), computed wrong checksums on an H100 with clang 19
- * (a different one per run) where cuda's and omp's were right; a standalone
- * copy of the kernel matched the host's band. Not found yet: ompx has none. */
+ * (a different one per run) where cuda's and omp's were right: LLVM 19's
+ * OpenMPOpt pass turned its per-step `l.i < total` into the lane's first
+ * step's test (docs/performance.md). ompx has none until a form that pass
+ * keeps has run on a GPU (a candidate: branch ompx-band-steps). */
 #define XS_OMPX_BAND_NOTE "no band sampling in ompx yet (its kernel gave wrong checksums on an H100); " \
                           "--split lookups runs it"
 const xs_kernels *xs_kernels_ompx(void) {
