@@ -217,8 +217,8 @@ static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long s
   PP_STR(XS_LANE_KEYS) " keys, team scan)"
 const xs_kernels *xs_kernels_omp(void) {
   static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .fused = fused,
-                               .sample = sample, .sample_band = sample_band, .sort_pairs = sort_pairs, .mat_starts = mat_starts,
-                               .lookups = lookups, .sort_note = SORT_NOTE,
+                               .sample = sample, .sample_band = sample_band, .sort_pairs = sort_pairs,
+                               .mat_starts = mat_starts, .lookups = lookups, .sort_note = SORT_NOTE,
                                .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }
