@@ -3,11 +3,22 @@
  * and holds their planes as ghosts after its own entries. */
 #ifndef PP_TESTS_HALO_TEST_SLAB_H
 #define PP_TESTS_HALO_TEST_SLAB_H
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cgsolve.h"
 #include "pp/mpi.h"
 
 enum { OWN = 6, PLANE = 2 };
+
+/* MPI started, at least 2 ranks (else exit 2, naming the test). */
+static void halo_test_start(int *argc, char ***argv, const char *test) {
+  pp_mpi_init(argc, argv);
+  if (pp_mpi_size() >= 2) return;
+  fprintf(stderr, "%s: run it on 2 or more ranks\n", test);
+  pp_mpi_finalize();
+  exit(2);
+}
 
 static void make_halo(cg_halo *h, int32_t idx_lo[PLANE], int32_t idx_hi[PLANE]) {
   const int r = pp_mpi_rank(), p = pp_mpi_size();

@@ -63,12 +63,7 @@ static const cg_ipc_driver shm_driver = {"shared-memory IPC", load, is_device, c
                                          open_handle, close_handle, copy, wait_copies};
 
 int main(int argc, char **argv) {
-  pp_mpi_init(&argc, &argv);
-  if (pp_mpi_size() < 2) {
-    fprintf(stderr, "test_halo_ipc: run it on 2 or more ranks\n");
-    pp_mpi_finalize();
-    return 2;
-  }
+  halo_test_start(&argc, &argv, "test_halo_ipc");
   snprintf(seg_name, sizeof seg_name, "/pp-halo-ipc-test-%ld", (long)getpid());
   seg_bytes = (LEAD + OWN + 2 * PLANE) * sizeof(double);
   int fd = shm_open(seg_name, O_CREAT | O_EXCL | O_RDWR, 0600);

@@ -33,12 +33,7 @@ static void give_buffers(cg_halo *h) {
 }
 
 int main(int argc, char **argv) {
-  pp_mpi_init(&argc, &argv);
-  if (pp_mpi_size() < 2) {
-    fprintf(stderr, "test_halo_staged: run it on 2 or more ranks\n");
-    pp_mpi_finalize();
-    return 2;
-  }
+  halo_test_start(&argc, &argv, "test_halo_staged");
   cg_halo h;
   int32_t lo[PLANE], hi[PLANE];
   double x[OWN + 2 * PLANE];
