@@ -145,6 +145,67 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   }
 }
 
+/* Band sampling as cuda.cu: a warp takes PP_OMPX_WARP * XS_BAND_LANE
+ * consecutive lookups, lane t every PP_OMPX_WARP-th from t; a count pass, the
+ * team's warp totals scanned and reserved by one atomic add (the counter is
+ * the material ranges' first slot, free until mat_starts), then each step's
+ * kept lookups written side by side (a ballot's prefix). */
+#define BAND_WARPS (TPB / PP_OMPX_WARP)
+#define BAND_PER_TEAM ((long long)TPB * XS_BAND_LANE)
+static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
+  double *energy = w->energy;
+  uint64_t *key = w->key;
+  unsigned long long *count = (unsigned long long *)((xs_dev_work *)w)->start, kept = 0;
+  const long long teams = (total + BAND_PER_TEAM - 1) / BAND_PER_TEAM;
+  if (teams > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like launch", "grid too large");
+  LAUNCH(1, is_device_ptr(count))
+  if (ompx_thread_id_x() == 0) *count = 0;
+  LAUNCH((int)teams, is_device_ptr(energy, key, count)
+         ompx_dyn_cgroup_mem(BAND_WARPS * (int)sizeof(unsigned long long))) {
+    unsigned long long *wbase = (unsigned long long *)llvm_omp_target_dynamic_shared_alloc();
+    const int t = ompx_thread_id_x() % PP_OMPX_WARP, wi = ompx_thread_id_x() / PP_OMPX_WARP;
+    const long long w0 = ompx_block_id_x() * BAND_PER_TEAM + (long long)wi * PP_OMPX_WARP * XS_BAND_LANE;
+    /* the lane's steps below total, counted before the loops: LLVM 19's OpenMPOpt
+       hoisted a per-step l.i < total to the first step (docs/performance.md) */
+    const long long first_i = w0 + t;
+    const int steps = first_i >= total ? 0
+                      : (int)((total - first_i + PP_OMPX_WARP - 1) / PP_OMPX_WARP < XS_BAND_LANE
+                                  ? (total - first_i + PP_OMPX_WARP - 1) / PP_OMPX_WARP
+                                  : XS_BAND_LANE);
+    xs_band_lane l = xs_band_lane_at(first_i, PP_OMPX_WARP);
+    int n_kept = 0;
+    for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l))
+      n_kept += k < steps && xs_in_band(xs_band_energy(&l), lo, hi);
+    for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2) n_kept += ompx_shfl_down_sync_i(~0ull, n_kept, d, PP_OMPX_WARP);
+    if (t == 0) wbase[wi] = (unsigned long long)n_kept;
+    ompx_sync_block_acq_rel();
+    if (ompx_thread_id_x() == 0) {
+      unsigned long long run = 0, base;
+      for (int i = 0; i < BAND_WARPS; i++) {
+        const unsigned long long c = wbase[i];
+        wbase[i] = run, run += c;
+      }
+#pragma omp atomic capture
+      { base = *count; *count += run; }
+      for (int i = 0; i < BAND_WARPS; i++) wbase[i] += base;
+    }
+    ompx_sync_block_acq_rel();
+    unsigned long long at = wbase[wi];
+    const uint64_t below = (1ull << t) - 1;
+    l = xs_band_lane_at(first_i, PP_OMPX_WARP);
+    for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
+      const double e = xs_band_energy(&l);
+      const int in = k < steps && xs_in_band(e, lo, hi);
+      const uint64_t m = ompx_ballot_sync(~0ull, in);
+      if (in) xs_band_put(&l, e, (long long)at + __builtin_popcountll(m & below), cap, energy, key);
+      at += (unsigned long long)__builtin_popcountll(m);
+    }
+  }
+  if (omp_target_memcpy(&kept, count, sizeof kept, 0, 0, omp_get_initial_device(), pp_omp_device))
+    pp_device_fail(PP_OMPX, "xsbench_like band count", "omp_target_memcpy failed");
+  return (long long)kept;
+}
+
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); with
  * mat == NULL all are of material `want` (a sorted range). Adds to the
  * device checksum: returns 0. */
@@ -262,19 +323,11 @@ static xs_work *prepare(const xs_data *d, long long n) {
 }
 
 #define SORT_NOTE XS_TILE_SORT_NOTE ", as cuda"
-/* The band sampler of cuda.cu, written in ompx (warp-strided lanes, ballots,
- * one atomic per team), computed wrong checksums on an H100 with clang 19
- * (a different one per run) where cuda's and omp's were right: LLVM 19's
- * OpenMPOpt pass turned its per-step `l.i < total` into the lane's first
- * step's test (docs/performance.md). ompx has none until a form that pass
- * keeps has run on a GPU (a candidate: branch ompx-band-steps). */
-#define XS_OMPX_BAND_NOTE "no band sampling in ompx yet (its kernel gave wrong checksums on an H100); " \
-                          "--split lookups runs it"
 const xs_kernels *xs_kernels_ompx(void) {
   static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .sum_clear = sum_clear,
                                .sum_read = sum_read, .fused = fused, .sample = sample,
-                               .sort_pairs = sort_pairs, .mat_starts = mat_starts, .lookups = lookups,
-                               .sort_note = SORT_NOTE, .max_lookups = XS_OMP_MAX_LOOKUPS,
-                               .band_note = XS_OMPX_BAND_NOTE};
+                               .sample_band = sample_band, .sort_pairs = sort_pairs,
+                               .mat_starts = mat_starts, .lookups = lookups,
+                               .sort_note = SORT_NOTE, .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }
