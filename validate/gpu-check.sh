@@ -33,6 +33,13 @@ if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/cgsolve --backend omp,ompx,cuda --size 40 $fast
   check mpirun -n 3 --allow-run-as-root --oversubscribe $b/microbench --backend all --size 2^16 --tpb 256 $fast
 fi
+# tscheck: as check, and a variant that a built model refuses ("NOT RUN",
+# other than "not built") counts as a failure too.
+tscheck() {
+  note "$@"
+  if out=$("$@" 2>&1) && ! echo "$out" | grep "NOT RUN" | grep -vq "not built"; then echo "ok   $*"
+  else echo "FAIL $*"; echo "$out" | grep -E "FAIL|rror|NOT RUN" | grep -v "not built" | head -5; fail=1; fi
+}
 # xsbench_like: every model, variant and grid type, odd lookup counts (the
 # expected checksum is the host's computation of the same run)
 for g in unionized hash nuclide; do for l in 1000003 1 33; do
@@ -42,15 +49,14 @@ check $b/xsbench_like --backend all -s small --grid hash --hash-bins 37 -l 10000
 check $b/xsbench_like --backend all -s large -l 4000037 --variant all $fast
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 100003 --variant all $fast
+  # ranks split by energy band: each samples every lookup and keeps its band (every model must run it)
+  for l in 1000003 77; do
+    tscheck mpirun -n 3 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l $l \
+      --variant sorted-energy,sorted-material --split energy $fast
+  done
 fi
 # testsnap: every model and variant on TestSNAP's W_2 and LAMMPS's
-# W_2J8_2000_disp, 2 steps; a variant that a built model refuses ("NOT RUN",
-# other than "not built") counts as a failure here.
-tscheck() {
-  note "$@"
-  if out=$("$@" 2>&1) && ! echo "$out" | grep "NOT RUN" | grep -vq "not built"; then echo "ok   $*"
-  else echo "FAIL $*"; echo "$out" | grep -E "FAIL|rror|NOT RUN" | grep -v "not built" | head -5; fail=1; fi
-}
+# W_2J8_2000_disp, 2 steps.
 ts="--steps 2 --warmup 1 --quiet --no-energy"
 for c in W_2 W_2J8_2000_disp; do
   check $b/testsnap --case $c --backend all $ts
