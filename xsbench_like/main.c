@@ -258,7 +258,7 @@ static const char *cannot_run(const xs_kernels *k, const plan *p, int v, char *b
   const char *absent = xs_event_absent(k, v);
   if (absent) return absent;
   if (by_band(p, v) && !k->sample_band)
-    return k->band_note ? k->band_note : "no band sampling in this model (--split lookups runs it)";
+    return "no band sampling in this model (--split lookups runs it)";
   const long long most = by_band(p, v) ? p->band_most : p->n_most;
   if (k->max_lookups && most > k->max_lookups) {
     snprintf(buf, len, "%lld lookups per rank, more than its %lld (32-bit sort offsets; use more "

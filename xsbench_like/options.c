@@ -141,7 +141,7 @@ static const pp_app_option options[] = {
                      "                     variants always are) or energy (rank r of R takes those\n"
                      "                     with energy in [r/R, (r+1)/R): every rank samples all of\n"
                      "                     them, keeps its band, sorts and looks up as densely in\n"
-                     "                     energy as one GPU does; host, omp, cuda, hip)", p_split},
+                     "                     energy as one GPU does; every model)", p_split},
     {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
                            "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},

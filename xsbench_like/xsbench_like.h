@@ -159,7 +159,6 @@ typedef struct xs_kernels {
   long long max_lookups;     /* most lookups prepare takes (0: no limit) */
   const char *sort_note;   /* what sort_pairs is, reported with the sorted variants */
   const char *absent_note; /* why a primitive is NULL, reported with the variants NOT RUN */
-  const char *band_note;   /* why sample_band is NULL (--split energy's sorted rows NOT RUN) */
 } xs_kernels;
 
 PP_DECLARE_MODEL_GETTERS(xs_kernels, xs_kernels_)
