@@ -44,6 +44,13 @@ xs_check(history_long small-history-nuclide-p7-l1000 --backend host)
 xs_check(kernel_id_6 small-event-unionized-l10000 --backend ${XS_MODELS} -k 6)
 # the sorted variants sampled by energy band (one band: every lookup) as well as per lookup (default)
 xs_check(split_energy small-event-unionized-l10000 --backend ${XS_MODELS} --variant all --split energy)
+# --material-launch concurrent: XSBench's checksum still; a model without a
+# concurrent launch (host, CPU omp) says it ran them one after another
+xs_check(material_concurrent small-event-unionized-l10000 --backend ${XS_MODELS} --variant all
+  --material-launch concurrent)
+pp_test(xsbench_like_material_serial_note COMMAND ${XS} -s small -l 1000 --backend host -k 6
+  --material-launch concurrent --warmup 0 --samples 2 --bootstrap 0 --ceiling-mib 8
+  EXPECT 0 "host material launch +serial .this model has no concurrent launch." LABELS validate)
 # A default run: XSBench's published value, called valid (17M lookups, ~10 s).
 pp_test(xsbench_like_published COMMAND ${XS} -m event -s small --backend host --warmup 0 --samples 1
   --bootstrap 0 --ceiling-mib 8
@@ -115,6 +122,8 @@ xs_bad(sort "--sort: expected 'own' or 'vendor'" --sort cub)
 xs_bad(sort_check "--sort-check checks the sorted variants. sort" --sort-check)
 xs_bad(split_unsorted "--split is how ranks share the sorted variants' lookups" --split energy)
 xs_bad(split_value "--split: expected 'lookups' or 'energy'" -k 6 --split band)
+xs_bad(material_unsorted "--material-launch is how the sorted variants launch" --material-launch concurrent)
+xs_bad(material_value "--material-launch: expected 'serial' or 'concurrent'" -k 6 --material-launch all)
 xs_bad(grid "--grid: expected 'unionized', 'nuclide' or 'hash'" --grid linear)
 xs_bad(lookups_0 "-l: 0 is outside \\[1, 1099511627776\\]" -l 0)
 xs_bad(lookups_big "--lookups: 1099511627777 is outside \\[1, 1099511627776\\]" --lookups 1099511627777)

@@ -47,6 +47,10 @@ for g in unionized hash nuclide; do for l in 1000003 1 33; do
 done; done
 check $b/xsbench_like --backend all -s small --grid hash --hash-bins 37 -l 100003 --variant all $fast
 check $b/xsbench_like --backend all -s large -l 4000037 --variant all $fast
+# the sorted variants' material ranges launched at once (cuda and hip streams, ompx nowait regions)
+for l in 4000037 1000003 77; do
+  check $b/xsbench_like --backend all -s large -l $l --variant sorted-material,sorted-energy --material-launch concurrent $fast
+done
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 100003 --variant all $fast
   # ranks split by energy band: each samples every lookup and keeps its band (every model must run it)
@@ -54,6 +58,8 @@ if command -v mpirun >/dev/null; then
     tscheck mpirun -n 3 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l $l \
       --variant sorted-energy,sorted-material --split energy $fast
   done
+  tscheck mpirun -n 2 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 1000003 \
+    --variant sorted-energy,sorted-material --split energy --material-launch concurrent $fast
 fi
 # testsnap: every model and variant on TestSNAP's W_2 and LAMMPS's
 # W_2J8_2000_disp, 2 steps.

@@ -19,7 +19,8 @@
 #      get the --overlap on series, default the first of CG_HALOS), CG_N325 (default 1: the n325
 #      deck too; xsbench_like's series without suffix split its sorted variant
 #      by energy band), XS_EXTRA (default 1: xsbench_like also with --split
-#      lookups, weak (17M lookups per GPU), strong at 170M lookups; and, in
+#      lookups, with --material-launch concurrent (the 12 per-material
+#      lookups kernels at once), weak (17M lookups per GPU), strong at 170M lookups; and, in
 #      OUT/onegpu/, one GPU running what one rank of the 17M --split lookups
 #      run runs, 17M/P lookups: the bound the workload sets on that series,
 #      whatever the communication), MPIRUN (default mpirun with the
@@ -103,6 +104,7 @@ for p in $GPUS; do
     run xsbench_like large-event "$p" $samples $xs --split energy
     if [ "$XS_EXTRA" = 1 ]; then
       run xsbench_like large-event-split-lookups "$p" $samples $xs --split lookups
+      run xsbench_like large-event-concurrent "$p" $samples $xs --split energy --material-launch concurrent
       run xsbench_like large-event-weak "$p" $samples $xs --split energy --lookups $((XS_L * p))
       run xsbench_like large-event-l170m "$p" $samples $xs --split energy --lookups $((10 * XS_L))
       if [ "$p" -gt 1 ]; then # not a series: one process on one GPU (file names out of the tool's pattern)

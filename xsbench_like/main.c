@@ -325,6 +325,14 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   const int sorts = (runs & (ROW_BIT(XS_SORTED_MATERIAL) | ROW_BIT(XS_SORTED_ENERGY))) != 0;
   /* --sort vendor: cannot_run let the sorted rows run only where it fits */
   const char *sort_note = sorts && p->c.sort_vendor ? k->vendor_sort(work) : k->sort_note;
+  work->ranges_concurrent = p->c.material_concurrent && k->ranges_join;
+  if (sorts) {
+    char key[64];
+    snprintf(key, sizeof key, "%s material launch", pp_model_name(m));
+    pp_report_param(s->report, key, "%s", work->ranges_concurrent ? k->concurrent_note
+                                          : p->c.material_concurrent ? "serial (this model has no concurrent launch)"
+                                                                     : "serial, one kernel per material (XSBench's)");
+  }
   char sort_check[64] = "";
   const long long sort_n = p->band ? p->band_n : p->n; /* the sorted rows' keys on this rank */
   const int sort_ok = !sorts || pp_mpi_all(check_sort(m, o, k, work, sort_n, p->c.sort_check,
@@ -460,6 +468,9 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   if (c->split_set && !sorted)
     return "--split is how ranks share the sorted variants' lookups: add --variant sorted-energy "
            "or sorted-material (-k 6, -k 4)";
+  if (c->material_set && !sorted)
+    return "--material-launch is how the sorted variants launch their per-material lookups: add "
+           "--variant sorted-energy or sorted-material (-k 6, -k 4)";
   if (c->sort_check && !sorted)
     return "--sort-check checks the sorted variants' sort: add --variant sorted-energy (-k 6)";
   if (c->sort_vendor && !sorted)

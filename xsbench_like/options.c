@@ -101,6 +101,12 @@ static const char *p_split(const char *v, void *ctx) {
   c->split_set = 1;
   return pp_parse_choice(v, splits, &c->split_energy);
 }
+static const char *p_material_launch(const char *v, void *ctx) {
+  static const char *const launches[] = {"serial", "concurrent", NULL};
+  xs_config *c = ctx;
+  c->material_set = 1;
+  return pp_parse_choice(v, launches, &c->material_concurrent);
+}
 static const char *p_sort_check(const char *v, void *ctx) {
   (void)v;
   ((xs_config *)ctx)->sort_check = 1;
@@ -142,6 +148,10 @@ static const pp_app_option options[] = {
                      "                     with energy in [r/R, (r+1)/R): every rank samples all of\n"
                      "                     them, keeps its band, sorts and looks up as densely in\n"
                      "                     energy as one GPU does; every model)", p_split},
+    {"--material-launch", "L", "sorted variants' per-material lookups: serial (default; one\n"
+                               "                     kernel after another, as XSBench's -k 4 and -k 6) or\n"
+                               "                     concurrent (all at once, joined before the checksum;\n"
+                               "                     cuda, hip, ompx; the others report serial)", p_material_launch},
     {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
                            "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},

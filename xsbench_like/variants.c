@@ -20,7 +20,10 @@ static unsigned long long split(const xs_kernels *k, const xs_data *d, xs_work *
 
 /* The sort of n sampled pairs by key bits [lo_bit, 64), the material ranges
  * (a host round trip before the lookups), a lookups call per non-empty range
- * of the pairs where the sort left them. */
+ * of the pairs where the sort left them: one after another as XSBench launches
+ * them, or, with w->ranges_concurrent, at once until ranges_join (the largest
+ * range, the fuel's, is material 0 and goes first; the others fill the
+ * device beside its last wave). */
 static unsigned long long sort_and_look(const xs_kernels *k, const xs_data *d, xs_work *w,
                                         long long n, int lo_bit) {
   uint64_t *key = w->key;
@@ -32,6 +35,7 @@ static unsigned long long sort_and_look(const xs_kernels *k, const xs_data *d, x
   w->energies_unsorted = lo_bit >= XS_KEY_MAT_SHIFT;
   for (int m = 0; m < XS_MATERIALS; m++)
     if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
+  if (w->ranges_concurrent) k->ranges_join(w);
   w->energies_unsorted = 0;
   return sum;
 }

@@ -21,6 +21,8 @@ typedef struct xs_config {
   int sort_check;                    /* --sort-check: check and time the sort on all keys */
   int split_energy;                  /* --split energy: the sorted variants split by energy band */
   int split_set;
+  int material_concurrent;           /* --material-launch concurrent */
+  int material_set;
 } xs_config;
 
 const pp_app_option *xs_options(void);

@@ -129,6 +129,8 @@ typedef struct xs_work {
   uint64_t *key, *key_alt;  /* [n] sort keys; the sort's second keys */
   int energies_unsorted;    /* set by the driver around the sorted-material lookups:
                                one material's lookups come in random energy order */
+  int ranges_concurrent;    /* --material-launch concurrent, where ranges_join exists: the
+                               sorted ranges' lookups calls may run at once until ranges_join */
 } xs_work;
 
 /* Lookups of one material in random energy order (sorted-material, -k 4) thrash
@@ -157,6 +159,11 @@ typedef struct xs_kernels {
   const char *(*vendor_sort)(xs_work *w);
   long long vendor_sort_max; /* most lookups vendor_sort takes (0: it has none) */
   long long max_lookups;     /* most lookups prepare takes (0: no limit) */
+  /* Optional (--material-launch concurrent): waits for the sorted ranges' lookups
+   * calls, which ran concurrently because w->ranges_concurrent was set; NULL:
+   * this model launches them one after another. */
+  void (*ranges_join)(xs_work *w);
+  const char *concurrent_note; /* how ranges_join's model runs the ranges at once */
   const char *sort_note;   /* what sort_pairs is, reported with the sorted variants */
   const char *absent_note; /* why a primitive is NULL, reported with the variants NOT RUN */
 } xs_kernels;

@@ -49,6 +49,12 @@ typedef struct work {
   void *cub_tmp;
   size_t cub_bytes;
   int vendor; /* --sort vendor: CUB */
+  /* --material-launch concurrent: a stream per material, forked from the
+   * legacy stream after the material ranges, joined back by ranges_join */
+  int streams_made, forked;
+  unsigned launched; /* bit m: material m's stream has a lookups kernel */
+  gpuStream_t stream[XS_MATERIALS];
+  gpuEvent_t fork, done[XS_MATERIALS];
 } work;
 
 static unsigned blocks_for(long long n) {
@@ -324,15 +330,42 @@ __global__ void __launch_bounds__(TPB) k_lookups_strided(xs_data d, const double
   warp_add(v, sum);
 }
 
+/* Material m's stream, after the work queued so far on the legacy stream. */
+static gpuStream_t range_stream(work *w, int m) {
+  if (!w->streams_made) {
+    for (int i = 0; i < XS_MATERIALS; i++) {
+      PP_GPU_CHECK(gpuStreamCreateWithFlags(&w->stream[i], gpuStreamNonBlocking));
+      PP_GPU_CHECK(gpuEventCreateWithFlags(&w->done[i], gpuEventDisableTiming));
+    }
+    PP_GPU_CHECK(gpuEventCreateWithFlags(&w->fork, gpuEventDisableTiming));
+    w->streams_made = 1;
+  }
+  if (!w->forked) PP_GPU_CHECK(gpuEventRecord(w->fork, 0));
+  w->forked = 1;
+  PP_GPU_CHECK(gpuStreamWaitEvent(w->stream[m], w->fork, 0));
+  w->launched |= 1u << m;
+  return w->stream[m];
+}
+static void ranges_join(xs_work *xw) {
+  work *w = (work *)xw;
+  for (int m = 0; m < XS_MATERIALS; m++)
+    if (w->launched & (1u << m)) {
+      PP_GPU_CHECK(gpuEventRecord(w->done[m], w->stream[m]));
+      PP_GPU_CHECK(gpuStreamWaitEvent(0, w->done[m], 0));
+    }
+  w->launched = 0, w->forked = 0;
+}
+
 /* Adds to the device checksum: returns 0. */
 static unsigned long long lookups(const xs_data *d, xs_work *w, const double *energy, const int *mat,
                                   long long lo, long long hi, int want) {
   unsigned long long *sum = ((xs_dev_work *)w)->sum;
+  const gpuStream_t st = !mat && w->ranges_concurrent ? range_stream((work *)w, want) : 0;
   if (mat) k_lookups<false><<<blocks_for(hi - lo), TPB>>>(*d, energy, mat, lo, hi, want, sum);
   else if (w->energies_unsorted && ((xs_dev_work *)w)->unsorted_blocks) {
     const unsigned b = blocks_for(hi - lo), cap = (unsigned)((xs_dev_work *)w)->unsorted_blocks;
-    k_lookups_strided<<<b < cap ? b : cap, TPB>>>(*d, energy, lo, hi, want, sum);
-  } else k_lookups<true><<<blocks_for(hi - lo), TPB>>>(*d, energy, NULL, lo, hi, want, sum);
+    k_lookups_strided<<<b < cap ? b : cap, TPB, 0, st>>>(*d, energy, lo, hi, want, sum);
+  } else k_lookups<true><<<blocks_for(hi - lo), TPB, 0, st>>>(*d, energy, NULL, lo, hi, want, sum);
   return 0;
 }
 
@@ -348,6 +381,10 @@ static void release(xs_work *xw) {
                  g->bsum,    g->sum,      g->start, w->cub_tmp};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     if (all[i]) gpuFree(all[i]);
+  if (w->streams_made) {
+    for (int i = 0; i < XS_MATERIALS; i++) gpuStreamDestroy(w->stream[i]), gpuEventDestroy(w->done[i]);
+    gpuEventDestroy(w->fork);
+  }
   free(w);
 }
 
@@ -411,6 +448,9 @@ extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
       .vendor_sort = VENDOR_SORT,
       .vendor_sort_max = VENDOR_SORT_MAX,
       .max_lookups = UINT_MAX, /* the sort's 32-bit offsets */
+      .ranges_join = ranges_join,
+      .concurrent_note = "concurrent: each material's lookups on a stream of its own, forked after "
+                         "the material ranges and joined before the checksum",
       .sort_note = SORT_NOTE,
       .absent_note = NULL,
   };

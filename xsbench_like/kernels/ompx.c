@@ -214,22 +214,38 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   XS_ARGS_UNPACK(d);
   unsigned long long *sum = ((xs_dev_work *)w)->sum;
   const int cap = ((xs_dev_work *)w)->unsorted_blocks;
+  /* random energy order: a capped grid striding over them (XS_UNSORTED_WARP_SHARE) */
+#define STRIDED_RANGE                                                                           \
+  {                                                                                             \
+    XS_ARGS_REPACK(dd);                                                                         \
+    unsigned v = 0;                                                                             \
+    for (long long i = lo + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(); i < hi;    \
+         i += (long long)ompx_grid_dim_x() * TPB)                                               \
+      v += xs_lookup(&dd, energy[i], want);                                                     \
+    warp_add(v, sum);                                                                           \
+  }
+#define SORTED_RANGE                                                                            \
+  {                                                                                             \
+    XS_ARGS_REPACK(dd);                                                                         \
+    unsigned v = 0;                                                                             \
+    THREAD_ITEM(i, lo, hi) v += xs_lookup(&dd, energy[i], want);                                \
+    warp_add(v, sum);                                                                           \
+  }
+  /* --material-launch concurrent: the range's region is a nowait target task
+   * (LLVM's offload runtime runs each on a stream of its own), ranges_join waits */
+  const int conc = !mat && w->ranges_concurrent;
   if (!mat && w->energies_unsorted && cap) {
-    /* random energy order: a capped grid striding over them (XS_UNSORTED_WARP_SHARE) */
-    LAUNCH(blocks_for(hi - lo) < cap ? blocks_for(hi - lo) : cap, is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
-      XS_ARGS_REPACK(dd);
-      unsigned v = 0;
-      for (long long i = lo + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(); i < hi;
-           i += (long long)ompx_grid_dim_x() * TPB)
-        v += xs_lookup(&dd, energy[i], want);
-      warp_add(v, sum);
+    const int nb = blocks_for(hi - lo) < cap ? blocks_for(hi - lo) : cap;
+    if (conc) {
+      LAUNCH(nb, nowait is_device_ptr(XS_ARGS_PTRS, energy, sum)) STRIDED_RANGE
+    } else {
+      LAUNCH(nb, is_device_ptr(XS_ARGS_PTRS, energy, sum)) STRIDED_RANGE
     }
   } else if (!mat) {
-    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) {
-      XS_ARGS_REPACK(dd);
-      unsigned v = 0;
-      THREAD_ITEM(i, lo, hi) v += xs_lookup(&dd, energy[i], want);
-      warp_add(v, sum);
+    if (conc) {
+      LAUNCH(blocks_for(hi - lo), nowait is_device_ptr(XS_ARGS_PTRS, energy, sum)) SORTED_RANGE
+    } else {
+      LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) SORTED_RANGE
     }
   } else {
     LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, mat, sum)) {
@@ -243,6 +259,12 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
     }
   }
   return 0;
+#undef STRIDED_RANGE
+#undef SORTED_RANGE
+}
+static void ranges_join(xs_work *w) {
+  (void)w;
+#pragma omp taskwait
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
@@ -328,6 +350,9 @@ const xs_kernels *xs_kernels_ompx(void) {
                                .sum_read = sum_read, .fused = fused, .sample = sample,
                                .sample_band = sample_band, .sort_pairs = sort_pairs,
                                .mat_starts = mat_starts, .lookups = lookups,
+                               .ranges_join = ranges_join,
+                               .concurrent_note = "concurrent: each material's lookups a nowait target "
+                                                  "region, joined by taskwait before the checksum",
                                .sort_note = SORT_NOTE, .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }

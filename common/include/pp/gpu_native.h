@@ -37,6 +37,8 @@
 #define gpuStreamCreateWithFlags hipStreamCreateWithFlags
 #define gpuStreamNonBlocking hipStreamNonBlocking
 #define gpuStreamSynchronize hipStreamSynchronize
+#define gpuStreamDestroy hipStreamDestroy
+#define gpuStreamWaitEvent hipStreamWaitEvent
 #define gpuMemcpyAsync hipMemcpyAsync
 #define gpuMemcpyKind hipMemcpyKind
 #define gpuEvent_t hipEvent_t
@@ -44,6 +46,9 @@
 #define gpuEventRecord hipEventRecord
 #define gpuEventSynchronize hipEventSynchronize
 #define gpuEventElapsedTime hipEventElapsedTime
+#define gpuEventCreateWithFlags hipEventCreateWithFlags
+#define gpuEventDisableTiming hipEventDisableTiming
+#define gpuEventDestroy hipEventDestroy
 #define PP_WARP 64 /* AMD CDNA wavefront */
 #define pp_shfl_down(v, off) __shfl_down((v), (off), PP_WARP)
 #else
@@ -79,6 +84,8 @@
 #define gpuStreamCreateWithFlags cudaStreamCreateWithFlags
 #define gpuStreamNonBlocking cudaStreamNonBlocking
 #define gpuStreamSynchronize cudaStreamSynchronize
+#define gpuStreamDestroy cudaStreamDestroy
+#define gpuStreamWaitEvent cudaStreamWaitEvent
 #define gpuMemcpyAsync cudaMemcpyAsync
 #define gpuMemcpyKind cudaMemcpyKind
 #define gpuEvent_t cudaEvent_t
@@ -86,6 +93,9 @@
 #define gpuEventRecord cudaEventRecord
 #define gpuEventSynchronize cudaEventSynchronize
 #define gpuEventElapsedTime cudaEventElapsedTime
+#define gpuEventCreateWithFlags cudaEventCreateWithFlags
+#define gpuEventDisableTiming cudaEventDisableTiming
+#define gpuEventDestroy cudaEventDestroy
 #define PP_WARP 32
 #define pp_shfl_down(v, off) __shfl_down_sync(0xffffffffu, (v), (off), PP_WARP)
 #endif
