@@ -23,7 +23,9 @@
 #      lookups kernels at once), weak (17M lookups per GPU), strong at 170M lookups; and, in
 #      OUT/onegpu/, one GPU running what one rank of the 17M --split lookups
 #      run runs, 17M/P lookups: the bound the workload sets on that series,
-#      whatever the communication), MPIRUN (default mpirun with the
+#      whatever the communication), XS_SERIES (default: every xsbench_like
+#      series above; else the names to run, e.g. "large-event
+#      large-event-concurrent"), MPIRUN (default mpirun with the
 #      options a root container needs; under Slurm see validate/batch/perlmutter-scaling.sbatch:
 #      it is given "-n P" after it).
 set -u
@@ -77,6 +79,9 @@ CG_EXTRA=${CG_EXTRA:-1}
 XS_EXTRA=${XS_EXTRA:-1}
 XS_L=17000000 # XSBench's default lookups (-s large)
 has() { [ -z "$APPS" ] && return 0; case " $APPS " in *" $1 "*) return 0 ;; esac; return 1; }
+XS_SERIES=${XS_SERIES:-}
+# xs SERIES P ARGS...: run that xsbench_like series unless XS_SERIES leaves it out
+xs_run() { [ -z "$XS_SERIES" ] || case " $XS_SERIES " in *" $1 "*) ;; *) return 0 ;; esac; run xsbench_like "$@"; }
 for p in $GPUS; do
   if has cgsolve; then
     n255=$PP_INPUTS/minife/n255.deck
@@ -101,15 +106,15 @@ for p in $GPUS; do
   fi
   if has xsbench_like; then
     xs="-s large --variant baseline,sorted-energy"
-    run xsbench_like large-event "$p" $samples $xs --split energy
+    xs_run large-event "$p" $samples $xs --split energy
     if [ "$XS_EXTRA" = 1 ]; then
-      run xsbench_like large-event-split-lookups "$p" $samples $xs --split lookups
-      run xsbench_like large-event-concurrent "$p" $samples $xs --split energy --material-launch concurrent
-      run xsbench_like large-event-weak "$p" $samples $xs --split energy --lookups $((XS_L * p))
-      run xsbench_like large-event-l170m "$p" $samples $xs --split energy --lookups $((10 * XS_L))
+      xs_run large-event-split-lookups "$p" $samples $xs --split lookups
+      xs_run large-event-concurrent "$p" $samples $xs --split energy --material-launch concurrent
+      xs_run large-event-weak "$p" $samples $xs --split energy --lookups $((XS_L * p))
+      xs_run large-event-l170m "$p" $samples $xs --split energy --lookups $((10 * XS_L))
       if [ "$p" -gt 1 ]; then # not a series: one process on one GPU (file names out of the tool's pattern)
         mkdir -p "$out/onegpu"
-        run xsbench_like "onegpu/large-event-l$((XS_L / p))" 1 $samples $xs --split lookups \
+        xs_run "onegpu/large-event-l$((XS_L / p))" 1 $samples $xs --split lookups \
           --lookups $((XS_L / p))
       fi
     fi
