@@ -66,6 +66,7 @@ fail=0
 run() {
   app=$1 series=$2 p=$3; shift 3
   case $series in */*) f=$out/${series%/*}/$app-${series##*/}-$p ;; *) f=$out/$app-$series-$p ;; esac
+  mkdir -p "${f%/*}"
   cmd="$MPIRUN -n $p $b/$app $common $* --json $f.json"
   echo "$cmd" >> "$out/commands.txt"
   t0=$(date +%s)
@@ -113,7 +114,6 @@ for p in $GPUS; do
       xs_run large-event-weak "$p" $samples $xs --split energy --lookups $((XS_L * p))
       xs_run large-event-l170m "$p" $samples $xs --split energy --lookups $((10 * XS_L))
       if [ "$p" -gt 1 ]; then # not a series: one process on one GPU (file names out of the tool's pattern)
-        mkdir -p "$out/onegpu"
         xs_run "onegpu/large-event-l$((XS_L / p))" 1 $samples $xs --split lookups \
           --lookups $((XS_L / p))
       fi
