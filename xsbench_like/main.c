@@ -329,9 +329,9 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   if (sorts) {
     char key[64];
     snprintf(key, sizeof key, "%s material launch", pp_model_name(m));
-    pp_report_param(s->report, key, "%s", work->ranges_concurrent ? k->concurrent_note
-                                          : p->c.material_concurrent ? "serial (this model has no concurrent launch)"
-                                                                     : "serial, one kernel per material (XSBench's)");
+    const char *serial = p->c.material_concurrent ? "serial (this model has no concurrent launch)"
+                                                  : "serial, one kernel per material (XSBench's)";
+    pp_report_param(s->report, key, "%s", work->ranges_concurrent ? k->concurrent_note : serial);
   }
   char sort_check[64] = "";
   const long long sort_n = p->band ? p->band_n : p->n; /* the sorted rows' keys on this rank */

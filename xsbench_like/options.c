@@ -148,10 +148,12 @@ static const pp_app_option options[] = {
                      "                     with energy in [r/R, (r+1)/R): every rank samples all of\n"
                      "                     them, keeps its band, sorts and looks up as densely in\n"
                      "                     energy as one GPU does; every model)", p_split},
-    {"--material-launch", "L", "sorted variants' per-material lookups: serial (default; one\n"
-                               "                     kernel after another, as XSBench's -k 4 and -k 6) or\n"
-                               "                     concurrent (all at once, joined before the checksum;\n"
-                               "                     cuda, hip, ompx; the others report serial)", p_material_launch},
+    {"--material-launch", "L",
+     "sorted variants' per-material lookups: serial (default; one\n"
+     "                     kernel after another, as XSBench's -k 4 and -k 6) or\n"
+     "                     concurrent (all at once, joined before the checksum;\n"
+     "                     cuda, hip, ompx; the others report serial)",
+     p_material_launch},
     {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
                            "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},
