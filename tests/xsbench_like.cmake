@@ -51,6 +51,11 @@ xs_check(material_concurrent small-event-unionized-l10000 --backend ${XS_MODELS}
 pp_test(xsbench_like_material_serial_note COMMAND ${XS} -s small -l 1000 --backend host -k 6
   --material-launch concurrent --warmup 0 --samples 2 --bootstrap 0 --ceiling-mib 8
   EXPECT 0 "host material launch +serial .this model has no concurrent launch." LABELS validate)
+# --phases: a row per phase after the whole's, with the whole's verdict
+pp_test(xsbench_like_phases COMMAND ${XS} -s small -l 10000 --variant all --phases --backend ${XS_MODELS} ${XS_FAST}
+  EXPECT 0 "event_sort +host +10000 sorted-energy .-k 6. .* PASS part of event .validated." LABELS validate)
+pp_test(xsbench_like_phases_fault COMMAND ${XS} -s small -l 1000 -k 6 --phases --backend host ${XS_FAST}
+  --inject-fault xs-checksum EXPECT 1 "event_lookups +host .* FAIL part of event .FAILED." LABELS validate)
 # A default run: XSBench's published value, called valid (17M lookups, ~10 s).
 pp_test(xsbench_like_published COMMAND ${XS} -m event -s small --backend host --warmup 0 --samples 1
   --bootstrap 0 --ceiling-mib 8
@@ -124,6 +129,7 @@ xs_bad(split_unsorted "--split is how ranks share the sorted variants' lookups" 
 xs_bad(split_value "--split: expected 'lookups' or 'energy'" -k 6 --split band)
 xs_bad(material_unsorted "--material-launch is how the sorted variants launch" --material-launch concurrent)
 xs_bad(material_value "--material-launch: expected 'serial' or 'concurrent'" -k 6 --material-launch all)
+xs_bad(phases_history "--phases times the event method's phases: not with --method history" -m history --phases)
 xs_bad(grid "--grid: expected 'unionized', 'nuclide' or 'hash'" --grid linear)
 xs_bad(lookups_0 "-l: 0 is outside \\[1, 1099511627776\\]" -l 0)
 xs_bad(lookups_big "--lookups: 1099511627777 is outside \\[1, 1099511627776\\]" --lookups 1099511627777)

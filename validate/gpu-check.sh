@@ -51,6 +51,8 @@ check $b/xsbench_like --backend all -s large -l 4000037 --variant all $fast
 for l in 4000037 1000003 77; do
   check $b/xsbench_like --backend all -s large -l $l --variant sorted-material,sorted-energy --material-launch concurrent $fast
 done
+# every phase timed alone in one more run (--phases): the whole's verdict on each
+check $b/xsbench_like --backend all -s small -l 1000003 --variant all --phases $fast
 if command -v mpirun >/dev/null; then
   check mpirun -n 2 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 100003 --variant all $fast
   # ranks split by energy band: each samples every lookup and keeps its band (every model must run it)

@@ -303,6 +303,25 @@ static const char *row_nowhere(const pp_session *s, const plan *p) {
 
 #define ROW_BIT(v) (1u << ((v) + 1)) /* row v (-1: history) in a set of rows */
 
+/* --phases: the row of `whole` timed as always, then one more run with every
+ * phase synchronized and timed alone (a row each: its time, its share). */
+static void measure_phases(pp_session *s, pp_model m, const pp_device_ops *o, const pp_measure *whole,
+                           xs_work *work, row_ctx *r) {
+  static const char *const names[XS_PHASES] = {"event_sample", "event_sort", "event_ranges",
+                                               "event_lookups", "event_checksum"};
+  pp_measure phases[XS_PHASES];
+  for (int i = 0; i < XS_PHASES; i++) {
+    phases[i] = *whole;
+    phases[i].name = names[i], phases[i].figures = NULL;
+  }
+  pp_parts pt;
+  pp_parts_init(&pt, o, XS_PHASES, 2, 1);
+  work->phases = &pt;
+  pp_measure_parts(s, m, whole, phases, &pt, PP_PARTS_EXTRA_RUN, call, r, verify_row);
+  work->phases = NULL;
+  pp_parts_free(&pt);
+}
+
 static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h) {
   const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
   const pp_device_ops *o = s->ops[m];
@@ -375,7 +394,8 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
                              .work = lookups,
                              .ranks = PP_RANKS_SPLIT,
                              .figures = row_figures};
-    pp_measure_run(s, m, &spec, call, &r, verify_row);
+    if (p->c.phases && v >= 0) measure_phases(s, m, o, &spec, work, &r);
+    else pp_measure_run(s, m, &spec, call, &r, verify_row);
   }
   k->release(work);
   release_data(m, o, &dd);
@@ -468,6 +488,8 @@ static const char *make_plan(const pp_session *s, const xs_config *c, plan *p) {
   if (c->split_set && !sorted)
     return "--split is how ranks share the sorted variants' lookups: add --variant sorted-energy "
            "or sorted-material (-k 6, -k 4)";
+  if (c->phases && c->history)
+    return "--phases times the event method's phases: not with --method history";
   if (c->material_set && !sorted)
     return "--material-launch is how the sorted variants launch their per-material lookups: add "
            "--variant sorted-energy or sorted-material (-k 6, -k 4)";

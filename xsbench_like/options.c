@@ -107,6 +107,11 @@ static const char *p_material_launch(const char *v, void *ctx) {
   c->material_set = 1;
   return pp_parse_choice(v, launches, &c->material_concurrent);
 }
+static const char *p_phases(const char *v, void *ctx) {
+  (void)v;
+  ((xs_config *)ctx)->phases = 1;
+  return NULL;
+}
 static const char *p_sort_check(const char *v, void *ctx) {
   (void)v;
   ((xs_config *)ctx)->sort_check = 1;
@@ -154,6 +159,11 @@ static const pp_app_option options[] = {
      "                     concurrent (all at once, joined before the checksum;\n"
      "                     cuda, hip, ompx; the others report serial)",
      p_material_launch},
+    {"--phases", NULL,
+     "also a row per phase of the event variants (sampling, sort, material\n"
+     "                     ranges, lookups, checksum), each timed alone in one more\n"
+     "                     run with a synchronization around every phase",
+     p_phases},
     {"--sort-check", NULL, "check the sort alone on all of this rank's keys (not 100,003) and\n"
                            "                     print its time (one untimed run first)", p_sort_check},
     {"--threads", "N", "host OpenMP threads (XSBench -t)", p_threads},

@@ -1,7 +1,16 @@
 /* xsbench_like: the event variants (XSBench CUDA's -k), composed once from
  * each model's primitives (xsbench_like.h). One call is one simulation, timed
- * as XSBench times it: sampling, any sort, the lookups and the checksum. */
+ * as XSBench times it: sampling, any sort, the lookups and the checksum; with
+ * w->phases each of those is bracketed for the driver's timer (--phases). */
+#include "pp/measure.h"
 #include "xsbench_like.h"
+
+static void phase_begin(xs_work *w) {
+  if (w->phases) pp_part_begin(w->phases);
+}
+static void phase_end(xs_work *w, int phase) {
+  if (w->phases) pp_part_end(w->phases, phase);
+}
 
 /* The split variants: one sampling, then `calls` lookups calls over all the
  * sampled lookups, call c taking those want[c] selects (want NULL: material
@@ -12,9 +21,13 @@ static const int pick_fuel[] = {XS_PICK_FUEL, XS_PICK_OTHER};
 static unsigned long long split(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
                                 long long n, const int *want, int calls) {
   unsigned long long sum = 0;
+  phase_begin(w);
   k->sample(w, first, n, 0);
+  phase_end(w, XS_PHASE_SAMPLE);
+  phase_begin(w);
   for (int c = 0; c < calls; c++)
     sum += k->lookups(d, w, w->energy, w->mat, 0, n, want ? want[c] : c);
+  phase_end(w, XS_PHASE_LOOKUPS);
   return sum;
 }
 
@@ -30,23 +43,40 @@ static unsigned long long sort_and_look(const xs_kernels *k, const xs_data *d, x
   double *energy = w->energy;
   long long start[XS_MATERIALS + 1];
   unsigned long long sum = 0;
+  phase_begin(w);
   if (k->sort_pairs(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
+  phase_end(w, XS_PHASE_SORT);
+  phase_begin(w);
   k->mat_starts(w, key, n, start);
+  phase_end(w, XS_PHASE_RANGES);
   w->energies_unsorted = lo_bit >= XS_KEY_MAT_SHIFT;
+  phase_begin(w);
   for (int m = 0; m < XS_MATERIALS; m++)
     if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
   if (w->ranges_concurrent) k->ranges_join(w);
+  phase_end(w, XS_PHASE_LOOKUPS);
   w->energies_unsorted = 0;
   return sum;
 }
 /* Sampling with keys, then the sort and the lookups. */
 static unsigned long long sorted(const xs_kernels *k, const xs_data *d, xs_work *w, long long first,
                                  long long n, int lo_bit) {
+  phase_begin(w);
   k->sample(w, first, n, 1);
+  phase_end(w, XS_PHASE_SAMPLE);
   return sort_and_look(k, d, w, n, lo_bit);
 }
 static int sort_lo_bit(int v) {
   return v == XS_SORTED_MATERIAL ? XS_KEY_MAT_SHIFT : XS_KEY_ENERGY_LO_BIT;
+}
+
+/* The device checksum brought back (models that sum on the device). */
+static unsigned long long sum_read(const xs_kernels *k, xs_work *w) {
+  if (!k->sum_read) return 0;
+  phase_begin(w);
+  const unsigned long long s = k->sum_read(w);
+  phase_end(w, XS_PHASE_SUM);
+  return s;
 }
 
 const char *xs_event_absent(const xs_kernels *k, int v) {
@@ -63,7 +93,11 @@ unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, i
   if (k->sum_clear) k->sum_clear(w);
   if (n > 0) {
     switch ((xs_variant)v) {
-    case XS_BASELINE: sum = k->fused(d, w, first, n); break;
+    case XS_BASELINE: /* sampling and lookups in one kernel: one phase */
+      phase_begin(w);
+      sum = k->fused(d, w, first, n);
+      phase_end(w, XS_PHASE_LOOKUPS);
+      break;
     case XS_SAMPLING: sum = split(k, d, w, first, n, pick_all, 1); break;
     case XS_MATERIAL: sum = split(k, d, w, first, n, NULL, XS_MATERIALS); break;
     case XS_FUEL: sum = split(k, d, w, first, n, pick_fuel, 2); break;
@@ -72,7 +106,7 @@ unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, i
     case XS_VARIANT_COUNT: break;
     }
   }
-  return sum + (k->sum_read ? k->sum_read(w) : 0);
+  return sum + sum_read(k, w);
 }
 
 unsigned long long xs_event_band(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
@@ -80,8 +114,10 @@ unsigned long long xs_event_band(const xs_kernels *k, const xs_data *d, xs_work 
                                  long long *kept) {
   unsigned long long sum = 0;
   if (k->sum_clear) k->sum_clear(w);
+  phase_begin(w);
   *kept = total > 0 ? k->sample_band(w, total, lo, hi, cap) : 0;
+  phase_end(w, XS_PHASE_SAMPLE);
   const long long n = *kept < cap ? *kept : cap;
   if (n > 0) sum = sort_and_look(k, d, w, n, sort_lo_bit(v));
-  return sum + (k->sum_read ? k->sum_read(w) : 0);
+  return sum + sum_read(k, w);
 }

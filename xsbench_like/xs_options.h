@@ -23,6 +23,7 @@ typedef struct xs_config {
   int split_set;
   int material_concurrent;           /* --material-launch concurrent */
   int material_set;
+  int phases;                        /* --phases: a row per phase of a simulation too */
 } xs_config;
 
 const pp_app_option *xs_options(void);

@@ -131,7 +131,12 @@ typedef struct xs_work {
                                one material's lookups come in random energy order */
   int ranges_concurrent;    /* --material-launch concurrent, where ranges_join exists: the
                                sorted ranges' lookups calls may run at once until ranges_join */
+  struct pp_parts *phases;  /* --phases: the driver's timer of a simulation's phases
+                               (variants.c brackets them); NULL: not timed apart */
 } xs_work;
+
+/* A simulation's phases as --phases times them (variants.c). */
+enum { XS_PHASE_SAMPLE, XS_PHASE_SORT, XS_PHASE_RANGES, XS_PHASE_LOOKUPS, XS_PHASE_SUM, XS_PHASES };
 
 /* Lookups of one material in random energy order (sorted-material, -k 4) thrash
  * the caches when the GPU runs as many as it can hold: each keeps an index-grid
