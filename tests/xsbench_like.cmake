@@ -111,6 +111,12 @@ if(PP_HAVE_MPI)
   xs_recorded(small-event-unionized-l1)
   pp_test(xsbench_like_mpi2_empty_rank COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
     --backend ${XS_MODELS} --variant all ${XS_FAST} EXPECT 0 "2 ranks split the lookups" LABELS mpi)
+  # --phases where a rank's energy band is empty: it times no sort, the other
+  # rank does, and the phase rows (collective) still agree; this hung before
+  pp_test(xsbench_like_mpi2_phases_empty_band COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
+    --backend ${XS_MODELS} --variant sorted-energy --split energy --phases ${XS_FAST}
+    EXPECT 0 "event_sort .* PASS part of event .validated." LABELS mpi)
+  set_tests_properties(xsbench_like_mpi2_phases_empty_band PROPERTIES TIMEOUT 60)
 endif()
 
 # Bad input: one line, exit 2, before the data is generated (xs_bad_on: on

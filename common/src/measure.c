@@ -181,12 +181,19 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
   pp_measure_energy_row(s, m, &row, &w, &er, run_parts, &r);
   const int stored_index = (int)(pp_report_add(s->report, &row) - pp_report_row(s->report, 0));
 
-  /* the parts' rows: per run (EVERY_RUN) or per call (EXTRA_RUN) samples */
+  /* the parts' rows: per run (EVERY_RUN) or per call (EXTRA_RUN) samples.
+   * Building a row is collective, so the ranks agree on each part's sample
+   * count, the most any rank has: a rank with fewer calls (none, where its
+   * share of the work was empty) adds samples of 0 s, the time it spent. */
   part_verdict v = {.whole = whole->name, .valid = pp_report_row(s->report, stored_index)->valid};
   long long ns[PP_MAX_PARTS];
   for (int p = 0; p < pt->count; p++) {
-    ns[p] = !pt->calls[p] ? 0 : every ? n : (pt->calls[p] < pt->cap ? pt->calls[p] : pt->cap);
+    const long long mine = !pt->calls[p] ? 0 : every ? n : (pt->calls[p] < pt->cap ? pt->calls[p] : pt->cap);
+    double most = (double)mine;
+    pp_mpi_max(&most, 1);
+    ns[p] = (long long)most;
     double *x = every ? r.per_run[p] : pt->t[p];
+    for (long long i = mine; i < ns[p]; i++) x[i] = 0;
     for (long long i = 0; i < ns[p]; i++) v.total += x[i];
   }
   for (int p = 0; p < pt->count; p++) {
