@@ -81,7 +81,7 @@ XS_EXTRA=${XS_EXTRA:-1}
 XS_L=17000000 # XSBench's default lookups (-s large)
 has() { [ -z "$APPS" ] && return 0; case " $APPS " in *" $1 "*) return 0 ;; esac; return 1; }
 XS_SERIES=${XS_SERIES:-}
-# xs SERIES P ARGS...: run that xsbench_like series unless XS_SERIES leaves it out
+# xs_run SERIES P ARGS...: run that xsbench_like series unless XS_SERIES leaves it out
 xs_run() { [ -z "$XS_SERIES" ] || case " $XS_SERIES " in *" $1 "*) ;; *) return 0 ;; esac; run xsbench_like "$@"; }
 for p in $GPUS; do
   if has cgsolve; then

@@ -175,18 +175,20 @@ static int key_val_order(const void *a, const void *b) {
 static int check_band(pp_model m, const pp_device_ops *o, const xs_kernels *k, xs_work *work,
                       const plan *p, double lo, int all, char *why, size_t len) {
   const long long total = all || p->total < 1000003 ? p->total : 1000003;
+  /* at most `total` lookups can be kept, and at most work_n fit */
+  const long long room = total < p->work_n ? total : p->work_n;
   long long n_ref = 0;
-  key_val *ref = pp_host_alloc("xsbench_like", (size_t)p->work_n * sizeof *ref + 1, "the band check's pairs");
-  key_val *got = pp_host_alloc("xsbench_like", (size_t)p->work_n * sizeof *got + 1, "the band check's pairs");
+  key_val *ref = pp_host_alloc("xsbench_like", (size_t)room * sizeof *ref + 1, "the band check's pairs");
+  key_val *got = pp_host_alloc("xsbench_like", (size_t)room * sizeof *got + 1, "the band check's pairs");
   for (long long i = 0; i < total; i++) {
     double e;
     int mat;
     xs_sample(i, &e, &mat);
-    if (xs_in_band(e, p->band_lo, p->band_hi) && n_ref < p->work_n)
+    if (xs_in_band(e, p->band_lo, p->band_hi) && n_ref < room)
       ref[n_ref].key = xs_sort_key(mat, e), ref[n_ref++].val = e;
   }
   const long long kept = k->sample_band(work, total, lo, p->band_hi, p->work_n);
-  const long long n = kept < p->work_n ? kept : p->work_n;
+  const long long n = kept < room ? kept : room; /* more than room: wrong, and kept != n_ref says so */
   uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's keys");
   double *val = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's values");
   if (n > 0) o->to_host(key, work->key, (size_t)n * 8), o->to_host(val, work->energy, (size_t)n * 8);

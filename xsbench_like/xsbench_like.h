@@ -392,9 +392,9 @@ PP_HD static inline int xs_picked(int mat, int want) {
  * contiguous split is a quarter as dense on 4: fewer grid neighbours shared).
  * A lane samples XS_BAND_LANE lookups `stride` apart: one skip-ahead, then
  * one jump of the stream per lookup (each lookup draws its energy, then its
- * material), the material drawn only for kept ones. cuda/hip strides by the
- * warp width so that a warp's kept lookups are written side by side; host and
- * omp take consecutive lookups (stride 1); ompx has no band sampler yet. */
+ * material), the material drawn only for kept ones. cuda/hip and ompx stride
+ * by the warp width so that a warp's kept lookups are written side by side;
+ * host and omp take consecutive lookups (stride 1). */
 #define XS_BAND_LANE 32
 PP_HD static inline void xs_band_bounds(int r, int R, double *lo, double *hi) {
   *lo = (double)r / (double)R; /* the same expression as rank r-1's hi: no gap, no overlap */
