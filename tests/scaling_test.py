@@ -28,6 +28,9 @@ RUNS = {
     # the sorted variant split by energy band: 2 ranks must compute the 1-rank checksum
     "xsbench_like-small-split-energy": ["-s", "small", "-l", "20000", "--variant", "sorted-energy",
                                         "--split", "energy", "--samples", "1"],
+    # --phases: a row per phase besides the whole, each its own series (not one key for all)
+    "xsbench_like-small-phases": ["-s", "small", "-l", "20000", "--variant", "sorted-energy",
+                                  "--split", "energy", "--phases", "--samples", "1"],
     "testsnap-lat4": ["--lattice", "4", "--steps", "1",
                       "--coeff", os.path.join(J8, "W_2940_2017_2.snapcoeff"),
                       "--param", os.path.join(J8, "W_2940_2017_2.snapparam")],
@@ -83,10 +86,22 @@ def main():
     fails = []
     rc, text = scaling(good)
     print(text)
-    if rc != 0 or f"{len(RUNS) + 1} series, 0 failures" not in text:
-        fails.append("the real runs must give one series per run (xsbench_like-small: two variants) and no failure")
     with open(os.path.join(good, "scaling.json")) as f:
         doc = json.load(f)
+    # one series per distinct row of each run (xsbench_like-small: two variants; -phases: the whole and each phase)
+    want = {}
+    for series in RUNS:
+        with open(os.path.join(good, f"{series}-1.json")) as f:
+            want[series] = sorted({(r.get("label") or r["model"], r["variant"], r["kernel"])
+                                   for r in rows(json.load(f))
+                                   if series.startswith("xsbench_like") or r["kernel"] in ("cg_solve", "step")})
+    got = {}
+    for s in doc["series"]:
+        got.setdefault(f"{s['app']}-{s['series']}", []).append((s["label"], s["variant"], s["kernel"]))
+    if rc != 0 or {k: sorted(v) for k, v in got.items()} != want:
+        fails.append(f"the real runs must give one series per row and no failure: got {got}, want {want}")
+    if len(want["xsbench_like-small-phases"]) < 4 or "event_sort" not in text:
+        fails.append(f"--phases must give the whole and its phases (event_sort among them): {want}")
     for s in doc["series"]:
         one, two = s["points"][0], s["points"][1]
         want = one["time_s"] / two["time_s"] / (1 if s["mode"] == "weak" else 2)

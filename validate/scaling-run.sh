@@ -20,7 +20,8 @@
 #      deck too; xsbench_like's series without suffix split its sorted variant
 #      by energy band), XS_EXTRA (default 1: xsbench_like also with --split
 #      lookups, with --material-launch concurrent (the 12 per-material
-#      lookups kernels at once), weak (17M lookups per GPU), strong at 170M lookups; and, in
+#      lookups kernels at once), with that and --phases (sorted-energy alone: a
+#      row per phase, large-event-phases), weak (17M lookups per GPU), strong at 170M lookups; and, in
 #      OUT/onegpu/, one GPU running what one rank of the 17M --split lookups
 #      run runs, 17M/P lookups: the bound the workload sets on that series,
 #      whatever the communication), XS_SERIES (default: every xsbench_like
@@ -111,6 +112,8 @@ for p in $GPUS; do
     if [ "$XS_EXTRA" = 1 ]; then
       xs_run large-event-split-lookups "$p" $samples $xs --split lookups
       xs_run large-event-concurrent "$p" $samples $xs --split energy --material-launch concurrent
+      xs_run large-event-phases "$p" $samples -s large --variant sorted-energy --split energy \
+        --material-launch concurrent --phases
       xs_run large-event-weak "$p" $samples $xs --split energy --lookups $((XS_L * p))
       xs_run large-event-l170m "$p" $samples $xs --split energy --lookups $((10 * XS_L))
       if [ "$p" -gt 1 ]; then # not a series: one process on one GPU (file names out of the tool's pattern)

@@ -40,6 +40,7 @@ from .. import result as resultfile
 PROG = "scaling"
 # subset of apps.txt: the apps that run on several MPI ranks, and the rows of each that scale
 MAIN_ROWS = {"cgsolve": {"cg_solve"}, "testsnap": {"step"}, "xsbench_like": None}  # None: all
+WHOLE_ROWS = {"cg_solve", "step", "event", "history"}  # a whole run's row (not one of its phases)
 TS_TOL_E = 1e-10  # testsnap's per-atom energy tolerance (testsnap/main.c TOL_E)
 NAME = re.compile(r"^(" + "|".join(map(re.escape, MAIN_ROWS)) + r")-(.+)-(\d+)\.json$")
 # the fields the analysis reads from each row (refused when missing)
@@ -82,10 +83,18 @@ def load_runs(folder):
 
 
 def main_rows(app, res):
-    """{(label, variant): row} of the rows that scale (the whole solve, step, lookups)."""
+    """{(label, variant, kernel): row} of the rows that scale (the whole solve, step, lookups,
+    and xsbench_like's phase rows of --phases, each its own line)."""
     want = MAIN_ROWS[app]
-    return {(resultfile.label(r), r["variant"]): r for r in res["results"]
+    return {(resultfile.label(r), r["variant"], r["kernel"]): r for r in res["results"]
             if want is None or r["kernel"] in want}
+
+
+def shown(s):
+    """A series' variant as the tables show it: a part row (xsbench_like's event_sort)
+    names its kernel after the variant."""
+    part = "" if s["kernel"] in WHOLE_ROWS else s["kernel"]
+    return " ".join(x for x in (s["variant"], part) if x)
 
 
 def metric(row, prefix):
@@ -180,18 +189,18 @@ def analyse(runs):
         # the halo as the runs describe it (a 1-rank run has none)
         halo_how = next((r["problem"]["halo"] for _, r in sorted(by_p.items())
                          if (r.get("problem") or {}).get("halo")), None)
-        for (label, variant), one in sorted(scaled[1].items()):
+        for (label, variant, kernel), one in sorted(scaled[1].items()):
             pts = []
             for p, res in sorted(by_p.items()):
-                row = scaled[p].get((label, variant))
+                row = scaled[p].get((label, variant, kernel))
                 if row is None:
-                    failures.append(f"{app}-{name}-{p}: no {label} {variant} row")
+                    failures.append(f"{app}-{name}-{p}: no {label} {variant} {kernel} row")
                     continue
                 t1, tp = one["time_s"]["median"], row["time_s"]["median"]
                 hib = row["fom_higher_is_better"]
                 why = same_answer(app, one, row, row["size"], weak)
                 if why:
-                    failures.append(f"{app}-{name}-{p} {label} {variant}: {why}")
+                    failures.append(f"{app}-{name}-{p} {label} {variant} {kernel}: {why}")
                 halo = next((h for h in res["results"] if h["kernel"] == "cg_halo"
                              and resultfile.label(h) == label), None)
                 pts.append({
@@ -204,7 +213,8 @@ def analyse(runs):
                     "validated": bool(row.get("valid")) and why is None,
                     "gpus_by_rank": gpus_of(res)})
             series.append({"app": app, "series": name, "mode": "weak" if weak else "strong",
-                           "label": label, "variant": variant, "halo": halo_how, "points": pts})
+                           "label": label, "variant": variant, "kernel": kernel, "halo": halo_how,
+                           "points": pts})
     return series, failures
 
 
@@ -217,7 +227,7 @@ def figure(app, rows, path):
     for s in rows:
         xs = [p["gpus"] for p in s["points"]]
         ys = [p["efficiency"] for p in s["points"]]
-        tag = f"{s['series']} {s['label']}" + (f" {s['variant']}" if s["variant"] else "")
+        tag = " ".join(x for x in (s["series"], s["label"], shown(s)) if x)
         ax.plot(xs, ys, marker="o", label=tag)
     ax.axhline(0.8, color="grey", linestyle="--", linewidth=1)
     ax.set_xscale("log", base=2)
@@ -252,7 +262,7 @@ def write(out, series, failures, figures):
                   "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for s in (s for s in series if s["app"] == app):
             for p in s["points"]:
-                lines.append(f"| {s['series']} | {s['mode']} | {s['label']} | {s['variant'] or '-'} | {p['gpus']} | "
+                lines.append(f"| {s['series']} | {s['mode']} | {s['label']} | {shown(s) or '-'} | {p['gpus']} | "
                              f"{p['time_s']:.4g} | {p['speedup']:.3f} | {p['efficiency']:.3f} | "
                              f"{p['fom']:.4g} {p['fom_unit']} | {p['fom_per_gpu']:.4g} | "
                              f"{fmt(p['halo_share_percent'], '.1f')}{'%' if p['halo_share_percent'] is not None else ''} | "
@@ -290,7 +300,7 @@ def run(argv):
     write(out, series, failures, figures)
     for s in series:
         eff = " ".join(f"{p['gpus']}:{p['efficiency']:.2f}" for p in s["points"])
-        print(f"{s['app']:12s} {s['series']:18s} {s['label']:16s} {s['variant'] or '-':26s} efficiency {eff}")
+        print(f"{s['app']:12s} {s['series']:18s} {s['label']:16s} {shown(s) or '-':26s} efficiency {eff}")
     for x in failures:
         print(f"FAIL {x}")
     print(f"scaling: {len(series)} series, {len(failures)} failures; {os.path.join(out, 'scaling.md')}")
