@@ -1,32 +1,42 @@
 /* Test of kernels/sort_tiles.h (the device radix sort of cuda, hip and
- * ompx) on the CPU: one POSIX thread per GPU thread of a block, barriers for
- * the block barrier and ballots, warps of 32 or 64 lanes. Sorts XSBench's
- * sort keys of the first n lookups over bits [lo, 64) and checks order,
- * pairing, the key multiset and, with "ties", stability.
+ * ompx) on the CPU: one POSIX thread per GPU thread of a block, BLOCKS blocks
+ * at once (their look-backs wait on one another, yielding the CPU), barriers
+ * for the block barrier and ballots, warps of 32 or 64 lanes. Sorts XSBench's
+ * sort keys of the first n lookups over bits [lo, 64) twice with the same
+ * scratch and checks order, pairing, the key multiset and, with "ties",
+ * stability.
  * usage: xs_sort_tiles_emu N LO WARP [ties] [fault]   exit 0 ok, 1 wrong, 2 usage */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "xsbench_like.h"
 
 #define MAX_WARPS 8
+#define BLOCKS 3 /* blocks run at once: a tile's look-back meets published counts, not only prefixes */
 static int warp_size;
-static pthread_barrier_t block_bar, warp_bar[MAX_WARPS];
+typedef struct emu_block {
+  pthread_barrier_t bar, warp_bar[MAX_WARPS];
+  int votes[256]; /* a block's threads (XS_TILE_TPB, defined below) */
+  uint64_t *sh;   /* XS_TILE_SHMEM bytes */
+} emu_block;
+static emu_block blk[BLOCKS];
 static pthread_mutex_t sh_mu = PTHREAD_MUTEX_INITIALIZER;
-static int votes[256];
-static _Thread_local int my_t;
+static _Thread_local int my_t, my_b;
 
 static uint64_t emu_ballot(int p) {
+  emu_block *b = &blk[my_b];
   const int w = my_t / warp_size;
-  pthread_barrier_wait(&warp_bar[w]);
-  votes[my_t] = p != 0;
-  pthread_barrier_wait(&warp_bar[w]);
+  pthread_barrier_wait(&b->warp_bar[w]);
+  b->votes[my_t] = p != 0;
+  pthread_barrier_wait(&b->warp_bar[w]);
   uint64_t m = 0;
-  for (int l = 0; l < warp_size; l++) m |= (uint64_t)votes[w * warp_size + l] << l;
-  pthread_barrier_wait(&warp_bar[w]); /* votes reused by the next ballot */
+  for (int l = 0; l < warp_size; l++) m |= (uint64_t)b->votes[w * warp_size + l] << l;
+  pthread_barrier_wait(&b->warp_bar[w]); /* votes reused by the next ballot */
   return m;
 }
 static void emu_add(unsigned *p, unsigned v) {
@@ -36,41 +46,78 @@ static void emu_add(unsigned *p, unsigned v) {
 }
 #define XS_TILE_FN static
 #define XS_TILE_WARP warp_size
-#define XS_TILE_SYNC() pthread_barrier_wait(&block_bar)
+#define XS_TILE_SYNC() pthread_barrier_wait(&blk[my_b].bar)
 #define XS_TILE_BALLOT(p) emu_ballot(p)
 #define XS_TILE_POPC(x) __builtin_popcountll(x)
 #define XS_TILE_SH_ADD(p, v) emu_add((p), (v))
+#define XS_TILE_GL_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define XS_TILE_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+static void emu_publish(unsigned long long *p, unsigned long long v);
+#define XS_TILE_PUBLISH(p, v) emu_publish((p), (v))
+#define XS_TILE_SPIN() sched_yield()
 #include "kernels/sort_tiles.h"
+_Static_assert(XS_TILE_TPB <= 256, "emu_block.votes");
+/* A prefix is published late (1 ms), so the next tile, running beside, finds
+ * this tile's count alone first and must look further back. */
+static void emu_publish(unsigned long long *p, unsigned long long v) {
+  if (XS_TILE_FLAG(v) == XS_TILE_PREFIX) nanosleep(&(struct timespec){0, 1000000}, NULL);
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
 
 static struct {
-  int scatter;
+  int scatter, lo, hi;
   const uint64_t *k0;
   const double *v0;
   uint64_t *k1;
   double *v1;
-  long long n, tiles, tile;
+  long long n, tiles, blocks, first; /* blocks of the launch; first: this wave's first block */
   int shift, bits;
-  unsigned *counts;
-  uint64_t sh[XS_TILE_SHMEM / 8];
+  unsigned *hist, *ticket;
+  unsigned long long *look, ep;
 } job;
 
 static void *thread_main(void *arg) {
-  my_t = (int)(intptr_t)arg;
+  my_t = (int)((intptr_t)arg % XS_TILE_TPB), my_b = (int)((intptr_t)arg / XS_TILE_TPB);
   if (job.scatter)
-    xs_tile_scatter(job.k0, job.v0, job.k1, job.v1, job.n, job.shift, job.bits, job.counts,
-                    job.tiles, job.tile, my_t, job.sh);
+    xs_tile_scatter(job.k0, job.v0, job.k1, job.v1, job.n, job.shift, job.bits, job.hist, job.ticket,
+                    job.look, job.ep, job.tiles, my_t, blk[my_b].sh);
   else
-    xs_tile_hist(job.k0, job.n, job.shift, job.bits, job.counts, job.tiles, job.tile, my_t,
-                 (unsigned *)job.sh);
+    xs_tile_hist_all(job.k0, job.n, job.lo, job.hi, job.hist, job.blocks, job.first + my_b, my_t,
+                     (unsigned *)blk[my_b].sh);
   return NULL;
 }
-static void run_blocks(int scatter) {
-  job.scatter = scatter;
-  for (job.tile = 0; job.tile < job.tiles; job.tile++) {
-    pthread_t th[XS_TILE_TPB];
-    for (intptr_t t = 0; t < XS_TILE_TPB; t++) pthread_create(&th[t], NULL, thread_main, (void *)t);
-    for (int t = 0; t < XS_TILE_TPB; t++) pthread_join(th[t], NULL);
+/* A launch of `blocks` blocks, BLOCKS at a time. */
+static void launch(int scatter, long long blocks) {
+  job.scatter = scatter, job.blocks = blocks;
+  for (job.first = 0; job.first < blocks; job.first += BLOCKS) {
+    const long long nb = blocks - job.first < BLOCKS ? blocks - job.first : BLOCKS;
+    pthread_t th[BLOCKS * XS_TILE_TPB];
+    for (intptr_t t = 0; t < nb * XS_TILE_TPB; t++) pthread_create(&th[t], NULL, thread_main, (void *)t);
+    for (long long t = 0; t < nb * XS_TILE_TPB; t++) pthread_join(th[t], NULL);
   }
+}
+
+/* One sort of keys k0 (values v0) by bits [lo, 64), driven as the models
+ * drive it (hw: XS_TILE_HIST_WORDS, zero before the first sort); returns 1
+ * when the result is in k1/v1. */
+static int sort(uint64_t *k0, double *v0, uint64_t *k1, double *v1, long long n, int lo, unsigned *hw,
+                unsigned long long *look, unsigned long long *epoch) {
+  job.n = n, job.tiles = XS_TILES(n), job.lo = lo, job.hi = 64, job.k0 = k0, job.hist = hw, job.look = look;
+  launch(0, job.tiles < 2 ? job.tiles : 2); /* two blocks: each takes every other tile */
+  int pass = 0, flipped = 0;
+  for (int shift = lo; shift < 64; shift += XS_TILE_BITS, pass++) {
+    int clear;
+    job.ep = xs_tile_epoch(epoch, &clear);
+    if (clear) memset(look, 0, XS_TILE_LOOKS(n) * sizeof *look);
+    job.shift = shift, job.bits = 64 - shift < XS_TILE_BITS ? 64 - shift : XS_TILE_BITS;
+    job.hist = hw + pass * XS_TILE_TPB, job.ticket = hw + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass;
+    job.k0 = k0, job.v0 = v0, job.k1 = k1, job.v1 = v1;
+    launch(1, job.tiles);
+    uint64_t *tk = k0; k0 = k1, k1 = tk;
+    double *tv = v0; v0 = v1, v1 = tv;
+    flipped = !flipped;
+  }
+  return flipped;
 }
 
 int main(int argc, char **argv) {
@@ -82,44 +129,42 @@ int main(int argc, char **argv) {
   for (int i = 4; i < argc; i++) ties |= !strcmp(argv[i], "ties"), fault |= !strcmp(argv[i], "fault");
   if (n < 2 || n > 1000000 || lo < 0 || lo > 63 || (warp_size != 32 && warp_size != 64))
     return fprintf(stderr, "bad arguments\n"), 2;
-  pthread_barrier_init(&block_bar, NULL, XS_TILE_TPB);
-  for (int w = 0; w < XS_TILE_TPB / warp_size; w++) pthread_barrier_init(&warp_bar[w], NULL, warp_size);
+  for (int b = 0; b < BLOCKS; b++) {
+    pthread_barrier_init(&blk[b].bar, NULL, XS_TILE_TPB);
+    blk[b].sh = malloc(XS_TILE_SHMEM);
+    for (int w = 0; w < XS_TILE_TPB / warp_size; w++) pthread_barrier_init(&blk[b].warp_bar[w], NULL, warp_size);
+  }
   uint64_t *k0 = malloc(n * 8), *k1 = malloc(n * 8), *ref = malloc(n * 8);
-  double *v0 = malloc(n * 8), *v1 = malloc(n * 8);
-  job.tiles = XS_TILES(n);
-  job.counts = malloc(XS_TILE_COUNTS(n) * sizeof(unsigned));
+  double *v0 = malloc(n * 8), *v1 = malloc(n * 8), *vref = malloc(n * 8);
+  unsigned *hw = calloc(XS_TILE_HIST_WORDS, sizeof *hw);
+  unsigned long long *look = calloc((size_t)XS_TILE_LOOKS(n), sizeof *look);
   for (long long i = 0; i < n; i++) {
     int mat;
-    xs_sample(i, &v0[i], &mat);
-    if (ties) v0[i] = (double)i / n; /* value: input position; keys: material only */
-    k0[i] = ref[i] = ties ? (uint64_t)mat << XS_KEY_MAT_SHIFT : xs_sort_key(mat, v0[i]);
+    xs_sample(i, &vref[i], &mat);
+    if (ties) vref[i] = (double)i / n; /* value: input position; keys: material only */
+    ref[i] = ties ? (uint64_t)mat << XS_KEY_MAT_SHIFT : xs_sort_key(mat, vref[i]);
   }
-  job.n = n;
-  for (int shift = lo; shift < 64; shift += XS_TILE_BITS) {
-    job.shift = shift, job.bits = 64 - shift < XS_TILE_BITS ? 64 - shift : XS_TILE_BITS;
-    job.k0 = k0, job.v0 = v0, job.k1 = k1, job.v1 = v1;
-    run_blocks(0);
-    unsigned run = 0; /* the scan the models do on the device */
-    for (long long i = 0; i < job.tiles << job.bits; i++) {
-      const unsigned x = job.counts[i];
-      job.counts[i] = run, run += x;
-    }
-    run_blocks(1);
-    uint64_t *tk = k0; k0 = k1, k1 = tk;
-    double *tv = v0; v0 = v1, v1 = tv;
-  }
-  if (fault) { uint64_t t = k0[0]; k0[0] = k0[n - 1], k0[n - 1] = t; }
+  /* Two sorts with the same scratch, as a run's samples: the second needs the
+   * first's last tiles to have cleared the counts; the epochs start two passes
+   * before they wrap, so the sorts cross it. */
+  unsigned long long epoch = XS_TILE_EPOCHS - 3;
   int ok = 1;
-  unsigned long long in = 0, out = 0;
-  for (long long i = 0; i < n; i++) {
-    in += ref[i], out += k0[i];
-    if (i && k0[i] >> lo < k0[i - 1] >> lo) ok = 0;
-    if (ties ? i && k0[i] == k0[i - 1] && v0[i] < v0[i - 1]
-             : xs_sort_key(xs_key_mat(k0[i]), v0[i]) != k0[i])
-      ok = 0;
+  for (int round = 0; round < 2; round++) {
+    memcpy(k0, ref, n * 8), memcpy(v0, vref, n * 8);
+    uint64_t *k = k0;
+    double *v = v0;
+    if (sort(k0, v0, k1, v1, n, lo, hw, look, &epoch)) k = k1, v = v1;
+    if (fault && round) { uint64_t t = k[0]; k[0] = k[n - 1], k[n - 1] = t; }
+    unsigned long long in = 0, out = 0;
+    for (long long i = 0; i < n; i++) {
+      in += ref[i], out += k[i];
+      if (i && k[i] >> lo < k[i - 1] >> lo) ok = 0;
+      if (ties ? i && k[i] == k[i - 1] && v[i] < v[i - 1] : xs_sort_key(xs_key_mat(k[i]), v[i]) != k[i])
+        ok = 0;
+    }
+    if (in != out) ok = 0;
   }
-  if (in != out) ok = 0;
-  printf("tile sort of %lld keys, bits [%d, 64), %d-lane warps%s: %s\n", n, lo, warp_size,
+  printf("tile sort of %lld keys, bits [%d, 64), %d-lane warps%s, twice: %s\n", n, lo, warp_size,
          ties ? ", stability" : "", ok ? "ok" : "WRONG");
   return !ok;
 }

@@ -37,6 +37,11 @@
 #define XS_TILE_SYNC() __syncthreads()
 #define XS_TILE_POPC(x) __popcll(x)
 #define XS_TILE_SH_ADD(p, v) atomicAdd((p), (v))
+#define XS_TILE_GL_ADD(p, v) atomicAdd((p), (v))
+/* status words: volatile loads and stores go to L2, a fence before the store */
+#define XS_TILE_LOAD(p) (*(const volatile unsigned long long *)(p))
+#define XS_TILE_PUBLISH(p, v) (__threadfence(), *(volatile unsigned long long *)(p) = (v))
+#define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
 
 #define TPB 256
@@ -64,20 +69,6 @@ static unsigned blocks_for(long long n) {
 }
 
 /* ---- block-level helpers (blocks of TPB threads) ---------------------------- */
-/* Sum of v over the block, valid in thread 0. */
-__device__ __forceinline__ unsigned block_total(unsigned v) {
-  __shared__ unsigned part[TPB / 32];
-  const int t = threadIdx.x;
-  for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
-  if (t % PP_WARP == 0) part[t / PP_WARP] = v;
-  __syncthreads();
-  v = 0;
-  if (t < PP_WARP) {
-    if (t < TPB / PP_WARP) v = part[t];
-    for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
-  }
-  return v;
-}
 /* Adds the warp's verification values to its slot of the device checksum
  * (every lane of the warp calls it; no block barrier). */
 __device__ __forceinline__ void warp_add(unsigned v, unsigned long long *sum) {
@@ -85,23 +76,6 @@ __device__ __forceinline__ void warp_add(unsigned v, unsigned long long *sum) {
   const unsigned warp = blockIdx.x * (TPB / PP_WARP) + threadIdx.x / PP_WARP;
   if (threadIdx.x % PP_WARP == 0) atomicAdd(&sum[warp % XS_SUM_SLOTS], (unsigned long long)v);
 }
-/* Exclusive scan of v over the block (Hillis-Steele in shared memory). */
-__device__ __forceinline__ unsigned block_scan(unsigned v) {
-  __shared__ unsigned buf[2][TPB];
-  const int t = threadIdx.x;
-  int cur = 0;
-  buf[0][t] = v;
-  __syncthreads();
-  for (int off = 1; off < TPB; off <<= 1) {
-    buf[cur ^ 1][t] = buf[cur][t] + (t >= off ? buf[cur][t - off] : 0u);
-    cur ^= 1;
-    __syncthreads();
-  }
-  const unsigned incl = buf[cur][t];
-  __syncthreads(); /* buf is reused by the next call */
-  return incl - v;
-}
-
 /* The thread's one item i of [lo, hi), if in range: a one-trip loop, so the
  * statement after it reads as its body. No grid-stride loop: the loop costs
  * registers (one block fewer per SM). A grid-stride loop over one wave of
@@ -206,58 +180,36 @@ __global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long 
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h ------------------------------ */
-__global__ void __launch_bounds__(XS_TILE_TPB) k_tile_hist(const uint64_t *__restrict__ key,
-                                                           long long n, int shift, int bits,
-                                                           unsigned *__restrict__ counts,
-                                                           long long tiles) {
+__global__ void __launch_bounds__(XS_TILE_TPB) k_tile_hist_all(const uint64_t *__restrict__ key,
+                                                               long long n, int lo_bit, int hi_bit,
+                                                               unsigned *__restrict__ hist,
+                                                               long long blocks) {
   __shared__ unsigned sh[XS_TILE_HIST_SHMEM / 4];
-  xs_tile_hist(key, n, shift, bits, counts, tiles, blockIdx.x, threadIdx.x, sh);
+  xs_tile_hist_all(key, n, lo_bit, hi_bit, hist, blocks, blockIdx.x, threadIdx.x, sh);
 }
 __global__ void __launch_bounds__(XS_TILE_TPB) k_tile_scatter(const uint64_t *__restrict__ k0,
                                                               const double *__restrict__ v0,
                                                               uint64_t *__restrict__ k1,
                                                               double *__restrict__ v1, long long n,
                                                               int shift, int bits,
-                                                              const unsigned *__restrict__ offs,
-                                                              long long tiles) {
+                                                              unsigned *__restrict__ hist,
+                                                              unsigned *__restrict__ ticket,
+                                                              unsigned long long *look,
+                                                              unsigned long long ep, long long tiles) {
   __shared__ uint64_t sh[XS_TILE_SHMEM / 8];
-  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, offs, tiles, blockIdx.x, threadIdx.x, sh);
-}
-/* Block b: the sum of entries [b*blen, (b+1)*blen) of a. */
-__global__ void __launch_bounds__(TPB) k_block_sums(const unsigned *__restrict__ a, long long m,
-                                                    long long blen, unsigned *__restrict__ bsum) {
-  const long long lo = blockIdx.x * blen, hi = lo + blen < m ? lo + blen : m;
-  unsigned s = 0;
-  for (long long i = lo + threadIdx.x; i < hi; i += TPB) s += a[i];
-  s = block_total(s);
-  if (threadIdx.x == 0) bsum[blockIdx.x] = s;
-}
-/* Block b: exclusive scan, in place, of its entries, from offs[b] (or 0);
- * each thread scans one contiguous piece. */
-__global__ void __launch_bounds__(TPB) k_scan_blocks(unsigned *__restrict__ a, long long m,
-                                                     long long blen,
-                                                     const unsigned *__restrict__ offs) {
-  const long long lo = blockIdx.x * blen, len = lo + blen < m ? blen : m - lo;
-  const long long per = (len + TPB - 1) / TPB, t = threadIdx.x;
-  const long long s0 = lo + (t * per < len ? t * per : len);
-  const long long s1 = lo + ((t + 1) * per < len ? (t + 1) * per : len);
-  unsigned s = 0;
-  for (long long i = s0; i < s1; i++) s += a[i];
-  unsigned run = block_scan(s) + (offs ? offs[blockIdx.x] : 0u);
-  for (long long i = s0; i < s1; i++) {
-    const unsigned x = a[i];
-    a[i] = run, run += x;
-  }
+  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, hist, ticket, look, ep, tiles, threadIdx.x, sh);
 }
 static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                           long long n, int shift, int bits) {
   xs_dev_work *g = (xs_dev_work *)p;
-  const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
-  k_tile_hist<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, n, shift, bits, g->counts, tiles);
-  k_block_sums<<<(unsigned)nb, TPB>>>(g->counts, m, XS_SCAN_BLOCK, g->bsum);
-  k_scan_blocks<<<1, TPB>>>(g->bsum, nb, nb, NULL);
-  k_scan_blocks<<<(unsigned)nb, TPB>>>(g->counts, m, XS_SCAN_BLOCK, g->bsum);
-  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, g->counts, tiles);
+  const int pass = g->tile_pass++;
+  int clear;
+  const unsigned long long ep = xs_tile_epoch(&g->epoch, &clear);
+  if (clear) PP_GPU_CHECK(gpuMemset(g->look, 0, (size_t)XS_TILE_LOOKS(g->look_n) * sizeof *g->look));
+  const long long tiles = XS_TILES(n);
+  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, g->hist + pass * XS_TILE_TPB,
+                                                   g->hist + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass,
+                                                   g->look, ep, tiles);
   PP_GPU_CHECK_LAUNCH("radix sort pass");
 }
 
@@ -274,6 +226,11 @@ static int sort_pairs(xs_work *xw, uint64_t *key, double *val, long long n, int 
     return kb.Current() != key;
   }
 #endif
+  xs_dev_work *g = (xs_dev_work *)xw;
+  const long long tiles = XS_TILES(n);
+  k_tile_hist_all<<<(unsigned)(tiles < XS_TILE_HIST_BLOCKS ? tiles : XS_TILE_HIST_BLOCKS), XS_TILE_TPB>>>(
+      key, n, lo_bit, hi_bit, g->hist, tiles < XS_TILE_HIST_BLOCKS ? tiles : XS_TILE_HIST_BLOCKS);
+  g->tile_pass = 0;
   return xs_radix_sort_passes(own_sort_pass, xw, key, val, xw->key_alt, xw->val_alt, n, lo_bit, hi_bit,
                               XS_TILE_BITS);
 }
@@ -377,8 +334,8 @@ static void release(xs_work *xw) {
   work *w = (work *)xw;
   if (!w) return;
   const xs_dev_work *g = &w->g;
-  void *all[] = {xw->energy, xw->val_alt, xw->mat, xw->key, xw->key_alt, g->counts,
-                 g->bsum,    g->sum,      g->start, w->cub_tmp};
+  void *all[] = {xw->energy, xw->val_alt, xw->mat, xw->key, xw->key_alt, g->hist,
+                 g->look,    g->sum,      g->start, w->cub_tmp};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     if (all[i]) gpuFree(all[i]);
   if (w->streams_made) {
@@ -395,9 +352,12 @@ static xs_work *prepare(const xs_data *d, long long n) {
   xs_dev_work *g = &w->g;
   const size_t m = (size_t)(n > 0 ? n : 1);
   int ok = dalloc(&g->a.energy, m) && dalloc(&g->a.val_alt, m) && dalloc(&g->a.mat, m) &&
-           dalloc(&g->a.key, m) && dalloc(&g->a.key_alt, m) && dalloc(&g->counts, XS_TILE_COUNTS(m)) &&
-           dalloc(&g->bsum, XS_TILE_SCAN_BLOCKS(m)) && dalloc(&g->sum, XS_SUM_SLOTS) &&
-           dalloc(&g->start, XS_MATERIALS + 1);
+           dalloc(&g->a.key, m) && dalloc(&g->a.key_alt, m) && dalloc(&g->hist, XS_TILE_HIST_WORDS) &&
+           dalloc(&g->look, XS_TILE_LOOKS(m)) && dalloc(&g->sum, XS_SUM_SLOTS) &&
+           dalloc(&g->start, XS_MATERIALS + 1) &&
+           gpuMemset(g->hist, 0, XS_TILE_HIST_WORDS * sizeof *g->hist) == gpuSuccess &&
+           gpuMemset(g->look, 0, (size_t)XS_TILE_LOOKS(m) * sizeof *g->look) == gpuSuccess;
+  g->look_n = (long long)m;
 #ifdef XS_USE_CUB
   if (ok && m <= INT_MAX) {
     cub::DoubleBuffer<uint64_t> kb(g->a.key, g->a.key_alt);

@@ -1,14 +1,21 @@
 /* xsbench_like: the scratch of the device models (omp, ompx, cuda, hip), in
- * device memory: the work arrays variants.c composes over, the radix sort's
- * digit counts and scan-block sums, and where the kernel-level models keep
- * the checksum and the material ranges (omp reduces and maps instead: NULL). */
+ * device memory: the work arrays variants.c composes over, the radix sorts'
+ * (omp's digit counts and scan-block sums; the tile sort's digit counts, tile
+ * counters and status words, kernels/sort_tiles.h), and where the
+ * kernel-level models keep the checksum and the material ranges (omp reduces
+ * and maps instead: NULL). */
 #ifndef XS_DEV_WORK_H
 #define XS_DEV_WORK_H
 #include "xsbench_like.h"
 
 typedef struct xs_dev_work {
   xs_work a;               /* first: the xs_work * the kernel table passes */
-  unsigned *counts, *bsum; /* the sort's digit counts, their scan blocks' sums */
+  unsigned *counts, *bsum; /* omp's sort: digit counts, their scan blocks' sums (else NULL) */
+  unsigned *hist;          /* tile sort: [XS_TILE_HIST_WORDS] digit counts and tile counters */
+  unsigned long long *look; /* tile sort: [XS_TILE_LOOKS(look_n)] status words */
+  long long look_n;        /* the keys the status words were sized for */
+  unsigned long long epoch; /* tile sort: the last pass's epoch (host) */
+  int tile_pass;           /* tile sort: the pass of the sort under way (host) */
   unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
   int unsorted_blocks;     /* GPU models: blocks of the model's TPB for lookups in random energy order

@@ -13,11 +13,14 @@ static inline void xs_omp_work_free(xs_work *w) {
   if (!g) return;
   pp_omp_free(w->energy), pp_omp_free(w->val_alt), pp_omp_free(w->mat), pp_omp_free(w->key), pp_omp_free(w->key_alt);
   pp_omp_free(g->counts), pp_omp_free(g->bsum), pp_omp_free(g->sum), pp_omp_free(g->start);
+  pp_omp_free(g->hist), pp_omp_free(g->look);
   free(g);
 }
 
-/* Scratch for up to n <= XS_OMP_MAX_LOOKUPS lookups (pp_omp_alloc exits 3
- * when the device has no room). */
+/* Scratch for up to n <= XS_OMP_MAX_LOOKUPS lookups, with `counts` and
+ * `bsums` of omp's sort (0: none; ompx adds its tile sort's own), and with
+ * `slots` the checksum slots and material ranges (pp_omp_alloc exits 3 when
+ * the device has no room). */
 #define XS_OMP_MAX_LOOKUPS UINT_MAX /* the sorts' 32-bit offsets */
 static inline xs_work *xs_omp_work_new(long long n, size_t counts, size_t bsums, int slots) {
   xs_dev_work *g = calloc(1, sizeof *g);
@@ -26,7 +29,7 @@ static inline xs_work *xs_omp_work_new(long long n, size_t counts, size_t bsums,
   g->a.energy = pp_omp_alloc(m * sizeof(double)), g->a.val_alt = pp_omp_alloc(m * sizeof(double));
   g->a.mat = pp_omp_alloc(m * sizeof(int));
   g->a.key = pp_omp_alloc(m * sizeof(uint64_t)), g->a.key_alt = pp_omp_alloc(m * sizeof(uint64_t));
-  g->counts = pp_omp_alloc(counts * sizeof(unsigned)), g->bsum = pp_omp_alloc(bsums * sizeof(unsigned));
+  if (counts) g->counts = pp_omp_alloc(counts * sizeof(unsigned)), g->bsum = pp_omp_alloc(bsums * sizeof(unsigned));
   if (slots) {
     g->sum = pp_omp_alloc(XS_SUM_SLOTS * sizeof *g->sum);
     g->start = pp_omp_alloc((XS_MATERIALS + 1) * sizeof *g->start);

@@ -7,8 +7,8 @@
  * one of XS_SUM_SLOTS device slots (no team barrier); the primitives of
  * xs_kernels, composed by variants.c. sort_pairs sorts on the device with
  * the tile LSD radix sort of kernels/sort_tiles.h (ballots:
- * ompx_ballot_sync), the one cuda runs by default; block scans as in
- * cuda.cu. */
+ * ompx_ballot_sync; its look-back: volatile loads and stores, a fence), the one cuda runs by
+ * default. */
 #include <omp.h>
 #include <ompx.h>
 #include "pp/device.h"
@@ -24,13 +24,26 @@
 #define XS_TILE_BALLOT(p) ompx_ballot_sync(~0ull, (p))
 #define XS_TILE_POPC(x) __builtin_popcountll(x)
 #define XS_TILE_SH_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define XS_TILE_GL_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+/* status words as cuda.cu: volatile loads and stores, a device-wide fence
+ * before the store, spelled per target as LLVM 19's device runtime spells
+ * its own (its NVPTX backend selects no atomic store with release and no
+ * __atomic_thread_fence) */
+#if defined(__NVPTX__)
+#define XS_TILE_FENCE() __nvvm_membar_gl()
+#elif defined(__AMDGCN__)
+#define XS_TILE_FENCE() __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent")
+#else
+#define XS_TILE_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+#define XS_TILE_LOAD(p) (*(const volatile unsigned long long *)(p))
+#define XS_TILE_PUBLISH(p, v) (XS_TILE_FENCE(), *(volatile unsigned long long *)(p) = (v))
+#define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
 #pragma omp end declare target
 
 #define TPB 256
 #define MAX_BLOCKS (1u << 24) /* as cuda.cu: max_lookups is UINT_MAX */
-#define SCAN_SHMEM (2 * TPB * (int)sizeof(unsigned)) /* block_scan's team memory */
-#define SUM_SHMEM (TPB / 32 * (int)sizeof(unsigned)) /* block_total's team memory */
 
 static int blocks_for(long long n) {
   const long long b = (n + TPB - 1) / TPB;
@@ -49,21 +62,6 @@ static int blocks_for(long long n) {
        i##_once && i < (hi); i##_once = 0)
 
 #pragma omp begin declare target
-/* Sum of v over the team (TPB threads), valid in thread 0; sh: SUM_SHMEM. */
-static inline unsigned block_total(unsigned v, unsigned *sh) {
-  const int t = ompx_thread_id_x();
-  for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
-    v += (unsigned)ompx_shfl_down_sync_i(~0ull, (int)v, d, PP_OMPX_WARP);
-  if (t % PP_OMPX_WARP == 0) sh[t / PP_OMPX_WARP] = v;
-  ompx_sync_block_acq_rel();
-  v = 0;
-  if (t < PP_OMPX_WARP) {
-    if (t < TPB / PP_OMPX_WARP) v = sh[t];
-    for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
-      v += (unsigned)ompx_shfl_down_sync_i(~0ull, (int)v, d, PP_OMPX_WARP);
-  }
-  return v;
-}
 /* Adds the warp's verification values to its slot of the device checksum
  * (every lane of the warp calls it; no team barrier). */
 static inline void warp_add(unsigned v, unsigned long long *sum) {
@@ -76,21 +74,6 @@ static inline void warp_add(unsigned v, unsigned long long *sum) {
 #pragma omp atomic update
     *slot += v;
   }
-}
-/* Exclusive scan of v over the team (Hillis-Steele); sh: SCAN_SHMEM. */
-static inline unsigned block_scan(unsigned v, unsigned *sh) {
-  const int t = ompx_thread_id_x();
-  int cur = 0;
-  sh[t] = v;
-  ompx_sync_block_acq_rel();
-  for (int off = 1; off < TPB; off <<= 1) {
-    sh[(cur ^ 1) * TPB + t] = sh[cur * TPB + t] + (t >= off ? sh[cur * TPB + t - off] : 0u);
-    cur ^= 1;
-    ompx_sync_block_acq_rel();
-  }
-  const unsigned incl = sh[cur * TPB + t];
-  ompx_sync_block_acq_rel();
-  return incl - v;
 }
 #pragma omp end declare target
 
@@ -268,52 +251,38 @@ static void ranges_join(xs_work *w) {
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
-/* Team b: exclusive scan, in place, of entries [b*blen, (b+1)*blen) of a,
- * from offs[b] (or 0); each thread scans one contiguous piece. */
-static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned *offs, int nb) {
-  LAUNCH(nb, is_device_ptr(a, offs) ompx_dyn_cgroup_mem(SCAN_SHMEM)) {
-    const long long b = ompx_block_id_x(), t = ompx_thread_id_x();
-    const long long lo = b * blen, len = lo + blen < m ? blen : m - lo, per = (len + TPB - 1) / TPB;
-    const long long s0 = lo + (t * per < len ? t * per : len);
-    const long long s1 = lo + ((t + 1) * per < len ? (t + 1) * per : len);
-    unsigned s = 0;
-    for (long long i = s0; i < s1; i++) s += a[i];
-    unsigned run = block_scan(s, (unsigned *)llvm_omp_target_dynamic_shared_alloc()) +
-                   (offs ? offs[b] : 0u);
-    for (long long i = s0; i < s1; i++) {
-      const unsigned x = a[i];
-      a[i] = run, run += x;
-    }
-  }
+static void clear_looks(unsigned long long *look, long long n) {
+  LAUNCH(blocks_for(n), is_device_ptr(look))
+  THREAD_ITEM(i, 0, n) look[i] = 0;
 }
 
 static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
   xs_dev_work *g = p;
-  unsigned *counts = g->counts, *bsum = g->bsum;
-  const long long tiles = XS_TILES(n), m = tiles << bits, nb = (m + XS_SCAN_BLOCK - 1) / XS_SCAN_BLOCK;
+  const int pass = g->tile_pass++;
+  unsigned *hist = g->hist + pass * XS_TILE_TPB, *ticket = g->hist + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass;
+  unsigned long long *look = g->look;
+  int clear;
+  const unsigned long long ep = xs_tile_epoch(&g->epoch, &clear);
+  if (clear) clear_looks(look, XS_TILE_LOOKS(g->look_n));
+  const long long tiles = XS_TILES(n);
   PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
-            device(pp_omp_device) is_device_ptr(k0, counts) ompx_dyn_cgroup_mem(XS_TILE_HIST_SHMEM))
-  xs_tile_hist(k0, n, shift, bits, counts, tiles, ompx_block_id_x(), ompx_thread_id_x(),
-               (unsigned *)llvm_omp_target_dynamic_shared_alloc());
-  LAUNCH((int)nb, is_device_ptr(counts, bsum) ompx_dyn_cgroup_mem(SUM_SHMEM)) {
-    const long long lo = (long long)ompx_block_id_x() * XS_SCAN_BLOCK;
-    const long long hi = lo + XS_SCAN_BLOCK < m ? lo + XS_SCAN_BLOCK : m;
-    unsigned s = 0;
-    for (long long i = lo + ompx_thread_id_x(); i < hi; i += TPB) s += counts[i];
-    s = block_total(s, (unsigned *)llvm_omp_target_dynamic_shared_alloc());
-    if (ompx_thread_id_x() == 0) bsum[ompx_block_id_x()] = s;
-  }
-  scan_blocks(bsum, nb, nb, NULL, 1);
-  scan_blocks(counts, m, XS_SCAN_BLOCK, bsum, (int)nb);
-  PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
-            device(pp_omp_device) is_device_ptr(k0, v0, k1, v1, counts)
+            device(pp_omp_device) is_device_ptr(k0, v0, k1, v1, hist, ticket, look)
             ompx_dyn_cgroup_mem(XS_TILE_SHMEM))
-  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, counts, tiles, ompx_block_id_x(),
-                  ompx_thread_id_x(), llvm_omp_target_dynamic_shared_alloc());
+  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, hist, ticket, look, ep, tiles, ompx_thread_id_x(),
+                  llvm_omp_target_dynamic_shared_alloc());
 }
 
 static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
+  if (n < 2) return 0;
+  xs_dev_work *g = (xs_dev_work *)w;
+  unsigned *hist = g->hist;
+  const long long tiles = XS_TILES(n), blocks = tiles < XS_TILE_HIST_BLOCKS ? tiles : XS_TILE_HIST_BLOCKS;
+  PP_PRAGMA(omp target teams ompx_bare num_teams((int)blocks) thread_limit(XS_TILE_TPB)
+            device(pp_omp_device) is_device_ptr(key, hist) ompx_dyn_cgroup_mem(XS_TILE_HIST_SHMEM))
+  xs_tile_hist_all(key, n, lo_bit, hi_bit, hist, blocks, ompx_block_id_x(), ompx_thread_id_x(),
+                   (unsigned *)llvm_omp_target_dynamic_shared_alloc());
+  g->tile_pass = 0;
   return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
                               XS_TILE_BITS);
 }
@@ -333,14 +302,22 @@ static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long s
 static xs_work *prepare(const xs_data *d, long long n) {
   (void)d;
   const long long m = n > 0 ? n : 1;
-  xs_work *w = xs_omp_work_new(n, (size_t)XS_TILE_COUNTS(m), (size_t)XS_TILE_SCAN_BLOCKS(m), 1);
+  xs_work *w = xs_omp_work_new(n, 0, 0, 1);
+  if (!w) return NULL;
+  xs_dev_work *g = (xs_dev_work *)w;
+  g->hist = pp_omp_alloc(XS_TILE_HIST_WORDS * sizeof *g->hist);
+  g->look = pp_omp_alloc((size_t)XS_TILE_LOOKS(m) * sizeof *g->look), g->look_n = m;
+  unsigned *hist = g->hist;
+  LAUNCH(1, is_device_ptr(hist))
+  for (int i = ompx_thread_id_x(); i < XS_TILE_HIST_WORDS; i += TPB) hist[i] = 0;
+  clear_looks(g->look, XS_TILE_LOOKS(m));
   /* The device's resident warps: what LLVM's offload runtime reports as the
    * device's omp_get_num_procs() (multiprocessors x their warps; cuda reads
    * the same from the device's properties). */
   int warps = 0;
 #pragma omp target device(pp_omp_device) map(from : warps)
   warps = omp_get_num_procs();
-  if (w) ((xs_dev_work *)w)->unsorted_blocks = warps * PP_OMPX_WARP / TPB / XS_UNSORTED_WARP_SHARE;
+  g->unsorted_blocks = warps * PP_OMPX_WARP / TPB / XS_UNSORTED_WARP_SHARE;
   return w;
 }
 
