@@ -1,6 +1,6 @@
 /* Test of kernels/sort_tiles.h (the device radix sort of cuda, hip and
  * ompx) on the CPU: one POSIX thread per GPU thread of a block, BLOCKS blocks
- * at once (their look-backs wait on one another, yielding the CPU), barriers
+ * at once and a look-back window of 2 (their look-backs wait on one another, yielding the CPU), barriers
  * for the block barrier and ballots, warps of 32 or 64 lanes. Sorts XSBench's
  * sort keys of the first n lookups over bits [lo, 64) twice with the same
  * scratch and checks order, pairing, the key multiset and, with "ties",
@@ -17,7 +17,8 @@
 #include "xsbench_like.h"
 
 #define MAX_WARPS 8
-#define BLOCKS 3 /* blocks run at once: a tile's look-back meets published counts, not only prefixes */
+#define BLOCKS 4 /* blocks run at once: a tile's look-back meets published counts, not only prefixes */
+#define XS_TILE_WINDOW 2 /* so the last of 4 tiles walks back over two windows */
 static int warp_size;
 typedef struct emu_block {
   pthread_barrier_t bar, warp_bar[MAX_WARPS];

@@ -19,9 +19,9 @@
  *      per-warp digit counts scanned across warps, running counts across
  *      rounds of one key per thread), publishes its digit counts, then finds
  *      where its keys of digit g go by decoupled look-back: thread g walks
- *      the lower tiles' status words of digit g back to the first that holds
- *      an inclusive prefix, adding the counts of those that hold only their
- *      own; it publishes its own inclusive prefix and scatters, keys then
+ *      the lower tiles' status words of digit g (XS_TILE_WINDOW at a time)
+ *      back to the first that holds an inclusive prefix, adding the counts of
+ *      those that hold only their own; it publishes its own inclusive prefix and scatters, keys then
  *      values placed in shared memory in tile-sorted order first so that
  *      consecutive threads write consecutive addresses within a digit's run.
  * A status word is (epoch, flag, value): the epoch, a number the host gives
@@ -61,6 +61,9 @@
 /* hist: [XS_TILE_MAX_PASSES][XS_TILE_TPB] digit counts, then a tile counter per pass. */
 #define XS_TILE_HIST_WORDS (XS_TILE_MAX_PASSES * (XS_TILE_TPB + 1))
 #define XS_TILE_HIST_BLOCKS 1024 /* most blocks of xs_tile_hist_all (each takes every 1024th tile) */
+#ifndef XS_TILE_WINDOW
+#define XS_TILE_WINDOW 4 /* status words a look-back loads at once */
+#endif
 #define XS_TILE_SORT_NOTE "device LSD radix sort of kernels/sort_tiles.h (8-bit digits, one " \
   "histogram kernel per sort and one kernel per pass: " PP_STR(XS_TILE_KEYS) "-key tiles ranked in " \
   "shared memory by ballots, decoupled look-back, coalesced writes)"
@@ -219,14 +222,25 @@ XS_TILE_FN void xs_tile_scatter(const uint64_t *PP_RESTRICT k0, const double *PP
   if (own) {
     unsigned long long before = 0; /* keys of digit t in the tiles below */
     for (long long j = tile - 1; j >= 0;) {
-      const unsigned long long st = XS_TILE_LOAD(look + j * R + t);
-      if (XS_TILE_EPOCH(st) != ep || !XS_TILE_FLAG(st)) {
-        XS_TILE_SPIN();
-        continue;
+      /* the words of XS_TILE_WINDOW tiles below at once: a walk over tiles
+       * that hold only their counts costs a load latency per window */
+      unsigned long long st[XS_TILE_WINDOW];
+      XS_TILE_UNROLL
+      for (int q = 0; q < XS_TILE_WINDOW; q++) st[q] = j - q >= 0 ? XS_TILE_LOAD(look + (j - q) * R + t) : 0ull;
+      int took = 0, state = 0; /* 0: all counts, 1: a word not ready, 2: a prefix */
+      XS_TILE_UNROLL
+      for (int q = 0; q < XS_TILE_WINDOW; q++) {
+        if (state || j - q < 0) continue;
+        if (XS_TILE_EPOCH(st[q]) != ep || !XS_TILE_FLAG(st[q])) {
+          state = 1;
+          continue;
+        }
+        before += XS_TILE_VALUE(st[q]), took++;
+        if (XS_TILE_FLAG(st[q]) == XS_TILE_PREFIX) state = 2;
       }
-      before += XS_TILE_VALUE(st);
-      if (XS_TILE_FLAG(st) == XS_TILE_PREFIX) break;
-      j--;
+      if (state == 2) break;
+      j -= took; /* on at the word not ready, or past the window */
+      if (state == 1) XS_TILE_SPIN();
     }
     if (tile) XS_TILE_PUBLISH(mine, XS_TILE_STATUS(ep, XS_TILE_PREFIX, before + run));
     gbase[t] = digit_start + (unsigned)before - ex;
