@@ -21,9 +21,10 @@
  *      where its keys of digit g go by decoupled look-back: thread g walks
  *      the lower tiles' status words of digit g (XS_TILE_WINDOW at a time)
  *      back to the first that holds an inclusive prefix, adding the counts of
- *      those that hold only their own; it publishes its own inclusive prefix and scatters, keys then
- *      values placed in shared memory in tile-sorted order first so that
- *      consecutive threads write consecutive addresses within a digit's run.
+ *      those that hold only their own; it publishes its own inclusive prefix
+ *      and scatters, keys then values placed in shared memory in tile-sorted
+ *      order first so that consecutive threads write consecutive addresses
+ *      within a digit's run.
  * A status word is (epoch, flag, value): the epoch, a number the host gives
  * each pass, marks words of earlier passes as not yet published, so the
  * words are never cleared between passes (xs_tile_epoch). The last tile of
