@@ -27,8 +27,9 @@ Checks (exit status 1 if any fails; each failure is printed):
   - GPU binding: on every node, the ranks of a run drove different GPUs
     (device UUIDs in each rank's system record).
 Writes OUT/scaling.md, OUT/scaling.json and OUT/scaling-<app>.png (matplotlib):
-efficiency against GPUs, one line per series, model and variant; the numbers
-are the tables of scaling.md.
+efficiency against GPUs, one line per series, model and variant (a phase row
+of xsbench_like --phases: in the tables only); the numbers are the tables of
+scaling.md.
 """
 import argparse
 import os
@@ -219,6 +220,8 @@ def analyse(runs):
 
 
 def figure(app, rows, path):
+    """Efficiency against GPUs, a line per whole-run series (phase rows: the tables only)."""
+    rows = [s for s in rows if s["kernel"] in WHOLE_ROWS]
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
