@@ -111,7 +111,7 @@ static int sort(uint64_t *k0, double *v0, uint64_t *k1, double *v1, long long n,
     job.ep = xs_tile_epoch(epoch, &clear);
     if (clear) memset(look, 0, XS_TILE_LOOKS(n) * sizeof *look);
     job.shift = shift, job.bits = 64 - shift < XS_TILE_BITS ? 64 - shift : XS_TILE_BITS;
-    job.hist = hw + pass * XS_TILE_TPB, job.ticket = hw + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass;
+    job.hist = xs_tile_pass_counts(hw, pass), job.ticket = xs_tile_pass_ticket(hw, pass);
     job.k0 = k0, job.v0 = v0, job.k1 = k1, job.v1 = v1;
     launch(1, job.tiles);
     uint64_t *tk = k0; k0 = k1, k1 = tk;

@@ -210,9 +210,9 @@ static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_
   const unsigned long long ep = xs_tile_epoch(&g->epoch, &clear);
   if (clear) PP_GPU_CHECK(gpuMemset(g->look, 0, (size_t)XS_TILE_LOOKS(g->look_n) * sizeof *g->look));
   const long long tiles = XS_TILES(n);
-  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits, g->hist + pass * XS_TILE_TPB,
-                                                   g->hist + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass,
-                                                   g->look, ep, tiles);
+  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits,
+                                                   xs_tile_pass_counts(g->hist, pass),
+                                                   xs_tile_pass_ticket(g->hist, pass), g->look, ep, tiles);
   PP_GPU_CHECK_LAUNCH("radix sort pass");
 }
 
@@ -230,9 +230,8 @@ static int sort_pairs(xs_work *xw, uint64_t *key, double *val, long long n, int 
   }
 #endif
   xs_dev_work *g = (xs_dev_work *)xw;
-  const long long tiles = XS_TILES(n);
-  k_tile_hist_all<<<(unsigned)(tiles < XS_TILE_HIST_BLOCKS ? tiles : XS_TILE_HIST_BLOCKS), XS_TILE_TPB>>>(
-      key, n, lo_bit, hi_bit, g->hist, tiles < XS_TILE_HIST_BLOCKS ? tiles : XS_TILE_HIST_BLOCKS);
+  const long long blocks = xs_tile_hist_blocks(n);
+  k_tile_hist_all<<<(unsigned)blocks, XS_TILE_TPB>>>(key, n, lo_bit, hi_bit, g->hist, blocks);
   g->tile_pass = 0;
   return xs_radix_sort_passes(own_sort_pass, xw, key, val, xw->key_alt, xw->val_alt, n, lo_bit, hi_bit,
                               XS_TILE_BITS);

@@ -260,7 +260,7 @@ static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *
                        long long n, int shift, int bits) {
   xs_dev_work *g = p;
   const int pass = g->tile_pass++;
-  unsigned *hist = g->hist + pass * XS_TILE_TPB, *ticket = g->hist + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass;
+  unsigned *hist = xs_tile_pass_counts(g->hist, pass), *ticket = xs_tile_pass_ticket(g->hist, pass);
   unsigned long long *look = g->look;
   int clear;
   const unsigned long long ep = xs_tile_epoch(&g->epoch, &clear);
@@ -277,7 +277,7 @@ static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int l
   if (n < 2) return 0;
   xs_dev_work *g = (xs_dev_work *)w;
   unsigned *hist = g->hist;
-  const long long tiles = XS_TILES(n), blocks = tiles < XS_TILE_HIST_BLOCKS ? tiles : XS_TILE_HIST_BLOCKS;
+  const long long blocks = xs_tile_hist_blocks(n);
   PP_PRAGMA(omp target teams ompx_bare num_teams((int)blocks) thread_limit(XS_TILE_TPB)
             device(pp_omp_device) is_device_ptr(key, hist) ompx_dyn_cgroup_mem(XS_TILE_HIST_SHMEM))
   xs_tile_hist_all(key, n, lo_bit, hi_bit, hist, blocks, ompx_block_id_x(), ompx_thread_id_x(),

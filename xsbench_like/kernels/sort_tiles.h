@@ -91,6 +91,15 @@ static inline unsigned long long xs_tile_epoch(unsigned long long *epoch, int *c
   if (*clear) *epoch = 1;
   return *epoch;
 }
+/* Host side: pass `pass`'s digit counts and tile counter in hist
+ * (XS_TILE_HIST_WORDS), and the blocks xs_tile_hist_all runs for n keys. */
+static inline unsigned *xs_tile_pass_counts(unsigned *hist, int pass) { return hist + pass * XS_TILE_TPB; }
+static inline unsigned *xs_tile_pass_ticket(unsigned *hist, int pass) {
+  return hist + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass;
+}
+static inline long long xs_tile_hist_blocks(long long n) {
+  return XS_TILES(n) < XS_TILE_HIST_BLOCKS ? XS_TILES(n) : XS_TILE_HIST_BLOCKS;
+}
 
 /* Loops over a thread's keys fully unrolled, so its keys and positions stay
  * in registers (clang's OpenMP device code kept them on the stack). */
