@@ -391,10 +391,13 @@ PP_HD static inline int xs_picked(int mat, int want) {
  * sorted lookups are as dense in energy as one GPU's (a rank's share of a
  * contiguous split is a quarter as dense on 4: fewer grid neighbours shared).
  * A lane samples XS_BAND_LANE lookups `stride` apart: one skip-ahead, then
- * one jump of the stream per lookup (each lookup draws its energy, then its
- * material), the material drawn only for kept ones. cuda/hip and ompx stride
- * by the warp width so that a warp's kept lookups are written side by side;
- * host and omp take consecutive lookups (stride 1). */
+ * one multiply-add per lookup. It keeps the stream's state just after the
+ * lookup's energy draw: the jump to the next lookup's (2 * stride steps)
+ * commutes with a draw, so that state steps by the jump alone and the energy
+ * needs no second multiply; the material is drawn only for kept ones.
+ * cuda/hip and ompx stride by the warp width so that a warp's kept lookups
+ * are written side by side, and count and write from one skip-ahead; host
+ * and omp take consecutive lookups (stride 1). */
 #define XS_BAND_LANE 32
 PP_HD static inline void xs_band_bounds(int r, int R, double *lo, double *hi) {
   *lo = (double)r / (double)R; /* the same expression as rank r-1's hi: no gap, no overlap */
@@ -402,27 +405,23 @@ PP_HD static inline void xs_band_bounds(int r, int R, double *lo, double *hi) {
 }
 PP_HD static inline int xs_in_band(double e, double lo, double hi) { return e >= lo && e < hi; }
 typedef struct xs_band_lane {
-  uint64_t seed, a, c; /* lookup i's stream; the jump to lookup i + stride */
+  uint64_t state, a, c; /* the stream after lookup i's energy draw; the jump to lookup i + stride */
   long long i, stride;
 } xs_band_lane;
 PP_HD static inline xs_band_lane xs_band_lane_at(long long i, long long stride) {
   xs_band_lane l;
   pp_lcg_jump(2ull * (uint64_t)stride, &l.a, &l.c);
-  l.seed = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i), l.i = i, l.stride = stride;
+  l.state = pp_lcg_skip(XS_SAMPLE_SEED, 2ull * (uint64_t)i + 1ull), l.i = i, l.stride = stride;
   return l;
 }
-PP_HD static inline double xs_band_energy(const xs_band_lane *l) {
-  uint64_t s = l->seed;
-  return pp_lcg_next(&s);
-}
+PP_HD static inline double xs_band_energy(const xs_band_lane *l) { return pp_lcg_value(l->state); }
 PP_HD static inline void xs_band_next(xs_band_lane *l) {
-  l->seed = (l->a * l->seed + l->c) & PP_LCG_MASK, l->i += l->stride;
+  l->state = (l->a * l->state + l->c) & PP_LCG_MASK, l->i += l->stride;
 }
 /* The lane's lookup (energy e, kept) at index `at` of energy[]/key[], if below cap. */
 PP_HD static inline void xs_band_put(const xs_band_lane *l, double e, long long at, long long cap,
                                      double *PP_RESTRICT energy, uint64_t *PP_RESTRICT key) {
-  uint64_t s = l->seed;
-  pp_lcg_next(&s);
+  uint64_t s = l->state;
   const int mat = xs_pick_mat(&s);
   if (at < cap) energy[at] = e, key[at] = xs_sort_key(mat, e);
 }

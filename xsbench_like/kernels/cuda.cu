@@ -118,10 +118,10 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
 
 /* Band sampling: a warp takes PP_WARP * XS_BAND_LANE consecutive lookups,
  * lane t those t, t + PP_WARP, ...: a count pass, the block's warp totals
- * scanned and reserved by one atomic add, then a pass writing each step's
- * kept lookups side by side (a ballot's prefix). Lanes that write their own
- * consecutive lookups (host's and omp's shape) made this 11x slower on an
- * H100: each store a separate sector. */
+ * scanned and reserved by one atomic add, then a pass from the lane's same
+ * start writing each step's kept lookups side by side (a ballot's prefix).
+ * Lanes that write their own consecutive lookups (host's and omp's shape)
+ * made this 11x slower on an H100: each store a separate sector. */
 #define BAND_WARPS (TPB / PP_WARP)
 #define BAND_PER_BLOCK ((long long)TPB * XS_BAND_LANE)
 __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo, double hi,
@@ -131,7 +131,8 @@ __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo,
   __shared__ unsigned long long wbase[BAND_WARPS];
   const int t = threadIdx.x % PP_WARP, w = threadIdx.x / PP_WARP;
   const long long w0 = blockIdx.x * BAND_PER_BLOCK + (long long)w * PP_WARP * XS_BAND_LANE;
-  xs_band_lane l = xs_band_lane_at(w0 + t, PP_WARP);
+  const xs_band_lane start = xs_band_lane_at(w0 + t, PP_WARP);
+  xs_band_lane l = start;
   unsigned kept = 0;
   for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l))
     kept += l.i < total && xs_in_band(xs_band_energy(&l), lo, hi);
@@ -150,7 +151,7 @@ __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo,
   __syncthreads();
   unsigned long long at = wbase[w];
   const uint64_t below = (1ull << t) - 1;
-  l = xs_band_lane_at(w0 + t, PP_WARP); /* the lane again */
+  l = start; /* the lane again, without a second skip-ahead */
   for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
     const double e = xs_band_energy(&l);
     const int in = l.i < total && xs_in_band(e, lo, hi);

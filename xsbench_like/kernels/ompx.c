@@ -131,8 +131,9 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
 /* Band sampling as cuda.cu: a warp takes PP_OMPX_WARP * XS_BAND_LANE
  * consecutive lookups, lane t every PP_OMPX_WARP-th from t; a count pass, the
  * team's warp totals scanned and reserved by one atomic add (the counter is
- * the material ranges' first slot, free until mat_starts), then each step's
- * kept lookups written side by side (a ballot's prefix). */
+ * the material ranges' first slot, free until mat_starts), then from the
+ * lane's same start each step's kept lookups written side by side (a
+ * ballot's prefix). */
 #define BAND_WARPS (TPB / PP_OMPX_WARP)
 #define BAND_PER_TEAM ((long long)TPB * XS_BAND_LANE)
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
@@ -155,7 +156,8 @@ static long long sample_band(xs_work *w, long long total, double lo, double hi, 
                       : (int)((total - first_i + PP_OMPX_WARP - 1) / PP_OMPX_WARP < XS_BAND_LANE
                                   ? (total - first_i + PP_OMPX_WARP - 1) / PP_OMPX_WARP
                                   : XS_BAND_LANE);
-    xs_band_lane l = xs_band_lane_at(first_i, PP_OMPX_WARP);
+    const xs_band_lane start = xs_band_lane_at(first_i, PP_OMPX_WARP);
+    xs_band_lane l = start;
     int n_kept = 0;
     for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l))
       n_kept += k < steps && xs_in_band(xs_band_energy(&l), lo, hi);
@@ -175,7 +177,7 @@ static long long sample_band(xs_work *w, long long total, double lo, double hi, 
     ompx_sync_block_acq_rel();
     unsigned long long at = wbase[wi];
     const uint64_t below = (1ull << t) - 1;
-    l = xs_band_lane_at(first_i, PP_OMPX_WARP);
+    l = start;
     for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
       const double e = xs_band_energy(&l);
       const int in = k < steps && xs_in_band(e, lo, hi);

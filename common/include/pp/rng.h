@@ -31,9 +31,12 @@ PP_HD static inline double pp_hash_uniform(uint64_t seed, uint64_t i) {
 #define PP_LCG_INC 1ull
 #define PP_LCG_MASK 0x7FFFFFFFFFFFFFFFull /* modulus 2^63 */
 
+/* The draw a state stands for, in [0, 1). */
+PP_HD static inline double pp_lcg_value(uint64_t state) { return (double)state / 9223372036854775808.0; }
+
 PP_HD static inline double pp_lcg_next(uint64_t *seed) {
   *seed = (PP_LCG_MULT * *seed + PP_LCG_INC) & PP_LCG_MASK;
-  return (double)*seed / 9223372036854775808.0;
+  return pp_lcg_value(*seed);
 }
 
 /* n steps of the LCG as one affine map: state -> (*a * state + *c) mod 2^63. */
