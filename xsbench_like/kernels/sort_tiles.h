@@ -17,14 +17,14 @@
  *      lower tile is on the device, already running or done), ranks its keys
  *      stably by digit in shared memory (ballots and popcounts within a warp,
  *      per-warp digit counts scanned across warps, running counts across
- *      rounds of one key per thread), publishes its digit counts, then finds
- *      where its keys of digit g go by decoupled look-back: thread g walks
- *      the lower tiles' status words of digit g (XS_TILE_WINDOW at a time)
- *      back to the first that holds an inclusive prefix, adding the counts of
- *      those that hold only their own; it publishes its own inclusive prefix
- *      and scatters, keys then values placed in shared memory in tile-sorted
- *      order first so that consecutive threads write consecutive addresses
- *      within a digit's run.
+ *      rounds of one key per thread), publishes its digit counts, places its
+ *      keys in shared memory in tile-sorted order, then finds where its keys
+ *      of digit g go by decoupled look-back: thread g walks the lower tiles'
+ *      status words of digit g (XS_TILE_WINDOW at a time) back to the first
+ *      that holds an inclusive prefix, adding the counts of those that hold
+ *      only their own; it publishes its own inclusive prefix and scatters,
+ *      keys then values (these staged in shared memory too), so that
+ *      consecutive threads write consecutive addresses within a digit's run.
  * A status word is (epoch, flag, value): the epoch, a number the host gives
  * each pass, marks words of earlier passes as not yet published, so the
  * words are never cleared between passes (xs_tile_epoch). The last tile of
@@ -229,6 +229,17 @@ XS_TILE_FN void xs_tile_scatter(const uint64_t *PP_RESTRICT k0, const double *PP
   if (own) XS_TILE_PUBLISH(mine, XS_TILE_STATUS(ep, tile ? XS_TILE_AGGREGATE : XS_TILE_PREFIX, run));
   const unsigned ex = xs_tile_scan(run, t, scan); /* its syncs also end the ranking reads */
   const unsigned digit_start = xs_tile_scan(total, t, scan);
+  dstart[t] = ex;
+  XS_TILE_SYNC();
+  /* the keys to shared memory in tile-sorted order before the look-back: the
+   * tiles below have that much longer to publish, and the keys' registers are
+   * free during the walk */
+  XS_TILE_UNROLL
+  for (int r = 0; r < XS_TILE_KPT; r++)
+    if (r * XS_TILE_TPB + t < len) {
+      pos[r] += dstart[xs_radix_digit(k[r], shift, bits)];
+      kv[pos[r]].u = k[r];
+    }
   if (own) {
     unsigned long long before = 0; /* keys of digit t in the tiles below */
     for (long long j = tile - 1; j >= 0;) {
@@ -259,14 +270,6 @@ XS_TILE_FN void xs_tile_scatter(const uint64_t *PP_RESTRICT k0, const double *PP
       if (t == 0) *ticket = 0;
     }
   }
-  dstart[t] = ex;
-  XS_TILE_SYNC();
-  XS_TILE_UNROLL
-  for (int r = 0; r < XS_TILE_KPT; r++)
-    if (r * XS_TILE_TPB + t < len) {
-      pos[r] += dstart[xs_radix_digit(k[r], shift, bits)];
-      kv[pos[r]].u = k[r];
-    }
   XS_TILE_SYNC();
   unsigned gpos[XS_TILE_KPT];
   XS_TILE_UNROLL
