@@ -398,7 +398,7 @@ PP_HD static inline int xs_picked(int mat, int want) {
  * cuda/hip and ompx stride by the warp width so that a warp's kept lookups
  * are written side by side, and count and write from one skip-ahead; host
  * and omp take consecutive lookups (stride 1). */
-#define XS_BAND_LANE 32
+#define XS_BAND_LANE 64
 PP_HD static inline void xs_band_bounds(int r, int R, double *lo, double *hi) {
   *lo = (double)r / (double)R; /* the same expression as rank r-1's hi: no gap, no overlap */
   *hi = r + 1 == R ? 2.0 : (double)(r + 1) / (double)R;
