@@ -418,10 +418,12 @@ PP_HD static inline double xs_band_energy(const xs_band_lane *l) { return pp_lcg
 PP_HD static inline void xs_band_next(xs_band_lane *l) {
   l->state = (l->a * l->state + l->c) & PP_LCG_MASK, l->i += l->stride;
 }
-/* The lane's lookup (energy e, kept) at index `at` of energy[]/key[], if below cap. */
-PP_HD static inline void xs_band_put(const xs_band_lane *l, double e, long long at, long long cap,
-                                     double *PP_RESTRICT energy, uint64_t *PP_RESTRICT key) {
-  uint64_t s = l->state;
+/* The lookup whose stream state (after its energy draw) is `state`, kept at
+ * index `at` of energy[]/key[] if below cap. */
+PP_HD static inline void xs_band_put(uint64_t state, long long at, long long cap, double *PP_RESTRICT energy,
+                                     uint64_t *PP_RESTRICT key) {
+  const double e = pp_lcg_value(state);
+  uint64_t s = state;
   const int mat = xs_pick_mat(&s);
   if (at < cap) energy[at] = e, key[at] = xs_sort_key(mat, e);
 }
@@ -439,8 +441,7 @@ PP_HD static inline void xs_band_lane_write(long long j, long long total, double
                                             uint64_t *PP_RESTRICT key) {
   xs_band_lane l = xs_band_lane_at(j * XS_BAND_LANE, 1);
   for (int k = 0; k < XS_BAND_LANE && l.i < total; k++, xs_band_next(&l)) {
-    const double e = xs_band_energy(&l);
-    if (xs_in_band(e, lo, hi)) xs_band_put(&l, e, at++, cap, energy, key);
+    if (xs_in_band(xs_band_energy(&l), lo, hi)) xs_band_put(l.state, at++, cap, energy, key);
   }
 }
 /* Lanes over `total` lookups. */

@@ -118,17 +118,30 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
 
 /* Band sampling: a warp takes PP_WARP * XS_BAND_LANE consecutive lookups,
  * lane t those t, t + PP_WARP, ...: a count pass, the block's warp totals
- * scanned and reserved by one atomic add, then a pass from the lane's same
- * start writing each step's kept lookups side by side (a ballot's prefix).
- * Lanes that write their own consecutive lookups (host's and omp's shape)
- * made this 11x slower on an H100: each store a separate sector. */
+ * scanned and reserved by one atomic add on a counter that only grows (the
+ * host passes what it held before: no clearing), then a pass from the
+ * lane's same start. That pass queues each step's kept states in the warp's
+ * ring (a ballot's prefix), and whenever a warp's worth is queued every lane
+ * draws the material of one and writes it: a lookup outside the band costs
+ * no material draw even where its warp's neighbours keep theirs, and the
+ * warp writes PP_WARP consecutive places at once. Lanes that write their own
+ * consecutive lookups (host's and omp's shape) made this 11x slower on an
+ * H100: each store a separate sector. */
 #define BAND_WARPS (TPB / PP_WARP)
 #define BAND_PER_BLOCK ((long long)TPB * XS_BAND_LANE)
+#define BAND_RING (2 * PP_WARP) /* fewer than PP_WARP wait, at most PP_WARP join */
+#ifdef PP_NATIVE_HIP
+#define WARP_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), \
+                     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
+#else
+#define WARP_SYNC() __syncwarp()
+#endif
 __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo, double hi,
                                                      long long cap, double *__restrict__ energy,
                                                      uint64_t *__restrict__ key,
-                                                     unsigned long long *count) {
+                                                     unsigned long long *count, unsigned long long seen) {
   __shared__ unsigned long long wbase[BAND_WARPS];
+  __shared__ uint64_t ring[BAND_WARPS][BAND_RING];
   const int t = threadIdx.x % PP_WARP, w = threadIdx.x / PP_WARP;
   const long long w0 = blockIdx.x * BAND_PER_BLOCK + (long long)w * PP_WARP * XS_BAND_LANE;
   const xs_band_lane start = xs_band_lane_at(w0 + t, PP_WARP);
@@ -145,20 +158,29 @@ __global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo,
       const unsigned long long c = wbase[i];
       wbase[i] = run, run += c;
     }
-    const unsigned long long base = atomicAdd(count, run);
+    const unsigned long long base = atomicAdd(count, run) - seen;
     for (int i = 0; i < BAND_WARPS; i++) wbase[i] += base;
   }
   __syncthreads();
   unsigned long long at = wbase[w];
   const uint64_t below = (1ull << t) - 1;
+  uint64_t *q = ring[w];
+  unsigned head = 0, queued = 0;
   l = start; /* the lane again, without a second skip-ahead */
   for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
-    const double e = xs_band_energy(&l);
-    const int in = l.i < total && xs_in_band(e, lo, hi);
+    const int in = l.i < total && xs_in_band(xs_band_energy(&l), lo, hi);
     const uint64_t m = XS_TILE_BALLOT(in);
-    if (in) xs_band_put(&l, e, (long long)at + __popcll(m & below), cap, energy, key);
-    at += __popcll(m);
+    if (in) q[(head + queued + __popcll(m & below)) % BAND_RING] = l.state;
+    queued += __popcll(m);
+    if (queued >= PP_WARP) {
+      WARP_SYNC();
+      xs_band_put(q[(head + t) % BAND_RING], (long long)(at + t), cap, energy, key);
+      WARP_SYNC(); /* read before the next steps queue over it */
+      head = (head + PP_WARP) % BAND_RING, queued -= PP_WARP, at += PP_WARP;
+    }
   }
+  WARP_SYNC();
+  if ((unsigned)t < queued) xs_band_put(q[(head + t) % BAND_RING], (long long)(at + t), cap, energy, key);
 }
 
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); FIXED: all
@@ -263,13 +285,13 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
 
 /* The band's counter is the material ranges' first slot, free until mat_starts. */
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
-  unsigned long long *count = (unsigned long long *)((xs_dev_work *)w)->start, kept = 0;
-  PP_GPU_CHECK(gpuMemset(count, 0, sizeof *count));
+  xs_dev_work *g = (xs_dev_work *)w;
+  const unsigned long long seen = g->band_seen;
   const long long blocks = (total + BAND_PER_BLOCK - 1) / BAND_PER_BLOCK;
-  k_sample_band<<<(unsigned)blocks, TPB>>>(total, lo, hi, cap, w->energy, w->key, count);
+  k_sample_band<<<(unsigned)blocks, TPB>>>(total, lo, hi, cap, w->energy, w->key, g->band_count, seen);
   PP_GPU_CHECK_LAUNCH("band sampling");
-  PP_GPU_CHECK(gpuMemcpy(&kept, count, sizeof kept, gpuMemcpyDeviceToHost));
-  return (long long)kept;
+  PP_GPU_CHECK(gpuMemcpy(&g->band_seen, g->band_count, sizeof g->band_seen, gpuMemcpyDeviceToHost));
+  return (long long)(g->band_seen - seen);
 }
 
 static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]) {
@@ -338,7 +360,7 @@ static void release(xs_work *xw) {
   if (!w) return;
   const xs_dev_work *g = &w->g;
   void *all[] = {xw->energy, xw->val_alt, xw->mat, xw->key, xw->key_alt, g->hist,
-                 g->look,    g->sum,      g->start, w->cub_tmp};
+                 g->look,    g->sum,      g->start, g->band_count, w->cub_tmp};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
     if (all[i]) gpuFree(all[i]);
   if (w->streams_made) {
@@ -357,7 +379,8 @@ static xs_work *prepare(const xs_data *d, long long n) {
   int ok = dalloc(&g->a.energy, m) && dalloc(&g->a.val_alt, m) && dalloc(&g->a.mat, m) &&
            dalloc(&g->a.key, m) && dalloc(&g->a.key_alt, m) && dalloc(&g->hist, XS_TILE_HIST_WORDS) &&
            dalloc(&g->look, XS_TILE_LOOKS(m)) && dalloc(&g->sum, XS_SUM_SLOTS) &&
-           dalloc(&g->start, XS_MATERIALS + 1) &&
+           dalloc(&g->start, XS_MATERIALS + 1) && dalloc(&g->band_count, 1) &&
+           gpuMemset(g->band_count, 0, sizeof *g->band_count) == gpuSuccess &&
            gpuMemset(g->hist, 0, XS_TILE_HIST_WORDS * sizeof *g->hist) == gpuSuccess &&
            gpuMemset(g->look, 0, (size_t)XS_TILE_LOOKS(m) * sizeof *g->look) == gpuSuccess;
   g->look_n = (long long)m;

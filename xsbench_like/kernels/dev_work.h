@@ -18,6 +18,8 @@ typedef struct xs_dev_work {
   int tile_pass;           /* tile sort: the pass of the sort under way (host) */
   unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
+  unsigned long long *band_count; /* band sampling's reservations, only growing (cuda, hip, ompx) */
+  unsigned long long band_seen;   /* what it held after the last band sampling (host) */
   int unsorted_blocks;     /* GPU models: blocks of the model's TPB for lookups in random energy order
                               (a 1/XS_UNSORTED_WARP_SHARE of the resident warps); 0: uncapped */
 } xs_dev_work;

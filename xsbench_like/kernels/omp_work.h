@@ -13,14 +13,14 @@ static inline void xs_omp_work_free(xs_work *w) {
   if (!g) return;
   pp_omp_free(w->energy), pp_omp_free(w->val_alt), pp_omp_free(w->mat), pp_omp_free(w->key), pp_omp_free(w->key_alt);
   pp_omp_free(g->counts), pp_omp_free(g->bsum), pp_omp_free(g->sum), pp_omp_free(g->start);
-  pp_omp_free(g->hist), pp_omp_free(g->look);
+  pp_omp_free(g->band_count), pp_omp_free(g->hist), pp_omp_free(g->look);
   free(g);
 }
 
 /* Scratch for up to n <= XS_OMP_MAX_LOOKUPS lookups, with `counts` and
  * `bsums` of omp's sort (0: none; ompx adds its tile sort's own), and with
- * `slots` the checksum slots and material ranges (pp_omp_alloc exits 3 when
- * the device has no room). */
+ * `slots` the checksum slots, material ranges and band counter (the caller
+ * clears the counter; pp_omp_alloc exits 3 when the device has no room). */
 #define XS_OMP_MAX_LOOKUPS UINT_MAX /* the sorts' 32-bit offsets */
 static inline xs_work *xs_omp_work_new(long long n, size_t counts, size_t bsums, int slots) {
   xs_dev_work *g = calloc(1, sizeof *g);
@@ -33,6 +33,7 @@ static inline xs_work *xs_omp_work_new(long long n, size_t counts, size_t bsums,
   if (slots) {
     g->sum = pp_omp_alloc(XS_SUM_SLOTS * sizeof *g->sum);
     g->start = pp_omp_alloc((XS_MATERIALS + 1) * sizeof *g->start);
+    g->band_count = pp_omp_alloc(sizeof *g->band_count);
   }
   return &g->a;
 }

@@ -130,24 +130,35 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
 
 /* Band sampling as cuda.cu: a warp takes PP_OMPX_WARP * XS_BAND_LANE
  * consecutive lookups, lane t every PP_OMPX_WARP-th from t; a count pass, the
- * team's warp totals scanned and reserved by one atomic add (the counter is
- * the material ranges' first slot, free until mat_starts), then from the
- * lane's same start each step's kept lookups written side by side (a
- * ballot's prefix). */
+ * team's warp totals scanned and reserved by one atomic add on a counter that
+ * only grows (no clearing region), then from the lane's same start each
+ * step's kept states queued in the warp's ring, a warp's worth drawn and
+ * written at once. */
 #define BAND_WARPS (TPB / PP_OMPX_WARP)
 #define BAND_PER_TEAM ((long long)TPB * XS_BAND_LANE)
+#define BAND_RING (2 * PP_OMPX_WARP) /* fewer than a warp wait, at most a warp join */
+/* a warp's barrier with shared-memory ordering (LLVM 19's ompx.h has none) */
+#if defined(__NVPTX__)
+#define WARP_SYNC() __nvvm_bar_warp_sync(~0u)
+#elif defined(__AMDGCN__)
+#define WARP_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), \
+                     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
+#else
+#define WARP_SYNC() ((void)0)
+#endif
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
   double *energy = w->energy;
   uint64_t *key = w->key;
-  unsigned long long *count = (unsigned long long *)((xs_dev_work *)w)->start, kept = 0;
+  xs_dev_work *g = (xs_dev_work *)w;
+  unsigned long long *count = g->band_count;
+  const unsigned long long seen = g->band_seen;
   const long long teams = (total + BAND_PER_TEAM - 1) / BAND_PER_TEAM;
   if (teams > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like launch", "grid too large");
-  LAUNCH(1, is_device_ptr(count))
-  if (ompx_thread_id_x() == 0) *count = 0;
   LAUNCH((int)teams, is_device_ptr(energy, key, count)
-         ompx_dyn_cgroup_mem(BAND_WARPS * (int)sizeof(unsigned long long))) {
+         ompx_dyn_cgroup_mem(BAND_WARPS * (1 + BAND_RING) * (int)sizeof(unsigned long long))) {
     unsigned long long *wbase = (unsigned long long *)llvm_omp_target_dynamic_shared_alloc();
     const int t = ompx_thread_id_x() % PP_OMPX_WARP, wi = ompx_thread_id_x() / PP_OMPX_WARP;
+    uint64_t *q = (uint64_t *)(wbase + BAND_WARPS + wi * BAND_RING);
     const long long w0 = ompx_block_id_x() * BAND_PER_TEAM + (long long)wi * PP_OMPX_WARP * XS_BAND_LANE;
     /* the lane's steps below total, counted before the loops: LLVM 19's OpenMPOpt
        hoisted a per-step l.i < total to the first step (docs/performance.md) */
@@ -172,23 +183,32 @@ static long long sample_band(xs_work *w, long long total, double lo, double hi, 
       }
 #pragma omp atomic capture
       { base = *count; *count += run; }
-      for (int i = 0; i < BAND_WARPS; i++) wbase[i] += base;
+      for (int i = 0; i < BAND_WARPS; i++) wbase[i] += base - seen;
     }
     ompx_sync_block_acq_rel();
     unsigned long long at = wbase[wi];
     const uint64_t below = (1ull << t) - 1;
+    unsigned head = 0, queued = 0;
     l = start;
     for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
-      const double e = xs_band_energy(&l);
-      const int in = k < steps && xs_in_band(e, lo, hi);
+      const int in = k < steps && xs_in_band(xs_band_energy(&l), lo, hi);
       const uint64_t m = ompx_ballot_sync(~0ull, in);
-      if (in) xs_band_put(&l, e, (long long)at + __builtin_popcountll(m & below), cap, energy, key);
-      at += (unsigned long long)__builtin_popcountll(m);
+      if (in) q[(head + queued + (unsigned)__builtin_popcountll(m & below)) % BAND_RING] = l.state;
+      queued += (unsigned)__builtin_popcountll(m);
+      if (queued >= PP_OMPX_WARP) {
+        WARP_SYNC();
+        xs_band_put(q[(head + (unsigned)t) % BAND_RING], (long long)(at + (unsigned)t), cap, energy, key);
+        WARP_SYNC(); /* read before the next steps queue over it */
+        head = (head + PP_OMPX_WARP) % BAND_RING, queued -= PP_OMPX_WARP, at += PP_OMPX_WARP;
+      }
     }
+    WARP_SYNC();
+    if ((unsigned)t < queued)
+      xs_band_put(q[(head + (unsigned)t) % BAND_RING], (long long)(at + (unsigned)t), cap, energy, key);
   }
-  if (omp_target_memcpy(&kept, count, sizeof kept, 0, 0, omp_get_initial_device(), pp_omp_device))
+  if (omp_target_memcpy(&g->band_seen, count, sizeof g->band_seen, 0, 0, omp_get_initial_device(), pp_omp_device))
     pp_device_fail(PP_OMPX, "xsbench_like band count", "omp_target_memcpy failed");
-  return (long long)kept;
+  return (long long)(g->band_seen - seen);
 }
 
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); with
@@ -310,8 +330,11 @@ static xs_work *prepare(const xs_data *d, long long n) {
   g->hist = pp_omp_alloc(XS_TILE_HIST_WORDS * sizeof *g->hist);
   g->look = pp_omp_alloc((size_t)XS_TILE_LOOKS(m) * sizeof *g->look), g->look_n = m;
   unsigned *hist = g->hist;
-  LAUNCH(1, is_device_ptr(hist))
-  for (int i = ompx_thread_id_x(); i < XS_TILE_HIST_WORDS; i += TPB) hist[i] = 0;
+  unsigned long long *band_count = g->band_count;
+  LAUNCH(1, is_device_ptr(hist, band_count)) {
+    for (int i = ompx_thread_id_x(); i < XS_TILE_HIST_WORDS; i += TPB) hist[i] = 0;
+    if (ompx_thread_id_x() == 0) *band_count = 0;
+  }
   clear_looks(g->look, XS_TILE_LOOKS(m));
   /* The device's resident warps: what LLVM's offload runtime reports as the
    * device's omp_get_num_procs() (multiprocessors x their warps; cuda reads
