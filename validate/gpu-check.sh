@@ -50,7 +50,7 @@ for g in unionized hash nuclide; do for l in 1000003 1 33; do
 done; done
 check $b/xsbench_like --backend all -s small --grid hash --hash-bins 37 -l 100003 --variant all $fast
 check $b/xsbench_like --backend all -s large -l 4000037 --variant all $fast
-# the sorted variants' material ranges launched at once (cuda and hip streams, ompx nowait regions)
+# the sorted variants' material ranges launched at once (cuda and hip streams; ompx one region, nowait regions for sorted-material)
 for l in 4000037 1000003 77; do
   check $b/xsbench_like --backend all -s large -l $l --variant sorted-material,sorted-energy --material-launch concurrent $fast
 done

@@ -8,6 +8,16 @@
 #define XS_DEV_WORK_H
 #include "xsbench_like.h"
 
+/* Sorted ranges whose lookups wait for one launch (ompx's concurrent launch):
+ * range r is [lo[r], hi[r]) of material want[r], its teams from team[r]. */
+typedef struct xs_range_queue {
+  const xs_data *d;
+  const double *energy;
+  int n;
+  int want[XS_MATERIALS];
+  long long lo[XS_MATERIALS], hi[XS_MATERIALS], team[XS_MATERIALS + 1];
+} xs_range_queue;
+
 typedef struct xs_dev_work {
   xs_work a;               /* first: the xs_work * the kernel table passes */
   unsigned *counts, *bsum; /* omp's sort: digit counts, their scan blocks' sums (else NULL) */
@@ -20,6 +30,7 @@ typedef struct xs_dev_work {
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
   unsigned long long *band_count; /* band sampling's reservations, only growing (cuda, hip, ompx) */
   unsigned long long band_seen;   /* what it held after the last band sampling (host) */
+  xs_range_queue queued;   /* ompx: sorted ranges waiting for ranges_join (host) */
   int unsorted_blocks;     /* GPU models: blocks of the model's TPB for lookups in random energy order
                               (a 1/XS_UNSORTED_WARP_SHARE of the resident warps); 0: uncapped */
 } xs_dev_work;

@@ -211,6 +211,40 @@ static long long sample_band(xs_work *w, long long total, double lo, double hi, 
   return (long long)(g->band_seen - seen);
 }
 
+/* The sorted ranges of --material-launch concurrent, in one target region:
+ * LLVM 19 runs each nowait region as a task of a hidden helper thread that
+ * launches it on a stream of its own and waits for it, a cost per range that
+ * one region pays once. A team finds its range among the queued ones' team
+ * offsets; the fuel's range, queued first, takes the first teams. */
+static void run_queue(xs_work *w) {
+  xs_dev_work *g = (xs_dev_work *)w;
+  const xs_range_queue q = g->queued;
+  g->queued.n = 0;
+  if (q.n == 0) return;
+  XS_ARGS_UNPACK(q.d);
+  const double *energy = q.energy;
+  unsigned long long *sum = g->sum;
+  LAUNCH((int)q.team[q.n], is_device_ptr(XS_ARGS_PTRS, energy, sum) firstprivate(q)) {
+    XS_ARGS_REPACK(dd);
+    const long long b = ompx_block_id_x();
+    int r = 0;
+    while (r + 1 < q.n && b >= q.team[r + 1]) r++;
+    const long long i = q.lo[r] + (b - q.team[r]) * TPB + ompx_thread_id_x();
+    const unsigned v = i < q.hi[r] ? xs_lookup(&dd, energy[i], q.want[r]) : 0u;
+    warp_add(v, sum);
+  }
+}
+static void queue_range(xs_work *w, const xs_data *d, const double *energy, long long lo, long long hi,
+                        int want) {
+  xs_range_queue *q = &((xs_dev_work *)w)->queued;
+  if (q->n == XS_MATERIALS || (q->n > 0 && (q->d != d || q->energy != energy))) run_queue(w);
+  if (q->n == 0) q->d = d, q->energy = energy, q->team[0] = 0;
+  const int r = q->n++;
+  q->lo[r] = lo, q->hi[r] = hi, q->want[r] = want;
+  q->team[r + 1] = q->team[r] + blocks_for(hi - lo);
+  if (q->team[r + 1] > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like launch", "grid too large");
+}
+
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); with
  * mat == NULL all are of material `want` (a sorted range). Adds to the
  * device checksum: returns 0. */
@@ -236,8 +270,9 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
     THREAD_ITEM(i, lo, hi) v += xs_lookup(&dd, energy[i], want);                                \
     warp_add(v, sum);                                                                           \
   }
-  /* --material-launch concurrent: the range's region is a nowait target task
-   * (LLVM's offload runtime runs each on a stream of its own), ranges_join waits */
+  /* --material-launch concurrent: an unsorted range's region is a nowait
+   * target task (LLVM's offload runtime runs each on a stream of its own); a
+   * sorted range joins the queue that ranges_join launches as one region */
   const int conc = !mat && w->ranges_concurrent;
   if (!mat && w->energies_unsorted && cap) {
     const int nb = blocks_for(hi - lo) < cap ? blocks_for(hi - lo) : cap;
@@ -246,12 +281,10 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
     } else {
       LAUNCH(nb, is_device_ptr(XS_ARGS_PTRS, energy, sum)) STRIDED_RANGE
     }
+  } else if (!mat && conc) {
+    queue_range(w, d, energy, lo, hi, want);
   } else if (!mat) {
-    if (conc) {
-      LAUNCH(blocks_for(hi - lo), nowait is_device_ptr(XS_ARGS_PTRS, energy, sum)) SORTED_RANGE
-    } else {
-      LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) SORTED_RANGE
-    }
+    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) SORTED_RANGE
   } else {
     LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, mat, sum)) {
       XS_ARGS_REPACK(dd);
@@ -268,7 +301,7 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
 #undef SORTED_RANGE
 }
 static void ranges_join(xs_work *w) {
-  (void)w;
+  run_queue(w);
 #pragma omp taskwait
 }
 
@@ -353,8 +386,9 @@ const xs_kernels *xs_kernels_ompx(void) {
                                .sample_band = sample_band, .sort_pairs = sort_pairs,
                                .mat_starts = mat_starts, .lookups = lookups,
                                .ranges_join = ranges_join,
-                               .concurrent_note = "concurrent: each material's lookups a nowait target "
-                                                  "region, joined by taskwait before the checksum",
+                               .concurrent_note = "concurrent: sorted-energy's material ranges in one "
+                                                  "target region (a team finds its range); sorted-material's "
+                                                  "each a nowait region, joined by taskwait",
                                .sort_note = SORT_NOTE, .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }
