@@ -43,6 +43,19 @@
 #define XS_TILE_PUBLISH(p, v) (__threadfence(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
+__device__ __forceinline__ int warp_sum(int v) {
+  for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
+  return v;
+}
+#define XS_BAND_WARP_SUM(v) warp_sum(v)
+#ifdef PP_NATIVE_HIP
+#define XS_BAND_WARP_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), \
+                             __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
+#else
+#define XS_BAND_WARP_SYNC() __syncwarp()
+#endif
+#define XS_BAND_RESERVE(p, v) atomicAdd((p), (v))
+#include "sample_band.h"
 
 #define TPB 256
 /* HIP caps a grid at 2^32 threads; max_lookups is UINT_MAX (the sort's
@@ -116,71 +129,15 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
   }
 }
 
-/* Band sampling: a warp takes PP_WARP * XS_BAND_LANE consecutive lookups,
- * lane t those t, t + PP_WARP, ...: a count pass, the block's warp totals
- * scanned and reserved by one atomic add on a counter that only grows (the
- * host passes what it held before: no clearing), then a pass from the
- * lane's same start. That pass queues each step's kept states in the warp's
- * ring (a ballot's prefix), and whenever a warp's worth is queued every lane
- * draws the material of one and writes it: a lookup outside the band costs
- * no material draw even where its warp's neighbours keep theirs, and the
- * warp writes PP_WARP consecutive places at once. Lanes that write their own
- * consecutive lookups (host's and omp's shape) made this 11x slower on an
- * H100: each store a separate sector. */
-#define BAND_WARPS (TPB / PP_WARP)
-#define BAND_PER_BLOCK ((long long)TPB * XS_BAND_LANE)
-#define BAND_RING (2 * PP_WARP) /* fewer than PP_WARP wait, at most PP_WARP join */
-#ifdef PP_NATIVE_HIP
-#define WARP_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), \
-                     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
-#else
-#define WARP_SYNC() __syncwarp()
-#endif
-__global__ void __launch_bounds__(TPB) k_sample_band(long long total, double lo, double hi,
-                                                     long long cap, double *__restrict__ energy,
-                                                     uint64_t *__restrict__ key,
-                                                     unsigned long long *count, unsigned long long seen) {
-  __shared__ unsigned long long wbase[BAND_WARPS];
-  __shared__ uint64_t ring[BAND_WARPS][BAND_RING];
-  const int t = threadIdx.x % PP_WARP, w = threadIdx.x / PP_WARP;
-  const long long w0 = blockIdx.x * BAND_PER_BLOCK + (long long)w * PP_WARP * XS_BAND_LANE;
-  const xs_band_lane start = xs_band_lane_at(w0 + t, PP_WARP);
-  xs_band_lane l = start;
-  unsigned kept = 0;
-  for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l))
-    kept += l.i < total && xs_in_band(xs_band_energy(&l), lo, hi);
-  for (int d = PP_WARP / 2; d > 0; d /= 2) kept += SHFL_DOWN(kept, d);
-  if (t == 0) wbase[w] = kept;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned long long run = 0;
-    for (int i = 0; i < BAND_WARPS; i++) {
-      const unsigned long long c = wbase[i];
-      wbase[i] = run, run += c;
-    }
-    const unsigned long long base = atomicAdd(count, run) - seen;
-    for (int i = 0; i < BAND_WARPS; i++) wbase[i] += base;
-  }
-  __syncthreads();
-  unsigned long long at = wbase[w];
-  const uint64_t below = (1ull << t) - 1;
-  uint64_t *q = ring[w];
-  unsigned head = 0, queued = 0;
-  l = start; /* the lane again, without a second skip-ahead */
-  for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
-    const int in = l.i < total && xs_in_band(xs_band_energy(&l), lo, hi);
-    const uint64_t m = XS_TILE_BALLOT(in);
-    if (in) q[(head + queued + __popcll(m & below)) % BAND_RING] = l.state;
-    queued += __popcll(m);
-    if (queued >= PP_WARP) {
-      WARP_SYNC();
-      xs_band_put(q[(head + t) % BAND_RING], (long long)(at + t), cap, energy, key);
-      WARP_SYNC(); /* read before the next steps queue over it */
-      head = (head + PP_WARP) % BAND_RING, queued -= PP_WARP, at += PP_WARP;
-    }
-  }
-  WARP_SYNC();
-  if ((unsigned)t < queued) xs_band_put(q[(head + t) % BAND_RING], (long long)(at + t), cap, energy, key);
+/* Band sampling: kernels/sample_band.h. (Lanes that wrote their own
+ * consecutive lookups, host's and omp's shape, made it 11x slower on an H100:
+ * each store a separate sector.) */
+__global__ void __launch_bounds__(XS_BAND_TPB) k_sample_band(long long total, double lo, double hi,
+                                                             long long cap, double *__restrict__ energy,
+                                                             uint64_t *__restrict__ key,
+                                                             unsigned long long *count, unsigned long long seen) {
+  __shared__ unsigned long long sh[XS_BAND_SHMEM / 8];
+  xs_band_block(total, lo, hi, cap, energy, key, count, seen, blockIdx.x, threadIdx.x, sh);
 }
 
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); FIXED: all
@@ -287,8 +244,8 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
   xs_dev_work *g = (xs_dev_work *)w;
   const unsigned long long seen = g->band_seen;
-  const long long blocks = (total + BAND_PER_BLOCK - 1) / BAND_PER_BLOCK;
-  k_sample_band<<<(unsigned)blocks, TPB>>>(total, lo, hi, cap, w->energy, w->key, g->band_count, seen);
+  k_sample_band<<<(unsigned)XS_BAND_BLOCKS(total), XS_BAND_TPB>>>(total, lo, hi, cap, w->energy, w->key,
+                                                                  g->band_count, seen);
   PP_GPU_CHECK_LAUNCH("band sampling");
   PP_GPU_CHECK(gpuMemcpy(&g->band_seen, g->band_count, sizeof g->band_seen, gpuMemcpyDeviceToHost));
   return (long long)(g->band_seen - seen);

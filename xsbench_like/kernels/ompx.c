@@ -40,9 +40,26 @@
 #define XS_TILE_PUBLISH(p, v) (XS_TILE_FENCE(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
+static inline int warp_sum(int v) {
+  for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2) v += ompx_shfl_down_sync_i(~0ull, v, d, PP_OMPX_WARP);
+  return v;
+}
+#define XS_BAND_WARP_SUM(v) warp_sum(v)
+/* LLVM 19's ompx.h has no warp barrier */
+#if defined(__NVPTX__)
+#define XS_BAND_WARP_SYNC() __nvvm_bar_warp_sync(~0u)
+#elif defined(__AMDGCN__)
+#define XS_BAND_WARP_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), \
+                             __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
+#else
+#define XS_BAND_WARP_SYNC() ((void)0)
+#endif
+#define XS_BAND_RESERVE(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#include "sample_band.h"
 #pragma omp end declare target
 
 #define TPB 256
+_Static_assert(TPB == XS_BAND_TPB, "the band sampler's block is a launch's");
 #define MAX_BLOCKS (1u << 24) /* as cuda.cu: max_lookups is UINT_MAX */
 
 static int blocks_for(long long n) {
@@ -128,84 +145,18 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   }
 }
 
-/* Band sampling as cuda.cu: a warp takes PP_OMPX_WARP * XS_BAND_LANE
- * consecutive lookups, lane t every PP_OMPX_WARP-th from t; a count pass, the
- * team's warp totals scanned and reserved by one atomic add on a counter that
- * only grows (no clearing region), then from the lane's same start each
- * step's kept states queued in the warp's ring, a warp's worth drawn and
- * written at once. */
-#define BAND_WARPS (TPB / PP_OMPX_WARP)
-#define BAND_PER_TEAM ((long long)TPB * XS_BAND_LANE)
-#define BAND_RING (2 * PP_OMPX_WARP) /* fewer than a warp wait, at most a warp join */
-/* a warp's barrier with shared-memory ordering (LLVM 19's ompx.h has none) */
-#if defined(__NVPTX__)
-#define WARP_SYNC() __nvvm_bar_warp_sync(~0u)
-#elif defined(__AMDGCN__)
-#define WARP_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), \
-                     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
-#else
-#define WARP_SYNC() ((void)0)
-#endif
+/* Band sampling: kernels/sample_band.h. */
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
   double *energy = w->energy;
   uint64_t *key = w->key;
   xs_dev_work *g = (xs_dev_work *)w;
   unsigned long long *count = g->band_count;
   const unsigned long long seen = g->band_seen;
-  const long long teams = (total + BAND_PER_TEAM - 1) / BAND_PER_TEAM;
+  const long long teams = XS_BAND_BLOCKS(total);
   if (teams > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like launch", "grid too large");
-  LAUNCH((int)teams, is_device_ptr(energy, key, count)
-         ompx_dyn_cgroup_mem(BAND_WARPS * (1 + BAND_RING) * (int)sizeof(unsigned long long))) {
-    unsigned long long *wbase = (unsigned long long *)llvm_omp_target_dynamic_shared_alloc();
-    const int t = ompx_thread_id_x() % PP_OMPX_WARP, wi = ompx_thread_id_x() / PP_OMPX_WARP;
-    uint64_t *q = (uint64_t *)(wbase + BAND_WARPS + wi * BAND_RING);
-    const long long w0 = ompx_block_id_x() * BAND_PER_TEAM + (long long)wi * PP_OMPX_WARP * XS_BAND_LANE;
-    /* the lane's steps below total, counted before the loops: LLVM 19's OpenMPOpt
-       hoisted a per-step l.i < total to the first step (docs/performance.md) */
-    const long long first_i = w0 + t;
-    const int steps = first_i >= total ? 0
-                      : (int)((total - first_i + PP_OMPX_WARP - 1) / PP_OMPX_WARP < XS_BAND_LANE
-                                  ? (total - first_i + PP_OMPX_WARP - 1) / PP_OMPX_WARP
-                                  : XS_BAND_LANE);
-    const xs_band_lane start = xs_band_lane_at(first_i, PP_OMPX_WARP);
-    xs_band_lane l = start;
-    int n_kept = 0;
-    for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l))
-      n_kept += k < steps && xs_in_band(xs_band_energy(&l), lo, hi);
-    for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2) n_kept += ompx_shfl_down_sync_i(~0ull, n_kept, d, PP_OMPX_WARP);
-    if (t == 0) wbase[wi] = (unsigned long long)n_kept;
-    ompx_sync_block_acq_rel();
-    if (ompx_thread_id_x() == 0) {
-      unsigned long long run = 0, base;
-      for (int i = 0; i < BAND_WARPS; i++) {
-        const unsigned long long c = wbase[i];
-        wbase[i] = run, run += c;
-      }
-#pragma omp atomic capture
-      { base = *count; *count += run; }
-      for (int i = 0; i < BAND_WARPS; i++) wbase[i] += base - seen;
-    }
-    ompx_sync_block_acq_rel();
-    unsigned long long at = wbase[wi];
-    const uint64_t below = (1ull << t) - 1;
-    unsigned head = 0, queued = 0;
-    l = start;
-    for (int k = 0; k < XS_BAND_LANE; k++, xs_band_next(&l)) {
-      const int in = k < steps && xs_in_band(xs_band_energy(&l), lo, hi);
-      const uint64_t m = ompx_ballot_sync(~0ull, in);
-      if (in) q[(head + queued + (unsigned)__builtin_popcountll(m & below)) % BAND_RING] = l.state;
-      queued += (unsigned)__builtin_popcountll(m);
-      if (queued >= PP_OMPX_WARP) {
-        WARP_SYNC();
-        xs_band_put(q[(head + (unsigned)t) % BAND_RING], (long long)(at + (unsigned)t), cap, energy, key);
-        WARP_SYNC(); /* read before the next steps queue over it */
-        head = (head + PP_OMPX_WARP) % BAND_RING, queued -= PP_OMPX_WARP, at += PP_OMPX_WARP;
-      }
-    }
-    WARP_SYNC();
-    if ((unsigned)t < queued)
-      xs_band_put(q[(head + (unsigned)t) % BAND_RING], (long long)(at + (unsigned)t), cap, energy, key);
-  }
+  LAUNCH((int)teams, is_device_ptr(energy, key, count) ompx_dyn_cgroup_mem(XS_BAND_SHMEM))
+  xs_band_block(total, lo, hi, cap, energy, key, count, seen, ompx_block_id_x(), ompx_thread_id_x(),
+                (unsigned long long *)llvm_omp_target_dynamic_shared_alloc());
   if (omp_target_memcpy(&g->band_seen, count, sizeof g->band_seen, 0, 0, omp_get_initial_device(), pp_omp_device))
     pp_device_fail(PP_OMPX, "xsbench_like band count", "omp_target_memcpy failed");
   return (long long)(g->band_seen - seen);

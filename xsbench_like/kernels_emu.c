@@ -1,11 +1,16 @@
-/* Test of kernels/sort_tiles.h (the device radix sort of cuda, hip and
- * ompx) on the CPU: one POSIX thread per GPU thread of a block, BLOCKS blocks
- * at once and a look-back window of 2 (their look-backs wait on one another, yielding the CPU), barriers
- * for the block barrier and ballots, warps of 32 or 64 lanes. Sorts XSBench's
- * sort keys of the first n lookups over bits [lo, 64) twice with the same
- * scratch and checks order, pairing, the key multiset and, with "ties",
- * stability.
- * usage: xs_sort_tiles_emu N LO WARP [ties] [fault]   exit 0 ok, 1 wrong, 2 usage */
+/* Test of the device kernels that cuda, hip and ompx share on the CPU: one
+ * POSIX thread per GPU thread of a block, BLOCKS blocks at once, barriers for
+ * the block's and the warps' barriers, ballots and warp sums, warps of 32 or
+ * 64 lanes.
+ * sort (kernels/sort_tiles.h, a look-back window of 2, their look-backs wait
+ *   on one another, yielding the CPU): sorts XSBench's sort keys of the first
+ *   n lookups over bits [lo, 64) twice with the same scratch and checks order,
+ *   pairing, the key multiset and, with "ties", stability.
+ * band (kernels/sample_band.h): samples the first n lookups for each of R
+ *   energy bands, one launch each with one counter that only grows, and
+ *   checks each band's kept (key, energy) pairs against xs_sample's.
+ * usage: xs_kernels_emu sort N LO WARP [ties] [fault]
+ *        xs_kernels_emu band N R WARP [fault]        exit 0 ok, 1 wrong, 2 usage */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
 #include <pthread.h>
 #include <sched.h>
@@ -23,7 +28,7 @@ static int warp_size;
 typedef struct emu_block {
   pthread_barrier_t bar, warp_bar[MAX_WARPS];
   int votes[256]; /* a block's threads (XS_TILE_TPB, defined below) */
-  uint64_t *sh;   /* XS_TILE_SHMEM bytes */
+  uint64_t *sh;   /* XS_TILE_SHMEM or XS_BAND_SHMEM bytes */
 } emu_block;
 static emu_block blk[BLOCKS];
 static pthread_mutex_t sh_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -39,6 +44,17 @@ static uint64_t emu_ballot(int p) {
   for (int l = 0; l < warp_size; l++) m |= (uint64_t)b->votes[w * warp_size + l] << l;
   pthread_barrier_wait(&b->warp_bar[w]); /* votes reused by the next ballot */
   return m;
+}
+static int emu_warp_sum(int v) {
+  emu_block *b = &blk[my_b];
+  const int w = my_t / warp_size;
+  pthread_barrier_wait(&b->warp_bar[w]);
+  b->votes[my_t] = v;
+  pthread_barrier_wait(&b->warp_bar[w]);
+  int s = 0;
+  for (int l = 0; l < warp_size; l++) s += b->votes[w * warp_size + l];
+  pthread_barrier_wait(&b->warp_bar[w]);
+  return s;
 }
 static void emu_add(unsigned *p, unsigned v) {
   pthread_mutex_lock(&sh_mu);
@@ -58,6 +74,11 @@ static void emu_publish(unsigned long long *p, unsigned long long v);
 #define XS_TILE_SPIN() sched_yield()
 #include "kernels/sort_tiles.h"
 _Static_assert(XS_TILE_TPB <= 256, "emu_block.votes");
+#define XS_BAND_WARP_SUM(v) emu_warp_sum(v)
+#define XS_BAND_WARP_SYNC() pthread_barrier_wait(&blk[my_b].warp_bar[my_t / warp_size])
+#define XS_BAND_RESERVE(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#include "kernels/sample_band.h"
+_Static_assert(XS_BAND_TPB == XS_TILE_TPB, "one block shape for both kernels");
 /* A prefix is published late (1 ms), so the next tile, running beside, finds
  * this tile's count alone first and must look further back. */
 static void emu_publish(unsigned long long *p, unsigned long long v) {
@@ -65,8 +86,9 @@ static void emu_publish(unsigned long long *p, unsigned long long v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
+enum { HIST, SCATTER, BAND };
 static struct {
-  int scatter, lo, hi;
+  int kind, lo, hi;
   const uint64_t *k0;
   const double *v0;
   uint64_t *k1;
@@ -75,21 +97,28 @@ static struct {
   int shift, bits;
   unsigned *hist, *ticket;
   unsigned long long *look, ep;
+  double band_lo, band_hi; /* band: the band, its pairs' arrays, the counter and what it held */
+  double *energy;
+  uint64_t *key;
+  unsigned long long *count, seen;
 } job;
 
 static void *thread_main(void *arg) {
   my_t = (int)((intptr_t)arg % XS_TILE_TPB), my_b = (int)((intptr_t)arg / XS_TILE_TPB);
-  if (job.scatter)
+  if (job.kind == SCATTER)
     xs_tile_scatter(job.k0, job.v0, job.k1, job.v1, job.n, job.shift, job.bits, job.hist, job.ticket,
                     job.look, job.ep, job.tiles, my_t, blk[my_b].sh);
-  else
+  else if (job.kind == HIST)
     xs_tile_hist_all(job.k0, job.n, job.lo, job.hi, job.hist, job.blocks, job.first + my_b, my_t,
                      (unsigned *)blk[my_b].sh);
+  else
+    xs_band_block(job.n, job.band_lo, job.band_hi, job.n, job.energy, job.key, job.count, job.seen,
+                  job.first + my_b, my_t, (unsigned long long *)blk[my_b].sh);
   return NULL;
 }
 /* A launch of `blocks` blocks, BLOCKS at a time. */
-static void launch(int scatter, long long blocks) {
-  job.scatter = scatter, job.blocks = blocks;
+static void launch(int kind, long long blocks) {
+  job.kind = kind, job.blocks = blocks;
   for (job.first = 0; job.first < blocks; job.first += BLOCKS) {
     const long long nb = blocks - job.first < BLOCKS ? blocks - job.first : BLOCKS;
     pthread_t th[BLOCKS * XS_TILE_TPB];
@@ -104,7 +133,7 @@ static void launch(int scatter, long long blocks) {
 static int sort(uint64_t *k0, double *v0, uint64_t *k1, double *v1, long long n, int lo, unsigned *hw,
                 unsigned long long *look, unsigned long long *epoch) {
   job.n = n, job.tiles = XS_TILES(n), job.lo = lo, job.hi = 64, job.k0 = k0, job.hist = hw, job.look = look;
-  launch(0, job.tiles < 2 ? job.tiles : 2); /* two blocks: each takes every other tile */
+  launch(HIST, job.tiles < 2 ? job.tiles : 2); /* two blocks: each takes every other tile */
   int pass = 0, flipped = 0;
   for (int shift = lo; shift < 64; shift += XS_TILE_BITS, pass++) {
     int clear;
@@ -113,7 +142,7 @@ static int sort(uint64_t *k0, double *v0, uint64_t *k1, double *v1, long long n,
     job.shift = shift, job.bits = 64 - shift < XS_TILE_BITS ? 64 - shift : XS_TILE_BITS;
     job.hist = xs_tile_pass_counts(hw, pass), job.ticket = xs_tile_pass_ticket(hw, pass);
     job.k0 = k0, job.v0 = v0, job.k1 = k1, job.v1 = v1;
-    launch(1, job.tiles);
+    launch(SCATTER, job.tiles);
     uint64_t *tk = k0; k0 = k1, k1 = tk;
     double *tv = v0; v0 = v1, v1 = tv;
     flipped = !flipped;
@@ -121,8 +150,15 @@ static int sort(uint64_t *k0, double *v0, uint64_t *k1, double *v1, long long n,
   return flipped;
 }
 
-int main(int argc, char **argv) {
-  if (argc < 4) return fprintf(stderr, "usage: %s N LO WARP [ties] [fault]\n", argv[0]), 2;
+static void blocks_init(void) {
+  for (int b = 0; b < BLOCKS; b++) {
+    pthread_barrier_init(&blk[b].bar, NULL, XS_TILE_TPB);
+    blk[b].sh = malloc(XS_TILE_SHMEM > XS_BAND_SHMEM ? XS_TILE_SHMEM : XS_BAND_SHMEM);
+    for (int w = 0; w < XS_TILE_TPB / warp_size; w++) pthread_barrier_init(&blk[b].warp_bar[w], NULL, warp_size);
+  }
+}
+
+static int sort_main(int argc, char **argv) {
   const long long n = atoll(argv[1]);
   const int lo = atoi(argv[2]);
   warp_size = atoi(argv[3]);
@@ -130,11 +166,7 @@ int main(int argc, char **argv) {
   for (int i = 4; i < argc; i++) ties |= !strcmp(argv[i], "ties"), fault |= !strcmp(argv[i], "fault");
   if (n < 2 || n > 1000000 || lo < 0 || lo > 63 || (warp_size != 32 && warp_size != 64))
     return fprintf(stderr, "bad arguments\n"), 2;
-  for (int b = 0; b < BLOCKS; b++) {
-    pthread_barrier_init(&blk[b].bar, NULL, XS_TILE_TPB);
-    blk[b].sh = malloc(XS_TILE_SHMEM);
-    for (int w = 0; w < XS_TILE_TPB / warp_size; w++) pthread_barrier_init(&blk[b].warp_bar[w], NULL, warp_size);
-  }
+  blocks_init();
   uint64_t *k0 = malloc(n * 8), *k1 = malloc(n * 8), *ref = malloc(n * 8);
   double *v0 = malloc(n * 8), *v1 = malloc(n * 8), *vref = malloc(n * 8);
   unsigned *hw = calloc(XS_TILE_HIST_WORDS, sizeof *hw);
@@ -168,4 +200,62 @@ int main(int argc, char **argv) {
   printf("tile sort of %lld keys, bits [%d, 64), %d-lane warps%s, twice: %s\n", n, lo, warp_size,
          ties ? ", stability" : "", ok ? "ok" : "WRONG");
   return !ok;
+}
+
+/* (key, energy) pairs in order, to compare two bands as sets. */
+typedef struct pair {
+  uint64_t key;
+  double energy;
+} pair;
+static int pair_cmp(const void *a, const void *b) {
+  const pair *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->energy > y->energy) - (x->energy < y->energy);
+}
+
+static int band_main(int argc, char **argv) {
+  const long long n = atoll(argv[1]);
+  const int R = atoi(argv[2]);
+  warp_size = atoi(argv[3]);
+  const int fault = argc > 4 && !strcmp(argv[4], "fault");
+  if (n < 1 || n > 1000000 || R < 1 || R > 8 || (warp_size != 32 && warp_size != 64))
+    return fprintf(stderr, "bad arguments\n"), 2;
+  blocks_init();
+  job.energy = malloc(n * 8), job.key = malloc(n * 8);
+  pair *got = malloc(n * sizeof *got), *want = malloc(n * sizeof *want);
+  unsigned long long count = 12345; /* a counter that only grows need not start at 0 */
+  job.n = n, job.count = &count;
+  long long all = 0;
+  int ok = 1;
+  for (int r = 0; r < R; r++) {
+    xs_band_bounds(r, R, &job.band_lo, &job.band_hi);
+    job.seen = count;
+    launch(BAND, XS_BAND_BLOCKS(n));
+    const long long kept = (long long)(count - job.seen);
+    if (fault && r == R - 1 && kept > 0) job.energy[0] = -job.energy[0];
+    long long nw = 0;
+    for (long long i = 0; i < n; i++) {
+      double e;
+      int mat;
+      xs_sample(i, &e, &mat);
+      if (xs_in_band(e, job.band_lo, job.band_hi)) want[nw++] = (pair){xs_sort_key(mat, e), e};
+    }
+    if (kept != nw) ok = 0;
+    else {
+      for (long long i = 0; i < kept; i++) got[i] = (pair){job.key[i], job.energy[i]};
+      qsort(got, kept, sizeof *got, pair_cmp), qsort(want, nw, sizeof *want, pair_cmp);
+      for (long long i = 0; i < kept; i++)
+        if (got[i].key != want[i].key || got[i].energy != want[i].energy) ok = 0;
+    }
+    all += kept;
+  }
+  if (all != n) ok = 0;
+  printf("band sampling of %lld lookups in %d bands, %d-lane warps: %s\n", n, R, warp_size, ok ? "ok" : "WRONG");
+  return !ok;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 5 && !strcmp(argv[1], "sort")) return sort_main(argc - 1, argv + 1);
+  if (argc >= 5 && !strcmp(argv[1], "band")) return band_main(argc - 1, argv + 1);
+  return fprintf(stderr, "usage: %s sort N LO WARP [ties] [fault] | band N R WARP [fault]\n", argv[0]), 2;
 }
