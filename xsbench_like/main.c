@@ -169,40 +169,58 @@ static int key_val_order(const void *a, const void *b) {
   return x->key != y->key ? (x->key > y->key) - (x->key < y->key) : (x->val > y->val) - (x->val < y->val);
 }
 
-/* The model's band sampler alone over the first lookups (at most 1,000,003;
- * all of them with --sort-check), its band starting at lo: the pairs it keeps
- * must be exactly the host's, xs_sample's lookups in [lo, hi) (any order). */
-static int check_band(pp_model m, const pp_device_ops *o, const xs_kernels *k, xs_work *work,
-                      const plan *p, double lo, int all, char *why, size_t len) {
-  const long long total = all || p->total < 1000003 ? p->total : 1000003;
-  /* at most `total` lookups can be kept, and at most work_n fit */
-  const long long room = total < p->work_n ? total : p->work_n;
-  long long n_ref = 0;
-  key_val *ref = pp_host_alloc("xsbench_like", (size_t)room * sizeof *ref + 1, "the band check's pairs");
-  key_val *got = pp_host_alloc("xsbench_like", (size_t)room * sizeof *got + 1, "the band check's pairs");
-  for (long long i = 0; i < total; i++) {
+/* The band check's reference: xs_sample's lookups of the first `total`
+ * (at most 1,000,003; all of them with --sort-check) in this rank's band, as
+ * (key, energy) pairs in order; built once for every model. */
+typedef struct band_ref {
+  key_val *pair;
+  long long n, total;
+} band_ref;
+static band_ref band_ref_make(const plan *p) {
+  band_ref r = {.total = p->c.sort_check || p->total < 1000003 ? p->total : 1000003};
+  /* at most `total` lookups are in the band, and at most work_n fit */
+  const long long room = r.total < p->work_n ? r.total : p->work_n;
+  r.pair = pp_host_alloc("xsbench_like", (size_t)room * sizeof *r.pair + 1, "the band check's pairs");
+  long long n = 0;
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < r.total; i++) {
     double e;
     int mat;
     xs_sample(i, &e, &mat);
-    if (xs_in_band(e, p->band_lo, p->band_hi) && n_ref < room)
-      ref[n_ref].key = xs_sort_key(mat, e), ref[n_ref++].val = e;
+    if (xs_in_band(e, p->band_lo, p->band_hi)) {
+      long long at;
+#pragma omp atomic capture
+      at = n++;
+      if (at < room) r.pair[at].key = xs_sort_key(mat, e), r.pair[at].val = e;
+    }
   }
-  const long long kept = k->sample_band(work, total, lo, p->band_hi, p->work_n);
-  const long long n = kept < room ? kept : room; /* more than room: wrong, and kept != n_ref says so */
+  r.n = n < room ? n : room;
+  qsort(r.pair, (size_t)r.n, sizeof *r.pair, key_val_order);
+  return r;
+}
+
+/* The model's band sampler alone over the reference's lookups, its band
+ * starting at lo: the pairs it keeps must be exactly the reference's (any
+ * order). */
+static int check_band(pp_model m, const pp_device_ops *o, const xs_kernels *k, xs_work *work,
+                      const plan *p, const band_ref *ref, double lo, char *why, size_t len) {
+  const long long kept = k->sample_band(work, ref->total, lo, p->band_hi, p->work_n);
+  /* more than the reference: wrong, and kept != ref->n says so */
+  const long long n = kept < ref->n ? kept : ref->n;
+  key_val *got = pp_host_alloc("xsbench_like", (size_t)n * sizeof *got + 1, "the band check's pairs");
   uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's keys");
   double *val = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's values");
   if (n > 0) o->to_host(key, work->key, (size_t)n * 8), o->to_host(val, work->energy, (size_t)n * 8);
   for (long long i = 0; i < n; i++) got[i].key = key[i], got[i].val = val[i];
   if (pp_fault("xs-band-check") && n > 0) got[0].val = -got[0].val;
-  qsort(ref, (size_t)n_ref, sizeof *ref, key_val_order);
   qsort(got, (size_t)n, sizeof *got, key_val_order);
-  int ok = kept == n_ref;
-  for (long long i = 0; ok && i < n; i++) ok = got[i].key == ref[i].key && got[i].val == ref[i].val;
+  int ok = kept == ref->n;
+  for (long long i = 0; ok && i < n; i++) ok = got[i].key == ref->pair[i].key && got[i].val == ref->pair[i].val;
   snprintf(why, len, "; band %s", ok ? "ok" : "WRONG");
-  if (pp_mpi_rank() == 0 && (all || !ok))
-    printf("%s band sampling alone: %lld lookups, %lld kept (host: %lld), %s\n", pp_model_name(m), total, kept,
-           n_ref, ok ? "the host's lookups" : "WRONG: not the host's lookups");
-  free(ref), free(got), free(key), free(val);
+  if (pp_mpi_rank() == 0 && (p->c.sort_check || !ok))
+    printf("%s band sampling alone: %lld lookups, %lld kept (host: %lld), %s\n", pp_model_name(m), ref->total,
+           kept, ref->n, ok ? "the host's lookups" : "WRONG: not the host's lookups");
+  free(got), free(key), free(val);
   return ok;
 }
 
@@ -324,7 +342,7 @@ static void measure_phases(pp_session *s, pp_model m, const pp_device_ops *o, co
   pp_parts_free(&pt);
 }
 
-static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h) {
+static void run_model(pp_session *s, pp_model m, const plan *p, const band_ref *ref, const xs_data *h) {
   const xs_kernels *k = PP_MODEL_DISPATCH(m, xs_kernels_);
   const pp_device_ops *o = s->ops[m];
   /* the rows this model cannot run are notes; with none to run, nothing is uploaded */
@@ -362,7 +380,7 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const xs_data *h
   const double band_lo = p->band_lo + (pp_fault("xs-band") ? (p->band_hi - p->band_lo) * 1e-3 : 0);
   char band_check[16] = "";
   const int band_check_ok = !(sorts && p->band) ||
-      pp_mpi_all(check_band(m, o, k, work, p, band_lo, p->c.sort_check, band_check, sizeof band_check));
+      pp_mpi_all(check_band(m, o, k, work, p, ref, band_lo, band_check, sizeof band_check));
   for (int v = -1; v < XS_VARIANT_COUNT; v++) {
     if (!(runs & ROW_BIT(v))) continue;
     const char *vname = v < 0 ? "history" : xs_variant_name(v);
@@ -573,8 +591,11 @@ int main(int argc, char **argv) {
   if (!p.band && !cfg.history && (cfg.variants & XS_SORTED_VARIANTS))
     pp_report_param(s.report, "split", "every variant by contiguous blocks of lookups (--split lookups)");
   choose_expected(&p, &pb.d);
+  band_ref ref = {0};
+  if (p.band) ref = band_ref_make(&p);
   for (int m = 0; m < PP_MODEL_COUNT; m++)
-    if (s.ops[m]) run_model(&s, (pp_model)m, &p, &pb.d);
+    if (s.ops[m]) run_model(&s, (pp_model)m, &p, &ref, &pb.d);
+  free(ref.pair);
   explain(&p);
   xs_problem_free(&pb);
   return pp_session_finish(&s);
