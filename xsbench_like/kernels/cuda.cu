@@ -11,7 +11,8 @@
  * which variants.c composes into XSBench CUDA's -k 0-4 and 6. sort_pairs,
  * on the device: the tile LSD radix sort of kernels/sort_tiles.h, the one
  * ompx runs (default, --sort own), or CUB's DeviceRadixSort (CUDA only,
- * --sort vendor; as XSBench's thrust sorts). */
+ * --sort vendor; as XSBench's thrust sorts); band sampling: the block function
+ * of kernels/sample_band.h, as ompx. */
 #include <limits.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"

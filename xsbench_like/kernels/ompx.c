@@ -8,7 +8,9 @@
  * xs_kernels, composed by variants.c. sort_pairs sorts on the device with
  * the tile LSD radix sort of kernels/sort_tiles.h (ballots:
  * ompx_ballot_sync; its look-back: volatile loads and stores, a fence), the one cuda runs by
- * default. */
+ * default; band sampling is kernels/sample_band.h's. With --material-launch
+ * concurrent, sorted-energy's ranges run as one region (run_queue), where
+ * cuda has a stream per range. */
 #include <omp.h>
 #include <ompx.h>
 #include "pp/device.h"
