@@ -202,17 +202,6 @@ static int sort_main(int argc, char **argv) {
   return !ok;
 }
 
-/* (key, energy) pairs in order, to compare two bands as sets. */
-typedef struct pair {
-  uint64_t key;
-  double energy;
-} pair;
-static int pair_cmp(const void *a, const void *b) {
-  const pair *x = a, *y = b;
-  if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return (x->energy > y->energy) - (x->energy < y->energy);
-}
-
 static int band_main(int argc, char **argv) {
   const long long n = atoll(argv[1]);
   const int R = atoi(argv[2]);
@@ -222,7 +211,7 @@ static int band_main(int argc, char **argv) {
     return fprintf(stderr, "bad arguments\n"), 2;
   blocks_init();
   job.energy = malloc(n * 8), job.key = malloc(n * 8);
-  pair *got = malloc(n * sizeof *got), *want = malloc(n * sizeof *want);
+  xs_key_val *got = malloc(n * sizeof *got), *want = malloc(n * sizeof *want);
   unsigned long long count = 12345; /* a counter that only grows need not start at 0 */
   job.n = n, job.count = &count;
   long long all = 0;
@@ -238,14 +227,14 @@ static int band_main(int argc, char **argv) {
       double e;
       int mat;
       xs_sample(i, &e, &mat);
-      if (xs_in_band(e, job.band_lo, job.band_hi)) want[nw++] = (pair){xs_sort_key(mat, e), e};
+      if (xs_in_band(e, job.band_lo, job.band_hi)) want[nw++] = (xs_key_val){xs_sort_key(mat, e), e};
     }
     if (kept != nw) ok = 0;
     else {
-      for (long long i = 0; i < kept; i++) got[i] = (pair){job.key[i], job.energy[i]};
-      qsort(got, kept, sizeof *got, pair_cmp), qsort(want, nw, sizeof *want, pair_cmp);
+      for (long long i = 0; i < kept; i++) got[i] = (xs_key_val){job.key[i], job.energy[i]};
+      qsort(got, kept, sizeof *got, xs_key_val_order), qsort(want, nw, sizeof *want, xs_key_val_order);
       for (long long i = 0; i < kept; i++)
-        if (got[i].key != want[i].key || got[i].energy != want[i].energy) ok = 0;
+        if (got[i].key != want[i].key || got[i].val != want[i].val) ok = 0;
     }
     all += kept;
   }

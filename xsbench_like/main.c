@@ -159,21 +159,11 @@ static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, x
   return ok;
 }
 
-/* (key, energy) pairs in order: how the band check compares two sets. */
-typedef struct key_val {
-  uint64_t key;
-  double val;
-} key_val;
-static int key_val_order(const void *a, const void *b) {
-  const key_val *x = a, *y = b;
-  return x->key != y->key ? (x->key > y->key) - (x->key < y->key) : (x->val > y->val) - (x->val < y->val);
-}
-
 /* The band check's reference: xs_sample's lookups of the first `total`
  * (at most 1,000,003; all of them with --sort-check) in this rank's band, as
  * (key, energy) pairs in order; built once for every model. */
 typedef struct band_ref {
-  key_val *pair;
+  xs_key_val *pair;
   long long n, total;
 } band_ref;
 static band_ref band_ref_make(const plan *p) {
@@ -195,7 +185,7 @@ static band_ref band_ref_make(const plan *p) {
     }
   }
   r.n = n < room ? n : room;
-  qsort(r.pair, (size_t)r.n, sizeof *r.pair, key_val_order);
+  qsort(r.pair, (size_t)r.n, sizeof *r.pair, xs_key_val_order);
   return r;
 }
 
@@ -207,13 +197,13 @@ static int check_band(pp_model m, const pp_device_ops *o, const xs_kernels *k, x
   const long long kept = k->sample_band(work, ref->total, lo, p->band_hi, p->work_n);
   /* more than the reference: wrong, and kept != ref->n says so */
   const long long n = kept < ref->n ? kept : ref->n;
-  key_val *got = pp_host_alloc("xsbench_like", (size_t)n * sizeof *got + 1, "the band check's pairs");
+  xs_key_val *got = pp_host_alloc("xsbench_like", (size_t)n * sizeof *got + 1, "the band check's pairs");
   uint64_t *key = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's keys");
   double *val = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's values");
   if (n > 0) o->to_host(key, work->key, (size_t)n * 8), o->to_host(val, work->energy, (size_t)n * 8);
   for (long long i = 0; i < n; i++) got[i].key = key[i], got[i].val = val[i];
   if (pp_fault("xs-band-check") && n > 0) got[0].val = -got[0].val;
-  qsort(got, (size_t)n, sizeof *got, key_val_order);
+  qsort(got, (size_t)n, sizeof *got, xs_key_val_order);
   int ok = kept == ref->n;
   for (long long i = 0; ok && i < n; i++) ok = got[i].key == ref->pair[i].key && got[i].val == ref->pair[i].val;
   snprintf(why, len, "; band %s", ok ? "ok" : "WRONG");

@@ -448,6 +448,16 @@ PP_HD static inline void xs_band_lane_write(long long j, long long total, double
 PP_HD static inline long long xs_band_lanes(long long total) { return (total + XS_BAND_LANE - 1) / XS_BAND_LANE; }
 
 PP_END_DEVICE
+
+/* (key, energy) pairs in order: how a band check compares two sets (host). */
+typedef struct xs_key_val {
+  uint64_t key;
+  double val;
+} xs_key_val;
+static inline int xs_key_val_order(const void *a, const void *b) {
+  const xs_key_val *x = (const xs_key_val *)a, *y = (const xs_key_val *)b;
+  return x->key != y->key ? (x->key > y->key) - (x->key < y->key) : (x->val > y->val) - (x->val < y->val);
+}
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT DEFAULT
 #endif
