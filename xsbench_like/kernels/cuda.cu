@@ -241,7 +241,7 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   else k_sample<<<blocks_for(n), TPB>>>(first, n, w->energy, w->mat);
 }
 
-/* The band's counter is the material ranges' first slot, free until mat_starts. */
+/* The band's counter only grows: the kept lookups are what it gained. */
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
   xs_dev_work *g = (xs_dev_work *)w;
   const unsigned long long seen = g->band_seen;
