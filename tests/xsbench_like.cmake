@@ -51,6 +51,13 @@ xs_check(material_concurrent small-event-unionized-l10000 --backend ${XS_MODELS}
 pp_test(xsbench_like_material_serial_note COMMAND ${XS} -s small -l 1000 --backend host -k 6
   --material-launch concurrent --warmup 0 --samples 2 --bootstrap 0 --ceiling-mib 8
   EXPECT 0 "host material launch +serial .this model has no concurrent launch." LABELS validate)
+# --material-launch single: one lookups call over all the sorted pairs, each
+# lookup's material from its key; XSBench's checksum still (every model)
+xs_check(material_single small-event-unionized-l10000 --backend ${XS_MODELS} --variant all
+  --material-launch single)
+pp_test(xsbench_like_material_single_note COMMAND ${XS} -s small -l 1000 --backend host -k 6
+  --material-launch single --warmup 0 --samples 2 --bootstrap 0 --ceiling-mib 8
+  EXPECT 0 "host material launch +single: one kernel over all the sorted lookups" LABELS validate)
 # --phases: a row per phase after the whole's, with the whole's verdict
 pp_test(xsbench_like_phases COMMAND ${XS} -s small -l 10000 --variant all --phases --backend ${XS_MODELS} ${XS_FAST}
   EXPECT 0 "event_sort +host +10000 sorted-energy .-k 6. .* PASS part of event .validated." LABELS validate)
@@ -100,6 +107,11 @@ if(PP_HAVE_MPI)
     --backend ${XS_MODELS} --variant sorted-energy,sorted-material --split energy ${XS_FAST}
     EXPECT 0 "energy bands .r/3, \\(r\\+1\\)/3\\)" LABELS mpi) # (no '[': CMake lists)
   pp_mpi_command(_mpi 2)
+  # the single launch over each rank's band, phases timed (no ranges phase)
+  pp_test(xsbench_like_mpi2_split_energy_single COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
+    --backend ${XS_MODELS} --variant sorted-energy,sorted-material --split energy --material-launch single
+    --phases ${XS_FAST} EXPECT 0 "event_lookups .* sorted-material .* PASS part of event .validated." LABELS mpi)
+  set_tests_properties(xsbench_like_mpi2_split_energy_single PROPERTIES TIMEOUT 60)
   pp_test(xsbench_like_mpi2_split_lookups COMMAND ${_mpi} ${XS} ${XS_ARGS} --expect-checksum ${XS_SUM}
     --backend ${XS_MODELS} --variant sorted-energy --split lookups ${XS_FAST}
     EXPECT 0 "every variant by contiguous blocks of lookups \\(--split lookups\\)" LABELS mpi)
@@ -134,7 +146,7 @@ xs_bad(sort_check "--sort-check checks the sorted variants. sort" --sort-check)
 xs_bad(split_unsorted "--split is how ranks share the sorted variants' lookups" --split energy)
 xs_bad(split_value "--split: expected 'lookups' or 'energy'" -k 6 --split band)
 xs_bad(material_unsorted "--material-launch is how the sorted variants launch" --material-launch concurrent)
-xs_bad(material_value "--material-launch: expected 'serial' or 'concurrent'" -k 6 --material-launch all)
+xs_bad(material_value "--material-launch: expected 'serial', 'concurrent' or 'single'" -k 6 --material-launch all)
 xs_bad(phases_history "--phases times the event method's phases: not with --method history" -m history --phases)
 xs_bad(grid "--grid: expected 'unionized', 'nuclide' or 'hash'" --grid linear)
 xs_bad(lookups_0 "-l: 0 is outside \\[1, 1099511627776\\]" -l 0)

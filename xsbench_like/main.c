@@ -354,13 +354,20 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const band_ref *
   const int sorts = (runs & (ROW_BIT(XS_SORTED_MATERIAL) | ROW_BIT(XS_SORTED_ENERGY))) != 0;
   /* --sort vendor: cannot_run let the sorted rows run only where it fits */
   const char *sort_note = sorts && p->c.sort_vendor ? k->vendor_sort(work) : k->sort_note;
-  work->ranges_concurrent = p->c.material_concurrent && k->ranges_join;
+  const int launch = p->c.material_launch;
+  work->ranges_concurrent = launch == XS_LAUNCH_CONCURRENT && k->ranges_join;
+  work->ranges_single = launch == XS_LAUNCH_SINGLE && k->sorted_lookups;
   if (sorts) {
     char key[64];
     snprintf(key, sizeof key, "%s material launch", pp_model_name(m));
-    const char *serial = p->c.material_concurrent ? "serial (this model has no concurrent launch)"
-                                                  : "serial, one kernel per material (XSBench's)";
-    pp_report_param(s->report, key, "%s", work->ranges_concurrent ? k->concurrent_note : serial);
+    const char *how = work->ranges_concurrent ? k->concurrent_note
+                      : work->ranges_single   ? "single: one kernel over all the sorted lookups, each of "
+                                                "the material its sort key holds (no material ranges, no "
+                                                "host round trip)"
+                      : launch == XS_LAUNCH_CONCURRENT ? "serial (this model has no concurrent launch)"
+                      : launch == XS_LAUNCH_SINGLE     ? "serial (this model has no single launch)"
+                                                       : "serial, one kernel per material (XSBench's)";
+    pp_report_param(s->report, key, "%s", how);
   }
   char sort_check[64] = "";
   const long long sort_n = p->band ? p->band_n : p->n; /* the sorted rows' keys on this rank */

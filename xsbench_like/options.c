@@ -102,10 +102,10 @@ static const char *p_split(const char *v, void *ctx) {
   return pp_parse_choice(v, splits, &c->split_energy);
 }
 static const char *p_material_launch(const char *v, void *ctx) {
-  static const char *const launches[] = {"serial", "concurrent", NULL};
+  static const char *const launches[] = {"serial", "concurrent", "single", NULL};
   xs_config *c = ctx;
   c->material_set = 1;
-  return pp_parse_choice(v, launches, &c->material_concurrent);
+  return pp_parse_choice(v, launches, &c->material_launch);
 }
 static const char *p_phases(const char *v, void *ctx) {
   (void)v;
@@ -155,9 +155,12 @@ static const pp_app_option options[] = {
                      "                     energy as one GPU does; every model)", p_split},
     {"--material-launch", "L",
      "sorted variants' per-material lookups: serial (default; one\n"
-     "                     kernel after another, as XSBench's -k 4 and -k 6) or\n"
+     "                     kernel after another, as XSBench's -k 4 and -k 6),\n"
      "                     concurrent (all at once, joined before the checksum;\n"
-     "                     cuda, hip, ompx; the others report serial)",
+     "                     cuda, hip, ompx; the others report serial) or single\n"
+     "                     (one kernel over all the sorted lookups, each taking\n"
+     "                     its material from its sort key: no material ranges,\n"
+     "                     no host round trip; every model)",
      p_material_launch},
     {"--phases", NULL,
      "also a row per phase of the event variants (sampling, sort, material\n"

@@ -36,7 +36,8 @@ static unsigned long long split(const xs_kernels *k, const xs_data *d, xs_work *
  * of the pairs where the sort left them: one after another as XSBench launches
  * them, or, with w->ranges_concurrent, at once until ranges_join (the largest
  * range, the fuel's, is material 0 and goes first; the others fill the
- * device beside its last wave). */
+ * device beside its last wave); with w->ranges_single, no ranges and one
+ * sorted_lookups call over all the pairs, in the same order. */
 static unsigned long long sort_and_look(const xs_kernels *k, const xs_data *d, xs_work *w,
                                         long long n, int lo_bit) {
   uint64_t *key = w->key;
@@ -46,10 +47,17 @@ static unsigned long long sort_and_look(const xs_kernels *k, const xs_data *d, x
   phase_begin(w);
   if (k->sort_pairs(w, key, energy, n, lo_bit, 64)) key = w->key_alt, energy = w->val_alt;
   phase_end(w, XS_PHASE_SORT);
+  w->energies_unsorted = lo_bit >= XS_KEY_MAT_SHIFT;
+  if (w->ranges_single) { /* the keys hold the materials: no ranges */
+    phase_begin(w);
+    sum = k->sorted_lookups(d, w, key, energy, n);
+    phase_end(w, XS_PHASE_LOOKUPS);
+    w->energies_unsorted = 0;
+    return sum;
+  }
   phase_begin(w);
   k->mat_starts(w, key, n, start);
   phase_end(w, XS_PHASE_RANGES);
-  w->energies_unsorted = lo_bit >= XS_KEY_MAT_SHIFT;
   phase_begin(w);
   for (int m = 0; m < XS_MATERIALS; m++)
     if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
@@ -90,7 +98,6 @@ const char *xs_event_absent(const xs_kernels *k, int v) {
 unsigned long long xs_event(const xs_kernels *k, const xs_data *d, xs_work *w, int v,
                             long long first, long long n) {
   unsigned long long sum = 0;
-  if (k->sum_clear) k->sum_clear(w);
   if (n > 0) {
     switch ((xs_variant)v) {
     case XS_BASELINE: /* sampling and lookups in one kernel: one phase */
@@ -113,7 +120,6 @@ unsigned long long xs_event_band(const xs_kernels *k, const xs_data *d, xs_work 
                                  long long total, double lo, double hi, long long cap,
                                  long long *kept) {
   unsigned long long sum = 0;
-  if (k->sum_clear) k->sum_clear(w);
   phase_begin(w);
   *kept = total > 0 ? k->sample_band(w, total, lo, hi, cap) : 0;
   phase_end(w, XS_PHASE_SAMPLE);

@@ -4,6 +4,9 @@
 #include "pp/cli.h"
 #include "xsbench_like.h"
 
+/* --material-launch's values, in its choices' order (options.c) */
+enum { XS_LAUNCH_SERIAL, XS_LAUNCH_CONCURRENT, XS_LAUNCH_SINGLE };
+
 typedef struct xs_config {
   const char *problem;               /* small, large, XL, XXL */
   long long gridpoints;              /* 0: the size's */
@@ -21,7 +24,7 @@ typedef struct xs_config {
   int sort_check;                    /* --sort-check: check and time the sort on all keys */
   int split_energy;                  /* --split energy: the sorted variants split by energy band */
   int split_set;
-  int material_concurrent;           /* --material-launch concurrent */
+  int material_launch;               /* --material-launch: XS_LAUNCH_* */
   int material_set;
   int phases;                        /* --phases: a row per phase of a simulation too */
 } xs_config;

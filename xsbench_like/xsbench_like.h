@@ -16,10 +16,12 @@
  *     first (C's first-member rule: the xs_work * is the model's struct), at
  *     most XS_WORK_BYTES_PER_LOOKUP * n + XS_WORK_BYTES_FIXED bytes of device
  *     memory (the driver's fit check counts that much);
- *   - the checksum of one simulation is the sum of what fused and lookups
- *     return, plus sum_read's: models that add into device slots (return 0
- *     there) clear them in sum_clear and bring them back in sum_read; models
- *     whose kernels return their sums leave both NULL;
+ *   - the checksum of one simulation is the sum of what fused, lookups and
+ *     sorted_lookups return, plus sum_read's: models that add into device
+ *     slots (return 0 there) never clear them and bring back in sum_read what
+ *     they gained since the last sum_read (xs_sum_gained, kernels/dev_work.h:
+ *     no clearing launch per simulation); models whose kernels return their
+ *     sums leave sum_read NULL;
  *   - fused: baseline's sample + lookup of [first, first+n), one kernel;
  *   - sample: lookup first+i's energy into energy[i] and its material into
  *     mat[i], or with `keys` its xs_sort_key() into key[i] instead;
@@ -42,6 +44,10 @@
  *   - lookups: lookups [lo, hi) of (energy, mat) whose material xs_picked()
  *     selects with `want`, or with mat NULL all of material `want` (a sorted
  *     range); called only with lo < hi;
+ *   - sorted_lookups (optional, --material-launch single): the lookups of
+ *     all n sorted pairs in one launch, each of the material its key holds
+ *     (xs_key_mat), so no material ranges are needed; energies in random
+ *     order within a material when w->energies_unsorted (sorted-material);
  *   - history: XSBench's history method, particles [first, first+n), its sum;
  *     NULL except on host (optional elsewhere);
  *   - vendor_sort (optional, NULL elsewhere): switches the work's sort_pairs
@@ -131,6 +137,8 @@ typedef struct xs_work {
                                one material's lookups come in random energy order */
   int ranges_concurrent;    /* --material-launch concurrent, where ranges_join exists: the
                                sorted ranges' lookups calls may run at once until ranges_join */
+  int ranges_single;        /* --material-launch single, where sorted_lookups exists: the
+                               sorted variants make one sorted_lookups call, no ranges */
   struct pp_parts *phases;  /* --phases: the driver's timer of a simulation's phases
                                (variants.c brackets them); NULL: not timed apart */
 } xs_work;
@@ -150,7 +158,6 @@ enum { XS_PHASE_SAMPLE, XS_PHASE_SORT, XS_PHASE_RANGES, XS_PHASE_LOOKUPS, XS_PHA
 typedef struct xs_kernels {
   xs_work *(*prepare)(const xs_data *d, long long n);
   void (*release)(xs_work *w);
-  void (*sum_clear)(xs_work *w);
   unsigned long long (*sum_read)(xs_work *w);
   unsigned long long (*fused)(const xs_data *d, xs_work *w, long long first, long long n);
   void (*sample)(xs_work *w, long long first, long long n, int keys);
@@ -159,6 +166,8 @@ typedef struct xs_kernels {
   void (*mat_starts)(xs_work *w, const uint64_t *key, long long n, long long start[XS_MATERIALS + 1]);
   unsigned long long (*lookups)(const xs_data *d, xs_work *w, const double *energy, const int *mat,
                                 long long lo, long long hi, int want);
+  unsigned long long (*sorted_lookups)(const xs_data *d, xs_work *w, const uint64_t *key,
+                                       const double *energy, long long n);
   unsigned long long (*history)(const xs_data *d, xs_work *w, long long first, long long n,
                                 long long lookups_per_particle);
   const char *(*vendor_sort)(xs_work *w);

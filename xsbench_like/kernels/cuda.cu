@@ -219,15 +219,11 @@ static int sort_pairs(xs_work *xw, uint64_t *key, double *val, long long n, int 
 }
 
 /* ---- the checksum, sampling, material ranges, lookups ---------------------- */
-static void sum_clear(xs_work *w) {
-  PP_GPU_CHECK(gpuMemset(((xs_dev_work *)w)->sum, 0, XS_SUM_SLOTS * sizeof(unsigned long long)));
-}
 static unsigned long long sum_read(xs_work *w) {
-  unsigned long long slot[XS_SUM_SLOTS], s = 0;
+  unsigned long long slot[XS_SUM_SLOTS];
   PP_GPU_CHECK_LAUNCH("lookups");
   PP_GPU_CHECK(gpuMemcpy(slot, ((xs_dev_work *)w)->sum, sizeof slot, gpuMemcpyDeviceToHost));
-  for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
-  return s;
+  return xs_sum_gained((xs_dev_work *)w, slot);
 }
 
 /* Adds to the device checksum: returns 0. */
@@ -270,6 +266,23 @@ __global__ void __launch_bounds__(TPB) k_lookups_strided(xs_data d, const double
   warp_add(v, sum);
 }
 
+/* --material-launch single: sorted lookups [0, n), each of the material its
+ * key holds; STRIDED: in random energy order (sorted-material), from the
+ * capped grid striding over them. */
+template <bool STRIDED>
+__global__ void __launch_bounds__(TPB) k_sorted_lookups(xs_data d, const uint64_t *__restrict__ key,
+                                                        const double *__restrict__ energy, long long n,
+                                                        unsigned long long *sum) {
+  unsigned v = 0;
+  if (STRIDED) {
+    for (long long i = (long long)blockIdx.x * TPB + threadIdx.x; i < n; i += (long long)gridDim.x * TPB)
+      v += xs_lookup(&d, energy[i], xs_key_mat(key[i]));
+  } else {
+    THREAD_ITEM(i, 0, n) v += xs_lookup(&d, energy[i], xs_key_mat(key[i]));
+  }
+  warp_add(v, sum);
+}
+
 /* Material m's stream, after the work queued so far on the legacy stream. */
 static gpuStream_t range_stream(work *w, int m) {
   if (!w->streams_made) {
@@ -309,6 +322,15 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   return 0;
 }
 
+static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uint64_t *key,
+                                         const double *energy, long long n) {
+  unsigned long long *sum = ((xs_dev_work *)w)->sum;
+  const unsigned b = blocks_for(n), cap = (unsigned)((xs_dev_work *)w)->unsorted_blocks;
+  if (w->energies_unsorted && cap) k_sorted_lookups<true><<<b < cap ? b : cap, TPB>>>(*d, key, energy, n, sum);
+  else k_sorted_lookups<false><<<b, TPB>>>(*d, key, energy, n, sum);
+  return 0;
+}
+
 /* ---- scratch ------------------------------------------------------------------- */
 template <typename T> static int dalloc(T **p, size_t count) {
   return gpuMalloc((void **)p, (count ? count : 1) * sizeof(T)) == gpuSuccess;
@@ -338,6 +360,7 @@ static xs_work *prepare(const xs_data *d, long long n) {
            dalloc(&g->a.key, m) && dalloc(&g->a.key_alt, m) && dalloc(&g->hist, XS_TILE_HIST_WORDS) &&
            dalloc(&g->look, XS_TILE_LOOKS(m)) && dalloc(&g->sum, XS_SUM_SLOTS) &&
            dalloc(&g->start, XS_MATERIALS + 1) && dalloc(&g->band_count, 1) &&
+           gpuMemset(g->sum, 0, XS_SUM_SLOTS * sizeof *g->sum) == gpuSuccess &&
            gpuMemset(g->band_count, 0, sizeof *g->band_count) == gpuSuccess &&
            gpuMemset(g->hist, 0, XS_TILE_HIST_WORDS * sizeof *g->hist) == gpuSuccess &&
            gpuMemset(g->look, 0, (size_t)XS_TILE_LOOKS(m) * sizeof *g->look) == gpuSuccess;
@@ -380,7 +403,6 @@ extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
   static const xs_kernels k = {
       .prepare = prepare,
       .release = release,
-      .sum_clear = sum_clear,
       .sum_read = sum_read,
       .fused = fused,
       .sample = sample,
@@ -388,6 +410,7 @@ extern "C" const xs_kernels *XS_TABLE_GETTER(void) {
       .sort_pairs = sort_pairs,
       .mat_starts = mat_starts,
       .lookups = lookups,
+      .sorted_lookups = sorted_lookups,
       .history = NULL,
       .vendor_sort = VENDOR_SORT,
       .vendor_sort_max = VENDOR_SORT_MAX,

@@ -26,7 +26,8 @@ typedef struct xs_dev_work {
   long long look_n;        /* the keys the status words were sized for */
   unsigned long long epoch; /* tile sort: the last pass's epoch (host) */
   int tile_pass;           /* tile sort: the pass of the sort under way (host) */
-  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots */
+  unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots, only growing */
+  unsigned long long sum_seen; /* what the slots held at the last sum_read (host) */
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */
   unsigned long long *band_count; /* band sampling's reservations, only growing (cuda, hip, ompx) */
   unsigned long long band_seen;   /* what it held after the last band sampling (host) */
@@ -34,4 +35,15 @@ typedef struct xs_dev_work {
   int unsorted_blocks;     /* GPU models: blocks of the model's TPB for lookups in random energy order
                               (a 1/XS_UNSORTED_WARP_SHARE of the resident warps); 0: uncapped */
 } xs_dev_work;
+
+/* A simulation's checksum from the slots brought back: what they gained
+ * since the last read (exact: unsigned sums wrap modulo 2^64 alike), so the
+ * slots are cleared once, by prepare, not by a launch per simulation. */
+static inline unsigned long long xs_sum_gained(xs_dev_work *g, const unsigned long long slot[XS_SUM_SLOTS]) {
+  unsigned long long s = 0;
+  for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
+  const unsigned long long gained = s - g->sum_seen;
+  g->sum_seen = s;
+  return gained;
+}
 #endif

@@ -131,6 +131,22 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   return sum;
 }
 
+/* --material-launch single: every sorted lookup in one region, its material
+ * from its key (the sorted ranges' loop shape). */
+static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uint64_t *key,
+                                         const double *energy, long long n) {
+  (void)w;
+  XS_ARGS_UNPACK(d);
+  unsigned long long sum = 0;
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(SORTED_TPB) reduction(+ : sum) \
+    device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, key, energy)
+  for (long long i = 0; i < n; i++) {
+    XS_ARGS_REPACK(dd);
+    sum += xs_lookup(&dd, energy[i], xs_key_mat(key[i]));
+  }
+  return sum;
+}
+
 /* ---- LSD radix sort ------------------------------------------------------- */
 /* Exclusive scan, in place, of each block of `blen` entries of a[0, m), block
  * b starting from offs[b] (0 without offs): SPMD teams, each thread scans one
@@ -218,7 +234,8 @@ static void mat_starts(xs_work *w, const uint64_t *key, long long n, long long s
 const xs_kernels *xs_kernels_omp(void) {
   static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .fused = fused,
                                .sample = sample, .sample_band = sample_band, .sort_pairs = sort_pairs,
-                               .mat_starts = mat_starts, .lookups = lookups, .sort_note = SORT_NOTE,
+                               .mat_starts = mat_starts, .lookups = lookups,
+                               .sorted_lookups = sorted_lookups, .sort_note = SORT_NOTE,
                                .max_lookups = XS_OMP_MAX_LOOKUPS};
   return &k;
 }

@@ -10,7 +10,8 @@
  * ompx_ballot_sync; its look-back: volatile loads and stores, a fence), the one cuda runs by
  * default; band sampling is kernels/sample_band.h's. With --material-launch
  * concurrent, sorted-energy's ranges run as one region (run_queue), where
- * cuda has a stream per range. */
+ * cuda has a stream per range; with single, one region takes every sorted
+ * lookup, its material from its key (sorted_lookups), as cuda. */
 #include <omp.h>
 #include <ompx.h>
 #include "pp/device.h"
@@ -97,18 +98,12 @@ static inline void warp_add(unsigned v, unsigned long long *sum) {
 #pragma omp end declare target
 
 /* ---- the checksum and the lookups -------------------------------------------- */
-static void sum_clear(xs_work *w) {
-  unsigned long long *sum = ((xs_dev_work *)w)->sum;
-  LAUNCH(1, is_device_ptr(sum))
-  if (ompx_thread_id_x() < XS_SUM_SLOTS) sum[ompx_thread_id_x()] = 0;
-}
 static unsigned long long sum_read(xs_work *w) {
-  unsigned long long slot[XS_SUM_SLOTS], s = 0;
+  unsigned long long slot[XS_SUM_SLOTS];
   if (omp_target_memcpy(slot, ((xs_dev_work *)w)->sum, sizeof slot, 0, 0, omp_get_initial_device(),
                         pp_omp_device))
     pp_device_fail(PP_OMPX, "xsbench_like checksum", "omp_target_memcpy failed");
-  for (int i = 0; i < XS_SUM_SLOTS; i++) s += slot[i];
-  return s;
+  return xs_sum_gained((xs_dev_work *)w, slot);
 }
 
 /* Adds to the device checksum: returns 0. */
@@ -253,6 +248,32 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
 #undef STRIDED_RANGE
 #undef SORTED_RANGE
 }
+/* --material-launch single: every sorted lookup in one region, its material
+ * from its key; in random energy order (sorted-material) from the capped grid. */
+static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uint64_t *key,
+                                         const double *energy, long long n) {
+  XS_ARGS_UNPACK(d);
+  unsigned long long *sum = ((xs_dev_work *)w)->sum;
+  const int cap = ((xs_dev_work *)w)->unsorted_blocks;
+  if (w->energies_unsorted && cap) {
+    LAUNCH(blocks_for(n) < cap ? blocks_for(n) : cap, is_device_ptr(XS_ARGS_PTRS, key, energy, sum)) {
+      XS_ARGS_REPACK(dd);
+      unsigned v = 0;
+      for (long long i = (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(); i < n;
+           i += (long long)ompx_grid_dim_x() * TPB)
+        v += xs_lookup(&dd, energy[i], xs_key_mat(key[i]));
+      warp_add(v, sum);
+    }
+  } else {
+    LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, key, energy, sum)) {
+      XS_ARGS_REPACK(dd);
+      unsigned v = 0;
+      THREAD_ITEM(i, 0, n) v += xs_lookup(&dd, energy[i], xs_key_mat(key[i]));
+      warp_add(v, sum);
+    }
+  }
+  return 0;
+}
 static void ranges_join(xs_work *w) {
   run_queue(w);
 #pragma omp taskwait
@@ -316,9 +337,10 @@ static xs_work *prepare(const xs_data *d, long long n) {
   g->hist = pp_omp_alloc(XS_TILE_HIST_WORDS * sizeof *g->hist);
   g->look = pp_omp_alloc((size_t)XS_TILE_LOOKS(m) * sizeof *g->look), g->look_n = m;
   unsigned *hist = g->hist;
-  unsigned long long *band_count = g->band_count;
-  LAUNCH(1, is_device_ptr(hist, band_count)) {
+  unsigned long long *band_count = g->band_count, *sum = g->sum;
+  LAUNCH(1, is_device_ptr(hist, band_count, sum)) {
     for (int i = ompx_thread_id_x(); i < XS_TILE_HIST_WORDS; i += TPB) hist[i] = 0;
+    if (ompx_thread_id_x() < XS_SUM_SLOTS) sum[ompx_thread_id_x()] = 0;
     if (ompx_thread_id_x() == 0) *band_count = 0;
   }
   clear_looks(g->look, XS_TILE_LOOKS(m));
@@ -334,10 +356,10 @@ static xs_work *prepare(const xs_data *d, long long n) {
 
 #define SORT_NOTE XS_TILE_SORT_NOTE ", as cuda"
 const xs_kernels *xs_kernels_ompx(void) {
-  static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .sum_clear = sum_clear,
-                               .sum_read = sum_read, .fused = fused, .sample = sample,
-                               .sample_band = sample_band, .sort_pairs = sort_pairs,
-                               .mat_starts = mat_starts, .lookups = lookups,
+  static const xs_kernels k = {.prepare = prepare, .release = xs_omp_work_free, .sum_read = sum_read,
+                               .fused = fused, .sample = sample, .sample_band = sample_band,
+                               .sort_pairs = sort_pairs, .mat_starts = mat_starts, .lookups = lookups,
+                               .sorted_lookups = sorted_lookups,
                                .ranges_join = ranges_join,
                                .concurrent_note = "concurrent: sorted-energy's material ranges in one "
                                                   "target region (a team finds its range); sorted-material's "
