@@ -54,6 +54,10 @@ check $b/xsbench_like --backend all -s large -l 4000037 --variant all $fast
 for l in 4000037 1000003 77; do
   check $b/xsbench_like --backend all -s large -l $l --variant sorted-material,sorted-energy --material-launch concurrent $fast
 done
+# one kernel over all sorted lookups, each of its key's material (--material-launch single)
+for l in 4000037 77; do
+  tscheck $b/xsbench_like --backend all -s large -l $l --variant sorted-material,sorted-energy --material-launch single $fast
+done
 # every phase timed alone in one more run (--phases): the whole's verdict on each
 check $b/xsbench_like --backend all -s small -l 1000003 --variant all --phases $fast
 if command -v mpirun >/dev/null; then
@@ -65,6 +69,8 @@ if command -v mpirun >/dev/null; then
   done
   tscheck mpirun -n 2 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 1000003 \
     --variant sorted-energy,sorted-material --split energy --material-launch concurrent $fast
+  tscheck mpirun -n 3 --allow-run-as-root --oversubscribe $b/xsbench_like --backend omp,ompx,cuda -s small -l 1000003 \
+    --variant sorted-energy,sorted-material --split energy --material-launch single --phases $fast
 fi
 # testsnap: every model and variant on TestSNAP's W_2 and LAMMPS's
 # W_2J8_2000_disp, 2 steps.
