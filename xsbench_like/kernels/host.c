@@ -72,6 +72,16 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   return sum;
 }
 
+/* --material-launch single: every sorted lookup, its material from its key. */
+static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uint64_t *key,
+                                         const double *energy, long long n) {
+  (void)w;
+  unsigned long long sum = 0;
+#pragma omp parallel for schedule(dynamic, 100) reduction(+ : sum)
+  for (long long i = 0; i < n; i++) sum += xs_lookup(d, energy[i], xs_key_mat(key[i]));
+  return sum;
+}
+
 /* One stable counting pass of the LSD radix sort, serial. */
 static void radix_pass(void *ctx, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
                        long long n, int shift, int bits) {
@@ -108,6 +118,6 @@ const xs_kernels *xs_kernels_host(void) {
   static const xs_kernels k = {.prepare = prepare, .release = release, .fused = fused, .sample = sample,
                                .sample_band = sample_band, .sort_pairs = sort_pairs,
                                .mat_starts = mat_starts, .lookups = lookups,
-                               .history = history, .sort_note = "serial LSD radix sort (8-bit digits)"};
+                               .sorted_lookups = sorted_lookups, .history = history, .sort_note = "serial LSD radix sort (8-bit digits)"};
   return &k;
 }
