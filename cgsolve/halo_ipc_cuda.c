@@ -49,12 +49,16 @@ static const char *load(void) {
   return cu.why = cu.init(0) == 0 ? NULL : "cuInit failed (no NVIDIA GPU?)";
 }
 
-/* The primary context of the GPU that holds `p` made current on this thread. */
+/* The primary context of the GPU that holds `p` made current on this thread,
+ * retained once per GPU (a retain per call would add a reference each halo
+ * setup that nothing releases). */
+#define MAX_GPUS 64
 static int current_for(const void *p) {
+  static void *retained[MAX_GPUS];
   int dev = -1;
-  void *ctx = NULL;
-  if (cu.attr(&dev, CU_ATTR_ORDINAL, (cu_ptr)(uintptr_t)p) != 0 || cu.retain(&ctx, dev) != 0) return -1;
-  return cu.set_current(ctx) == 0 ? 0 : -1;
+  if (cu.attr(&dev, CU_ATTR_ORDINAL, (cu_ptr)(uintptr_t)p) != 0 || dev < 0 || dev >= MAX_GPUS) return -1;
+  if (!retained[dev] && cu.retain(&retained[dev], dev) != 0) return retained[dev] = NULL, -1;
+  return cu.set_current(retained[dev]) == 0 ? 0 : -1;
 }
 
 static int is_device(const void *p) {
