@@ -21,7 +21,8 @@
 #      by energy band), XS_EXTRA (default 1: xsbench_like also with --split
 #      lookups, with --material-launch concurrent (the 12 per-material
 #      lookups kernels at once), with that and --phases (sorted-energy alone: a
-#      row per phase, large-event-phases), weak (17M lookups per GPU), strong at 170M lookups; and, in
+#      row per phase, large-event-phases), with --material-launch single (one
+#      lookups kernel over all sorted lookups; -single, and -single-phases), weak (17M lookups per GPU), strong at 170M lookups; and, in
 #      OUT/onegpu/, one GPU running what one rank of the 17M --split lookups
 #      run runs, 17M/P lookups: the bound the workload sets on that series,
 #      whatever the communication), XS_SERIES (default: every xsbench_like
@@ -114,6 +115,9 @@ for p in $GPUS; do
       xs_run large-event-concurrent "$p" $samples $xs --split energy --material-launch concurrent
       xs_run large-event-phases "$p" $samples -s large --variant sorted-energy --split energy \
         --material-launch concurrent --phases
+      xs_run large-event-single "$p" $samples $xs --split energy --material-launch single
+      xs_run large-event-single-phases "$p" $samples -s large --variant sorted-energy --split energy \
+        --material-launch single --phases
       xs_run large-event-weak "$p" $samples $xs --split energy --lookups $((XS_L * p))
       xs_run large-event-l170m "$p" $samples $xs --split energy --lookups $((10 * XS_L))
       if [ "$p" -gt 1 ]; then # not a series: one process on one GPU (file names out of the tool's pattern)
