@@ -2,8 +2,8 @@
  * POSIX thread per GPU thread of a block, BLOCKS blocks at once, barriers for
  * the block's and the warps' barriers, ballots and warp sums, warps of 32 or
  * 64 lanes.
- * sort (kernels/sort_tiles.h, one launch, a look-back window of 2, their
- *   look-backs and steps wait on one another, yielding the CPU): sorts XSBench's sort keys of the first
+ * sort (kernels/sort_tiles.h, a look-back window of 2, their look-backs wait
+ *   on one another, yielding the CPU): sorts XSBench's sort keys of the first
  *   n lookups over bits [lo, 64) twice with the same scratch and checks order,
  *   pairing, the key multiset and, with "ties", stability.
  * band (kernels/sample_band.h): samples the first n lookups for each of R
@@ -69,8 +69,6 @@ static void emu_add(unsigned *p, unsigned v) {
 #define XS_TILE_SH_ADD(p, v) emu_add((p), (v))
 #define XS_TILE_GL_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
 #define XS_TILE_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define XS_TILE_LOAD32(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define XS_TILE_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 static void emu_publish(unsigned long long *p, unsigned long long v);
 #define XS_TILE_PUBLISH(p, v) emu_publish((p), (v))
 #define XS_TILE_SPIN() sched_yield()
@@ -88,13 +86,16 @@ static void emu_publish(unsigned long long *p, unsigned long long v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
-enum { SORT, BAND };
+enum { HIST, SCATTER, BAND };
 static struct {
   int kind, lo, hi;
-  uint64_t *k0, *k1;
-  double *v0, *v1;
-  long long n, blocks, first; /* blocks of the launch; first: this wave's first block */
-  unsigned *hist;
+  const uint64_t *k0;
+  const double *v0;
+  uint64_t *k1;
+  double *v1;
+  long long n, tiles, blocks, first; /* blocks of the launch; first: this wave's first block */
+  int shift, bits;
+  unsigned *hist, *ticket;
   unsigned long long *look, ep;
   double band_lo, band_hi; /* band: the band, its pairs' arrays, the counter and what it held */
   double *energy;
@@ -104,9 +105,12 @@ static struct {
 
 static void *thread_main(void *arg) {
   my_t = (int)((intptr_t)arg % XS_TILE_TPB), my_b = (int)((intptr_t)arg / XS_TILE_TPB);
-  if (job.kind == SORT)
-    xs_tile_sort_block(job.k0, job.v0, job.k1, job.v1, job.n, job.lo, job.hi, job.hist, job.look, job.ep,
-                       my_t, blk[my_b].sh);
+  if (job.kind == SCATTER)
+    xs_tile_scatter(job.k0, job.v0, job.k1, job.v1, job.n, job.shift, job.bits, job.hist, job.ticket,
+                    job.look, job.ep, job.tiles, my_t, blk[my_b].sh);
+  else if (job.kind == HIST)
+    xs_tile_hist_all(job.k0, job.n, job.lo, job.hi, job.hist, job.blocks, job.first + my_b, my_t,
+                     (unsigned *)blk[my_b].sh);
   else
     xs_band_block(job.n, job.band_lo, job.band_hi, job.n, job.energy, job.key, job.count, job.seen,
                   job.first + my_b, my_t, (unsigned long long *)blk[my_b].sh);
@@ -123,20 +127,27 @@ static void launch(int kind, long long blocks) {
   }
 }
 
-/* One sort of keys k0 (values v0) by bits [lo, 64), launched as the models
- * launch it (hw: XS_TILE_HIST_WORDS, zero before the first sort); returns 1
- * when the result is in k1/v1. Waves of BLOCKS blocks: a block waiting for an
- * earlier step waits for blocks of its wave or of waves before. */
+/* One sort of keys k0 (values v0) by bits [lo, 64), driven as the models
+ * drive it (hw: XS_TILE_HIST_WORDS, zero before the first sort); returns 1
+ * when the result is in k1/v1. */
 static int sort(uint64_t *k0, double *v0, uint64_t *k1, double *v1, long long n, int lo, unsigned *hw,
                 unsigned long long *look, unsigned long long *epoch) {
-  const int passes = xs_tile_passes(lo, 64);
-  int clear;
-  job.ep = xs_tile_epochs(epoch, passes, &clear);
-  if (clear) memset(look, 0, XS_TILE_LOOKS(n) * sizeof *look);
-  job.n = n, job.lo = lo, job.hi = 64, job.hist = hw, job.look = look;
-  job.k0 = k0, job.v0 = v0, job.k1 = k1, job.v1 = v1;
-  launch(SORT, xs_tile_sort_blocks(n, passes));
-  return passes & 1;
+  job.n = n, job.tiles = XS_TILES(n), job.lo = lo, job.hi = 64, job.k0 = k0, job.hist = hw, job.look = look;
+  launch(HIST, job.tiles < 2 ? job.tiles : 2); /* two blocks: each takes every other tile */
+  int pass = 0, flipped = 0;
+  for (int shift = lo; shift < 64; shift += XS_TILE_BITS, pass++) {
+    int clear;
+    job.ep = xs_tile_epoch(epoch, &clear);
+    if (clear) memset(look, 0, XS_TILE_LOOKS(n) * sizeof *look);
+    job.shift = shift, job.bits = 64 - shift < XS_TILE_BITS ? 64 - shift : XS_TILE_BITS;
+    job.hist = xs_tile_pass_counts(hw, pass), job.ticket = xs_tile_pass_ticket(hw, pass);
+    job.k0 = k0, job.v0 = v0, job.k1 = k1, job.v1 = v1;
+    launch(SCATTER, job.tiles);
+    uint64_t *tk = k0; k0 = k1, k1 = tk;
+    double *tv = v0; v0 = v1, v1 = tv;
+    flipped = !flipped;
+  }
+  return flipped;
 }
 
 static void blocks_init(void) {
@@ -167,9 +178,9 @@ static int sort_main(int argc, char **argv) {
     ref[i] = ties ? (uint64_t)mat << XS_KEY_MAT_SHIFT : xs_sort_key(mat, vref[i]);
   }
   /* Two sorts with the same scratch, as a run's samples: the second needs the
-   * first's last tiles to have cleared the counts and counters; the first
-   * sort's epochs end just below the wrap, so the second's wrap them. */
-  unsigned long long epoch = XS_TILE_EPOCHS - 1 - (unsigned long long)xs_tile_passes(lo, 64);
+   * first's last tiles to have cleared the counts; the epochs start two passes
+   * before they wrap, so the sorts cross it. */
+  unsigned long long epoch = XS_TILE_EPOCHS - 3;
   int ok = 1;
   for (int round = 0; round < 2; round++) {
     memcpy(k0, ref, n * 8), memcpy(v0, vref, n * 8);

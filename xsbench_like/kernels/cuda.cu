@@ -9,7 +9,7 @@
  * device slots (no block barrier: warps retire independently, as in
  * XSBench's one-lookup-per-thread kernels). The primitives of xs_kernels,
  * which variants.c composes into XSBench CUDA's -k 0-4 and 6. sort_pairs,
- * on the device: the tile LSD radix sort of kernels/sort_tiles.h (one launch), the one
+ * on the device: the tile LSD radix sort of kernels/sort_tiles.h, the one
  * ompx runs (default, --sort own), or CUB's DeviceRadixSort (CUDA only,
  * --sort vendor; as XSBench's thrust sorts); band sampling: the block function
  * of kernels/sample_band.h, as ompx. */
@@ -41,8 +41,6 @@
 #define XS_TILE_GL_ADD(p, v) atomicAdd((p), (v))
 /* status words: volatile loads and stores go to L2, a fence before the store */
 #define XS_TILE_LOAD(p) (*(const volatile unsigned long long *)(p))
-#define XS_TILE_LOAD32(p) (*(const volatile unsigned *)(p))
-#define XS_TILE_FENCE() __threadfence()
 #define XS_TILE_PUBLISH(p, v) (__threadfence(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
@@ -163,15 +161,40 @@ __global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long 
 }
 
 /* ---- tile LSD radix sort of kernels/sort_tiles.h ------------------------------ */
+__global__ void __launch_bounds__(XS_TILE_TPB) k_tile_hist_all(const uint64_t *__restrict__ key,
+                                                               long long n, int lo_bit, int hi_bit,
+                                                               unsigned *__restrict__ hist,
+                                                               long long blocks) {
+  __shared__ unsigned sh[XS_TILE_HIST_SHMEM / 4];
+  xs_tile_hist_all(key, n, lo_bit, hi_bit, hist, blocks, blockIdx.x, threadIdx.x, sh);
+}
 /* 5 blocks per SM, the occupancy the scan version had: nvcc took 62 registers
  * for the look-back version (4 blocks), 48 under this bound (a few bytes
  * spilled); on an H100 the two ran equally fast */
-__global__ void __launch_bounds__(XS_TILE_TPB, 5) k_tile_sort(uint64_t *k0, double *v0, uint64_t *k1,
-                                                           double *v1, long long n, int lo_bit, int hi_bit,
-                                                           unsigned *hist, unsigned long long *look,
-                                                           unsigned long long ep0) {
+__global__ void __launch_bounds__(XS_TILE_TPB, 5) k_tile_scatter(const uint64_t *__restrict__ k0,
+                                                              const double *__restrict__ v0,
+                                                              uint64_t *__restrict__ k1,
+                                                              double *__restrict__ v1, long long n,
+                                                              int shift, int bits,
+                                                              unsigned *__restrict__ hist,
+                                                              unsigned *__restrict__ ticket,
+                                                              unsigned long long *look,
+                                                              unsigned long long ep, long long tiles) {
   __shared__ uint64_t sh[XS_TILE_SHMEM / 8];
-  xs_tile_sort_block(k0, v0, k1, v1, n, lo_bit, hi_bit, hist, look, ep0, threadIdx.x, sh);
+  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, hist, ticket, look, ep, tiles, threadIdx.x, sh);
+}
+static void own_sort_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+                          long long n, int shift, int bits) {
+  xs_dev_work *g = (xs_dev_work *)p;
+  const int pass = g->tile_pass++;
+  int clear;
+  const unsigned long long ep = xs_tile_epoch(&g->epoch, &clear);
+  if (clear) PP_GPU_CHECK(gpuMemset(g->look, 0, (size_t)XS_TILE_LOOKS(g->look_n) * sizeof *g->look));
+  const long long tiles = XS_TILES(n);
+  k_tile_scatter<<<(unsigned)tiles, XS_TILE_TPB>>>(k0, v0, k1, v1, n, shift, bits,
+                                                   xs_tile_pass_counts(g->hist, pass),
+                                                   xs_tile_pass_ticket(g->hist, pass), g->look, ep, tiles);
+  PP_GPU_CHECK_LAUNCH("radix sort pass");
 }
 
 /* The own tile sort, or CUB's after --sort vendor. */
@@ -188,16 +211,11 @@ static int sort_pairs(xs_work *xw, uint64_t *key, double *val, long long n, int 
   }
 #endif
   xs_dev_work *g = (xs_dev_work *)xw;
-  const int passes = xs_tile_passes(lo_bit, hi_bit);
-  int clear;
-  const unsigned long long ep0 = xs_tile_epochs(&g->epoch, passes, &clear);
-  if (clear) PP_GPU_CHECK(gpuMemset(g->look, 0, (size_t)XS_TILE_LOOKS(g->look_n) * sizeof *g->look));
-  const long long blocks = xs_tile_sort_blocks(n, passes);
-  if (blocks > INT_MAX) pp_device_fail(PP_NATIVE_MODEL, "xsbench_like sort", "grid too large");
-  k_tile_sort<<<(unsigned)blocks, XS_TILE_TPB>>>(key, val, xw->key_alt, xw->val_alt, n, lo_bit, hi_bit, g->hist,
-                                                 g->look, ep0);
-  PP_GPU_CHECK_LAUNCH("radix sort");
-  return passes & 1;
+  const long long blocks = xs_tile_hist_blocks(n);
+  k_tile_hist_all<<<(unsigned)blocks, XS_TILE_TPB>>>(key, n, lo_bit, hi_bit, g->hist, blocks);
+  g->tile_pass = 0;
+  return xs_radix_sort_passes(own_sort_pass, xw, key, val, xw->key_alt, xw->val_alt, n, lo_bit, hi_bit,
+                              XS_TILE_BITS);
 }
 
 /* ---- the checksum, sampling, material ranges, lookups ---------------------- */

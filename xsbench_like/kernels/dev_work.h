@@ -21,10 +21,11 @@ typedef struct xs_range_queue {
 typedef struct xs_dev_work {
   xs_work a;               /* first: the xs_work * the kernel table passes */
   unsigned *counts, *bsum; /* omp's sort: digit counts, their scan blocks' sums (else NULL) */
-  unsigned *hist;          /* tile sort: [XS_TILE_HIST_WORDS] digit counts and the sort's counters */
+  unsigned *hist;          /* tile sort: [XS_TILE_HIST_WORDS] digit counts and tile counters */
   unsigned long long *look; /* tile sort: [XS_TILE_LOOKS(look_n)] status words */
   long long look_n;        /* the keys the status words were sized for */
-  unsigned long long epoch; /* tile sort: the last epoch given (host) */
+  unsigned long long epoch; /* tile sort: the last pass's epoch (host) */
+  int tile_pass;           /* tile sort: the pass of the sort under way (host) */
   unsigned long long *sum; /* [XS_SUM_SLOTS] the device checksum, in slots, only growing */
   unsigned long long sum_seen; /* what the slots held at the last sum_read (host) */
   long long *start;        /* [XS_MATERIALS + 1] material ranges after a sort */

@@ -28,19 +28,18 @@
 #define XS_TILE_POPC(x) __builtin_popcountll(x)
 #define XS_TILE_SH_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
 #define XS_TILE_GL_ADD(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
-/* status words and step counters as cuda.cu: volatile loads and stores, a
- * device-wide fence (release and acquire), spelled per target as LLVM 19's device runtime spells
+/* status words as cuda.cu: volatile loads and stores, a device-wide fence
+ * before the store, spelled per target as LLVM 19's device runtime spells
  * its own (its NVPTX backend selects no atomic store with release and no
  * __atomic_thread_fence) */
 #if defined(__NVPTX__)
 #define XS_TILE_FENCE() __nvvm_membar_gl()
 #elif defined(__AMDGCN__)
-#define XS_TILE_FENCE() __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent")
+#define XS_TILE_FENCE() __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent")
 #else
 #define XS_TILE_FENCE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 #define XS_TILE_LOAD(p) (*(const volatile unsigned long long *)(p))
-#define XS_TILE_LOAD32(p) (*(const volatile unsigned *)(p))
 #define XS_TILE_PUBLISH(p, v) (XS_TILE_FENCE(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
@@ -280,30 +279,41 @@ static void ranges_join(xs_work *w) {
 #pragma omp taskwait
 }
 
-/* ---- tile LSD radix sort of kernels/sort_tiles.h: one region per sort ------------ */
+/* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
 static void clear_looks(unsigned long long *look, long long n) {
   LAUNCH(blocks_for(n), is_device_ptr(look))
   THREAD_ITEM(i, 0, n) look[i] = 0;
+}
+
+static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *k1, double *v1,
+                       long long n, int shift, int bits) {
+  xs_dev_work *g = p;
+  const int pass = g->tile_pass++;
+  unsigned *hist = xs_tile_pass_counts(g->hist, pass), *ticket = xs_tile_pass_ticket(g->hist, pass);
+  unsigned long long *look = g->look;
+  int clear;
+  const unsigned long long ep = xs_tile_epoch(&g->epoch, &clear);
+  if (clear) clear_looks(look, XS_TILE_LOOKS(g->look_n));
+  const long long tiles = XS_TILES(n);
+  PP_PRAGMA(omp target teams ompx_bare num_teams((int)tiles) thread_limit(XS_TILE_TPB)
+            device(pp_omp_device) is_device_ptr(k0, v0, k1, v1, hist, ticket, look)
+            ompx_dyn_cgroup_mem(XS_TILE_SHMEM))
+  xs_tile_scatter(k0, v0, k1, v1, n, shift, bits, hist, ticket, look, ep, tiles, ompx_thread_id_x(),
+                  llvm_omp_target_dynamic_shared_alloc());
 }
 
 static int sort_pairs(xs_work *w, uint64_t *key, double *val, long long n, int lo_bit, int hi_bit) {
   if (n < 2) return 0;
   xs_dev_work *g = (xs_dev_work *)w;
   unsigned *hist = g->hist;
-  unsigned long long *look = g->look;
-  uint64_t *k1 = w->key_alt;
-  double *v1 = w->val_alt;
-  const int passes = xs_tile_passes(lo_bit, hi_bit);
-  int clear;
-  const unsigned long long ep0 = xs_tile_epochs(&g->epoch, passes, &clear);
-  if (clear) clear_looks(look, XS_TILE_LOOKS(g->look_n));
-  const long long blocks = xs_tile_sort_blocks(n, passes);
-  if (blocks > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like sort", "grid too large");
+  const long long blocks = xs_tile_hist_blocks(n);
   PP_PRAGMA(omp target teams ompx_bare num_teams((int)blocks) thread_limit(XS_TILE_TPB)
-            device(pp_omp_device) is_device_ptr(key, val, k1, v1, hist, look) ompx_dyn_cgroup_mem(XS_TILE_SHMEM))
-  xs_tile_sort_block(key, val, k1, v1, n, lo_bit, hi_bit, hist, look, ep0, ompx_thread_id_x(),
-                     llvm_omp_target_dynamic_shared_alloc());
-  return passes & 1;
+            device(pp_omp_device) is_device_ptr(key, hist) ompx_dyn_cgroup_mem(XS_TILE_HIST_SHMEM))
+  xs_tile_hist_all(key, n, lo_bit, hi_bit, hist, blocks, ompx_block_id_x(), ompx_thread_id_x(),
+                   (unsigned *)llvm_omp_target_dynamic_shared_alloc());
+  g->tile_pass = 0;
+  return xs_radix_sort_passes(radix_pass, w, key, val, w->key_alt, w->val_alt, n, lo_bit, hi_bit,
+                              XS_TILE_BITS);
 }
 
 /* One team finds the ranges, one copy brings them back. */

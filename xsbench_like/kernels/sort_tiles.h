@@ -6,38 +6,30 @@
  * Sort of (uint64 key, double value) pairs by key bits [lo, hi), one pass
  * per 8-bit digit (the last one narrower), least significant first, in the
  * shape of the paper "Onesweep: A Faster Least Significant Digit Radix Sort
- * for GPUs", all of it one kernel launch (xs_tile_sort_block): a block takes
- * the next number from the sort's block counter, so every lower number is on
- * the device, running or done. The first numbers count, the others are the
- * passes' tiles in order:
- *   1. counting (xs_tile_hist_all, xs_tile_hist_blocks(n) blocks): every
- *      pass's digit counts over all the keys (a pass's counts do not depend
- *      on the order the earlier passes leave), per block in shared memory
- *      (warp-aggregated by ballots), then added to hist[pass][digit];
- *   2. pass p (xs_tile_scatter, XS_TILES(n) blocks), once the step before
- *      it is done on every block (a counter of blocks done per step): the
- *      keys are cut into tiles of XS_TILE_KEYS (XS_TILE_KPT keys per thread);
- *      a tile ranks its keys stably by digit in shared memory (ballots and
- *      popcounts within a warp, per-warp digit counts scanned across warps,
- *      running counts across rounds of one key per thread), publishes its
- *      digit counts, places its keys in shared memory in tile-sorted order,
- *      then finds where its keys of digit g go by decoupled look-back: thread
- *      g walks the lower tiles' status words of digit g (XS_TILE_WINDOW at a
- *      time) back to the first that holds an inclusive prefix, adding the
- *      counts of those that hold only their own; it publishes its own
- *      inclusive prefix and scatters, keys then values (these staged in
- *      shared memory too), so that consecutive threads write consecutive
- *      addresses within a digit's run.
- * A block that waits holds only numbers above those it waits for, so the
- * blocks it waits for are running: no deadlock at any occupancy. One launch
- * instead of one per pass saves the host a launch and, in OpenMP, a
- * synchronization per pass.
+ * for GPUs": one kernel per sort and one per pass, no scan kernels between.
+ *   1. xs_tile_hist_all, once per sort: every pass's digit counts over all
+ *      the keys (a pass's counts do not depend on the order the earlier
+ *      passes leave), per block in shared memory (warp-aggregated by
+ *      ballots), then added to hist[pass][digit] in device memory;
+ *   2. xs_tile_scatter, once per pass: the keys are cut into tiles of
+ *      XS_TILE_KEYS (one block of XS_TILE_TPB threads, XS_TILE_KPT keys
+ *      each); a block takes the next tile number from a counter (so every
+ *      lower tile is on the device, already running or done), ranks its keys
+ *      stably by digit in shared memory (ballots and popcounts within a warp,
+ *      per-warp digit counts scanned across warps, running counts across
+ *      rounds of one key per thread), publishes its digit counts, places its
+ *      keys in shared memory in tile-sorted order, then finds where its keys
+ *      of digit g go by decoupled look-back: thread g walks the lower tiles'
+ *      status words of digit g (XS_TILE_WINDOW at a time) back to the first
+ *      that holds an inclusive prefix, adding the counts of those that hold
+ *      only their own; it publishes its own inclusive prefix and scatters,
+ *      keys then values (these staged in shared memory too), so that
+ *      consecutive threads write consecutive addresses within a digit's run.
  * A status word is (epoch, flag, value): the epoch, a number the host gives
  * each pass, marks words of earlier passes as not yet published, so the
- * words are never cleared between passes (xs_tile_epochs). The last tile of
- * a pass clears its hist row, and the last pass's the counters, for the next
- * sort, once its look-back proves every tile has read them. Stable, as LSD
- * needs.
+ * words are never cleared between passes (xs_tile_epoch). The last tile of
+ * a pass clears its hist row and tile counter for the next sort, once its
+ * look-back proves every tile has read them. Stable, as LSD needs.
  *
  * The includer defines, before including:
  *   XS_TILE_FN        qualifiers of a device function (cuda: __device__ ...);
@@ -51,8 +43,6 @@
  *                     returning the old value;
  *   XS_TILE_LOAD(p)   a load of the status word *p (unsigned long long) that
  *                     sees other blocks' stores (no stale cached copy);
- *   XS_TILE_LOAD32(p) the same for the unsigned counter *p;
- *   XS_TILE_FENCE()   a device-wide memory fence;
  *   XS_TILE_PUBLISH(p, v)  a store of status word v to *p, ordered after the
  *                     thread's earlier loads and stores (a release);
  *   XS_TILE_SPIN()    what a thread does while a status word is not ready.
@@ -69,23 +59,21 @@
 #define XS_TILE_MAX_PASSES 8 /* 64 key bits in 8-bit digits */
 /* Status words of a pass: one per tile and digit. */
 #define XS_TILE_LOOKS(n) ((long long)XS_TILE_TPB * XS_TILES(n))
-/* hist: [XS_TILE_MAX_PASSES][XS_TILE_TPB] digit counts, then the counters: the
- * sort's block counter, then per step the blocks done (counting, then pass 0, ...). */
-#define XS_TILE_HIST_WORDS (XS_TILE_MAX_PASSES * XS_TILE_TPB + 1 + XS_TILE_MAX_PASSES)
+/* hist: [XS_TILE_MAX_PASSES][XS_TILE_TPB] digit counts, then a tile counter per pass. */
+#define XS_TILE_HIST_WORDS (XS_TILE_MAX_PASSES * (XS_TILE_TPB + 1))
 #define XS_TILE_HIST_BLOCKS 1024 /* most blocks of xs_tile_hist_all (each takes every 1024th tile) */
 #ifndef XS_TILE_WINDOW
 #define XS_TILE_WINDOW 4 /* status words a look-back loads at once */
 #endif
 #define XS_TILE_SORT_NOTE "device LSD radix sort of kernels/sort_tiles.h (8-bit digits, one " \
-  "kernel per sort: digit counting, then each pass's " PP_STR(XS_TILE_KEYS) "-key tiles once the step " \
-  "before is done, ranked in shared memory by ballots, decoupled look-back, coalesced writes)"
-/* Shared bytes of a block of the sort: the key/value staging area (also the
+  "histogram kernel per sort and one kernel per pass: " PP_STR(XS_TILE_KEYS) "-key tiles ranked in " \
+  "shared memory by ballots, decoupled look-back, coalesced writes)"
+/* Shared bytes of xs_tile_scatter: the key/value staging area (also the
  * per-warp counts, two buffers of [warps][256], during ranking; 16 KiB for
  * 32-lane warps, 8 KiB for 64), a scan buffer, two digit tables and the
- * block's number (XS_TILE_TAKEN); counting uses the first XS_TILE_HIST_SHMEM. */
+ * block's tile number. */
 #define XS_TILE_SHMEM (XS_TILE_KEYS * 8 + 4 * XS_TILE_TPB * 4 + 8)
 #define XS_TILE_HIST_SHMEM (XS_TILE_MAX_PASSES * XS_TILE_TPB * 4)
-#define XS_TILE_TAKEN(shmem) ((unsigned *)((char *)(shmem) + XS_TILE_SHMEM - 8))
 
 /* Status word: epoch (24 bits), flag (2), value (38: a count or a prefix, <= n). */
 #define XS_TILE_AGGREGATE 1ull /* the value is the tile's own count of the digit */
@@ -96,24 +84,21 @@
 #define XS_TILE_EPOCH(s) ((s) >> 40)
 #define XS_TILE_STATUS(ep, flag, v) ((unsigned long long)(ep) << 40 | (flag) << 38 | (unsigned long long)(v))
 
-/* Host side: the epochs of a sort's `passes` passes' status words, the
- * first returned, the others following it; *clear set when the epochs wrapped
- * and the words must be zeroed first (every 2^24 - 1 passes or so). */
-static inline unsigned long long xs_tile_epochs(unsigned long long *epoch, int passes, int *clear) {
-  *clear = *epoch + (unsigned long long)passes >= XS_TILE_EPOCHS;
-  if (*clear) *epoch = 0;
-  const unsigned long long first = *epoch + 1;
-  *epoch += (unsigned long long)passes;
-  return first;
+/* Host side: the epoch of the next pass's status words; *clear set when the
+ * epochs wrapped and the words must be zeroed first (after 2^24 - 1 passes). */
+static inline unsigned long long xs_tile_epoch(unsigned long long *epoch, int *clear) {
+  *clear = ++*epoch >= XS_TILE_EPOCHS;
+  if (*clear) *epoch = 1;
+  return *epoch;
 }
-/* The passes of a sort of bits [lo_bit, hi_bit), the counting blocks for n
- * keys, and the blocks of the sort's launch. */
-PP_HD static inline int xs_tile_passes(int lo_bit, int hi_bit) { return (hi_bit - lo_bit + XS_TILE_BITS - 1) / XS_TILE_BITS; }
-PP_HD static inline long long xs_tile_hist_blocks(long long n) {
+/* Host side: pass `pass`'s digit counts and tile counter in hist
+ * (XS_TILE_HIST_WORDS), and the blocks xs_tile_hist_all runs for n keys. */
+static inline unsigned *xs_tile_pass_counts(unsigned *hist, int pass) { return hist + pass * XS_TILE_TPB; }
+static inline unsigned *xs_tile_pass_ticket(unsigned *hist, int pass) {
+  return hist + XS_TILE_MAX_PASSES * XS_TILE_TPB + pass;
+}
+static inline long long xs_tile_hist_blocks(long long n) {
   return XS_TILES(n) < XS_TILE_HIST_BLOCKS ? XS_TILES(n) : XS_TILE_HIST_BLOCKS;
-}
-PP_HD static inline long long xs_tile_sort_blocks(long long n, int passes) {
-  return xs_tile_hist_blocks(n) + (long long)passes * XS_TILES(n);
 }
 
 /* Loops over a thread's keys fully unrolled, so its keys and positions stay
@@ -184,23 +169,25 @@ XS_TILE_FN unsigned xs_tile_scan(unsigned v, int t, unsigned *sh) {
   return sh[cur * XS_TILE_TPB + t] - v;
 }
 
-/* Step 2, tile `tile` of one pass, thread t of a block: stable scatter of the
- * tile's pairs from (k0, v0) to (k1, v1). hist: the pass's [XS_TILE_TPB] digit
- * counts; look: [tiles][XS_TILE_TPB] status words; ep: the pass's epoch;
- * reset: `resets` words the last tile's thread 0 zeroes once every tile has
- * published. shmem: XS_TILE_SHMEM bytes, 8-byte aligned. The pairs carry no
- * restrict: in one launch a pass reads what the pass before wrote, which a
- * read-only (non-coherent) load might not see. */
-XS_TILE_FN void xs_tile_scatter(const uint64_t *k0, const double *v0, uint64_t *k1, double *v1, long long n,
-                                int shift, int bits, unsigned *PP_RESTRICT hist, unsigned long long *look,
-                                unsigned long long ep, long long tiles, long long tile, unsigned *reset,
-                                int resets, int t, void *shmem) {
+/* Step 2, one pass, thread t of a block: stable scatter of a tile's pairs
+ * from (k0, v0) to (k1, v1). hist: the pass's [XS_TILE_TPB] digit counts;
+ * ticket: the pass's tile counter; look: [tiles][XS_TILE_TPB] status words;
+ * ep: the pass's epoch. shmem: XS_TILE_SHMEM bytes, 8-byte aligned. */
+XS_TILE_FN void xs_tile_scatter(const uint64_t *PP_RESTRICT k0, const double *PP_RESTRICT v0,
+                                uint64_t *PP_RESTRICT k1, double *PP_RESTRICT v1, long long n,
+                                int shift, int bits, unsigned *PP_RESTRICT hist,
+                                unsigned *PP_RESTRICT ticket, unsigned long long *look,
+                                unsigned long long ep, long long tiles, int t, void *shmem) {
   const int W = XS_TILE_TPB / XS_TILE_WARP, R = XS_TILE_TPB;
   xs_tile_kv *kv = (xs_tile_kv *)shmem;            /* [XS_TILE_KEYS] staging */
   unsigned *wc = (unsigned *)shmem;                /* [2][W][R] while ranking (aliases kv) */
   unsigned *scan = (unsigned *)(kv + XS_TILE_KEYS); /* [2][R] */
   unsigned *dstart = scan + 2 * R;                 /* [R] tile-local start of digit g */
   unsigned *gbase = dstart + R;                    /* [R] global minus local position of digit g */
+  unsigned *taken = gbase + R;                     /* [1] the block's tile number */
+  if (t == 0) *taken = XS_TILE_GL_ADD(ticket, 1u);
+  XS_TILE_SYNC();
+  const long long tile = *taken;
   const int lane = t % XS_TILE_WARP, warp = t / XS_TILE_WARP;
   const uint64_t below = (1ull << lane) - 1;
   const long long base = tile * XS_TILE_KEYS;
@@ -278,10 +265,9 @@ XS_TILE_FN void xs_tile_scatter(const uint64_t *k0, const double *v0, uint64_t *
     }
     if (tile) XS_TILE_PUBLISH(mine, XS_TILE_STATUS(ep, XS_TILE_PREFIX, before + run));
     gbase[t] = digit_start + (unsigned)before - ex;
-    if (tile == tiles - 1) { /* every tile has read hist[t] and passed its wait */
+    if (tile == tiles - 1) { /* every tile has read hist[t] and taken its number */
       hist[t] = 0;
-      if (t == 0)
-        for (int i = 0; i < resets; i++) reset[i] = 0;
+      if (t == 0) *ticket = 0;
     }
   }
   XS_TILE_SYNC();
@@ -307,56 +293,6 @@ XS_TILE_FN void xs_tile_scatter(const uint64_t *k0, const double *v0, uint64_t *
     const int j = r * XS_TILE_TPB + t;
     if (j < len) v1[gpos[r]] = kv[j].d;
   }
-}
-
-/* The end of a step on this block: its stores, then the step's count. */
-XS_TILE_FN void xs_tile_step_done(unsigned *done, int t) {
-  XS_TILE_SYNC();
-  if (t == 0) {
-    XS_TILE_FENCE();
-    (void)XS_TILE_GL_ADD(done, 1u);
-  }
-}
-/* Waits until `need` blocks have done the step before (their stores seen). */
-XS_TILE_FN void xs_tile_step_wait(const unsigned *done, unsigned need, int t) {
-  if (t == 0) {
-    while (XS_TILE_LOAD32(done) < need) XS_TILE_SPIN();
-    XS_TILE_FENCE();
-  }
-  XS_TILE_SYNC();
-}
-
-/* A block of the sort's one launch of xs_tile_sort_blocks(n, passes) blocks
- * (the file's comment), thread t: pairs (k0, v0) sorted by key bits [lo_bit,
- * hi_bit), pass p from the pair of buffers p's parity names to the other (so
- * the result is in (k1, v1) when the passes are odd). hist: XS_TILE_HIST_WORDS
- * words, zero at the first sort (each sort leaves them so); look: the status
- * words of XS_TILES(n) tiles; ep0: the first pass's epoch (xs_tile_epochs).
- * shmem: XS_TILE_SHMEM bytes, 8-byte aligned. */
-XS_TILE_FN void xs_tile_sort_block(uint64_t *k0, double *v0, uint64_t *k1, double *v1, long long n,
-                                   int lo_bit, int hi_bit, unsigned *hist, unsigned long long *look,
-                                   unsigned long long ep0, int t, void *shmem) {
-  unsigned *counter = hist + XS_TILE_MAX_PASSES * XS_TILE_TPB, *done = counter + 1; /* done[step] */
-  unsigned *taken = XS_TILE_TAKEN(shmem);
-  if (t == 0) *taken = XS_TILE_GL_ADD(counter, 1u);
-  XS_TILE_SYNC();
-  const long long b = *taken, counting = xs_tile_hist_blocks(n), tiles = XS_TILES(n);
-  const int passes = xs_tile_passes(lo_bit, hi_bit);
-  if (b < counting) {
-    xs_tile_hist_all(k0, n, lo_bit, hi_bit, hist, counting, b, t, (unsigned *)shmem);
-    xs_tile_step_done(&done[0], t);
-    return;
-  }
-  const int p = (int)((b - counting) / tiles);
-  const long long tile = (b - counting) % tiles;
-  xs_tile_step_wait(&done[p], (unsigned)(p ? tiles : counting), t);
-  const int shift = lo_bit + p * XS_TILE_BITS, last = p == passes - 1;
-  const int bits = hi_bit - shift < XS_TILE_BITS ? hi_bit - shift : XS_TILE_BITS;
-  const int odd = p & 1;
-  xs_tile_scatter(odd ? k1 : k0, odd ? v1 : v0, odd ? k0 : k1, odd ? v0 : v1, n, shift, bits,
-                  hist + p * XS_TILE_TPB, look, ep0 + (unsigned long long)p, tiles, tile,
-                  last ? counter : NULL, last ? passes + 1 : 0, t, shmem);
-  if (!last) xs_tile_step_done(&done[p + 1], t);
 }
 
 #endif
