@@ -52,17 +52,16 @@ static unsigned long long sort_and_look(const xs_kernels *k, const xs_data *d, x
     phase_begin(w);
     sum = k->sorted_lookups(d, w, key, energy, n);
     phase_end(w, XS_PHASE_LOOKUPS);
-    w->energies_unsorted = 0;
-    return sum;
+  } else {
+    phase_begin(w);
+    k->mat_starts(w, key, n, start);
+    phase_end(w, XS_PHASE_RANGES);
+    phase_begin(w);
+    for (int m = 0; m < XS_MATERIALS; m++)
+      if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
+    if (w->ranges_concurrent) k->ranges_join(w);
+    phase_end(w, XS_PHASE_LOOKUPS);
   }
-  phase_begin(w);
-  k->mat_starts(w, key, n, start);
-  phase_end(w, XS_PHASE_RANGES);
-  phase_begin(w);
-  for (int m = 0; m < XS_MATERIALS; m++)
-    if (start[m + 1] > start[m]) sum += k->lookups(d, w, energy, NULL, start[m], start[m + 1], m);
-  if (w->ranges_concurrent) k->ranges_join(w);
-  phase_end(w, XS_PHASE_LOOKUPS);
   w->energies_unsorted = 0;
   return sum;
 }

@@ -118,6 +118,7 @@ const xs_kernels *xs_kernels_host(void) {
   static const xs_kernels k = {.prepare = prepare, .release = release, .fused = fused, .sample = sample,
                                .sample_band = sample_band, .sort_pairs = sort_pairs,
                                .mat_starts = mat_starts, .lookups = lookups,
-                               .sorted_lookups = sorted_lookups, .history = history, .sort_note = "serial LSD radix sort (8-bit digits)"};
+                               .sorted_lookups = sorted_lookups, .history = history,
+                               .sort_note = "serial LSD radix sort (8-bit digits)"};
   return &k;
 }

@@ -20,7 +20,8 @@ static inline void xs_omp_work_free(xs_work *w) {
 /* Scratch for up to n <= XS_OMP_MAX_LOOKUPS lookups, with `counts` and
  * `bsums` of omp's sort (0: none; ompx adds its tile sort's own), and with
  * `slots` the checksum slots, material ranges and band counter (the caller
- * clears the counter; pp_omp_alloc exits 3 when the device has no room). */
+ * clears the slots and the counter: both only grow; pp_omp_alloc exits 3 when
+ * the device has no room). */
 #define XS_OMP_MAX_LOOKUPS UINT_MAX /* the sorts' 32-bit offsets */
 static inline xs_work *xs_omp_work_new(long long n, size_t counts, size_t bsums, int slots) {
   xs_dev_work *g = calloc(1, sizeof *g);
