@@ -43,11 +43,13 @@
 #define XS_TILE_PUBLISH(p, v) (XS_TILE_FENCE(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
-static inline int warp_sum(int v) {
-  for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2) v += ompx_shfl_down_sync_i(~0ull, v, d, PP_OMPX_WARP);
+/* The sum of v over the warp's lanes, in lane 0 (all lanes call it together). */
+static inline unsigned warp_sum(unsigned v) {
+  for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
+    v += (unsigned)ompx_shfl_down_sync_i(~0ull, (int)v, d, PP_OMPX_WARP);
   return v;
 }
-#define XS_BAND_WARP_SUM(v) warp_sum(v)
+#define XS_BAND_WARP_SUM(v) ((int)warp_sum((unsigned)(v)))
 /* LLVM 19's ompx.h has no warp barrier */
 #if defined(__NVPTX__)
 #define XS_BAND_WARP_SYNC() __nvvm_bar_warp_sync(~0u)
@@ -85,8 +87,7 @@ static int blocks_for(long long n) {
 /* Adds the warp's verification values to its slot of the device checksum
  * (every lane of the warp calls it; no team barrier). */
 static inline void warp_add(unsigned v, unsigned long long *sum) {
-  for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
-    v += (unsigned)ompx_shfl_down_sync_i(~0ull, (int)v, d, PP_OMPX_WARP);
+  v = warp_sum(v);
   const int t = ompx_thread_id_x();
   const unsigned warp = (unsigned)ompx_block_id_x() * (TPB / PP_OMPX_WARP) + (unsigned)t / PP_OMPX_WARP;
   if (t % PP_OMPX_WARP == 0) {
@@ -193,6 +194,27 @@ static void queue_range(xs_work *w, const xs_data *d, const double *energy, long
   if (q->team[r + 1] > (long long)MAX_BLOCKS) pp_device_fail(PP_OMPX, "xsbench_like launch", "grid too large");
 }
 
+/* A lookups region's body (the statement after LAUNCH) over lookups [lo, hi)
+ * of energy[], lookup i of material MAT (an expression of i), adding to the
+ * device checksum `sum`: in random energy order from a capped grid striding
+ * over them (XS_UNSORTED_WARP_SHARE), or one lookup per thread. */
+#define STRIDED_LOOKUPS(lo, hi, MAT)                                                            \
+  {                                                                                             \
+    XS_ARGS_REPACK(dd);                                                                         \
+    unsigned v = 0;                                                                             \
+    for (long long i = lo + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(); i < hi;    \
+         i += (long long)ompx_grid_dim_x() * TPB)                                               \
+      v += xs_lookup(&dd, energy[i], MAT);                                                      \
+    warp_add(v, sum);                                                                           \
+  }
+#define THREAD_LOOKUPS(lo, hi, MAT)                                                             \
+  {                                                                                             \
+    XS_ARGS_REPACK(dd);                                                                         \
+    unsigned v = 0;                                                                             \
+    THREAD_ITEM(i, lo, hi) v += xs_lookup(&dd, energy[i], MAT);                                 \
+    warp_add(v, sum);                                                                           \
+  }
+
 /* Lookups [lo, hi) whose material `want` selects (xs_picked); with
  * mat == NULL all are of material `want` (a sorted range). Adds to the
  * device checksum: returns 0. */
@@ -201,23 +223,6 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   XS_ARGS_UNPACK(d);
   unsigned long long *sum = ((xs_dev_work *)w)->sum;
   const int cap = ((xs_dev_work *)w)->unsorted_blocks;
-  /* random energy order: a capped grid striding over them (XS_UNSORTED_WARP_SHARE) */
-#define STRIDED_RANGE                                                                           \
-  {                                                                                             \
-    XS_ARGS_REPACK(dd);                                                                         \
-    unsigned v = 0;                                                                             \
-    for (long long i = lo + (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(); i < hi;    \
-         i += (long long)ompx_grid_dim_x() * TPB)                                               \
-      v += xs_lookup(&dd, energy[i], want);                                                     \
-    warp_add(v, sum);                                                                           \
-  }
-#define SORTED_RANGE                                                                            \
-  {                                                                                             \
-    XS_ARGS_REPACK(dd);                                                                         \
-    unsigned v = 0;                                                                             \
-    THREAD_ITEM(i, lo, hi) v += xs_lookup(&dd, energy[i], want);                                \
-    warp_add(v, sum);                                                                           \
-  }
   /* --material-launch concurrent: an unsorted range's region is a nowait
    * target task (LLVM's offload runtime runs each on a stream of its own); a
    * sorted range joins the queue that ranges_join launches as one region */
@@ -225,14 +230,14 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   if (!mat && w->energies_unsorted && cap) {
     const int nb = blocks_for(hi - lo) < cap ? blocks_for(hi - lo) : cap;
     if (conc) {
-      LAUNCH(nb, nowait is_device_ptr(XS_ARGS_PTRS, energy, sum)) STRIDED_RANGE
+      LAUNCH(nb, nowait is_device_ptr(XS_ARGS_PTRS, energy, sum)) STRIDED_LOOKUPS(lo, hi, want)
     } else {
-      LAUNCH(nb, is_device_ptr(XS_ARGS_PTRS, energy, sum)) STRIDED_RANGE
+      LAUNCH(nb, is_device_ptr(XS_ARGS_PTRS, energy, sum)) STRIDED_LOOKUPS(lo, hi, want)
     }
   } else if (!mat && conc) {
     queue_range(w, d, energy, lo, hi, want);
   } else if (!mat) {
-    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) SORTED_RANGE
+    LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, sum)) THREAD_LOOKUPS(lo, hi, want)
   } else {
     LAUNCH(blocks_for(hi - lo), is_device_ptr(XS_ARGS_PTRS, energy, mat, sum)) {
       XS_ARGS_REPACK(dd);
@@ -245,8 +250,6 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
     }
   }
   return 0;
-#undef STRIDED_RANGE
-#undef SORTED_RANGE
 }
 /* --material-launch single: every sorted lookup in one region, its material
  * from its key; in random energy order (sorted-material) from the capped grid. */
@@ -256,21 +259,10 @@ static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uin
   unsigned long long *sum = ((xs_dev_work *)w)->sum;
   const int cap = ((xs_dev_work *)w)->unsorted_blocks;
   if (w->energies_unsorted && cap) {
-    LAUNCH(blocks_for(n) < cap ? blocks_for(n) : cap, is_device_ptr(XS_ARGS_PTRS, key, energy, sum)) {
-      XS_ARGS_REPACK(dd);
-      unsigned v = 0;
-      for (long long i = (long long)ompx_block_id_x() * TPB + ompx_thread_id_x(); i < n;
-           i += (long long)ompx_grid_dim_x() * TPB)
-        v += xs_lookup(&dd, energy[i], xs_key_mat(key[i]));
-      warp_add(v, sum);
-    }
+    LAUNCH(blocks_for(n) < cap ? blocks_for(n) : cap, is_device_ptr(XS_ARGS_PTRS, key, energy, sum))
+    STRIDED_LOOKUPS(0, n, xs_key_mat(key[i]))
   } else {
-    LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, key, energy, sum)) {
-      XS_ARGS_REPACK(dd);
-      unsigned v = 0;
-      THREAD_ITEM(i, 0, n) v += xs_lookup(&dd, energy[i], xs_key_mat(key[i]));
-      warp_add(v, sum);
-    }
+    LAUNCH(blocks_for(n), is_device_ptr(XS_ARGS_PTRS, key, energy, sum)) THREAD_LOOKUPS(0, n, xs_key_mat(key[i]))
   }
   return 0;
 }
