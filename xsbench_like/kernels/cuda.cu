@@ -44,11 +44,12 @@
 #define XS_TILE_PUBLISH(p, v) (__threadfence(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
 #include "sort_tiles.h"
-__device__ __forceinline__ int warp_sum(int v) {
+/* The sum of v over the warp's lanes, in lane 0 (all lanes call it together). */
+__device__ __forceinline__ unsigned warp_sum(unsigned v) {
   for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
   return v;
 }
-#define XS_BAND_WARP_SUM(v) warp_sum(v)
+#define XS_BAND_WARP_SUM(v) ((int)warp_sum((unsigned)(v)))
 #ifdef PP_NATIVE_HIP
 #define XS_BAND_WARP_SYNC() (__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), \
                              __builtin_amdgcn_wave_barrier(), __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))
@@ -86,7 +87,7 @@ static unsigned blocks_for(long long n) {
 /* Adds the warp's verification values to its slot of the device checksum
  * (every lane of the warp calls it; no block barrier). */
 __device__ __forceinline__ void warp_add(unsigned v, unsigned long long *sum) {
-  for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
+  v = warp_sum(v);
   const unsigned warp = blockIdx.x * (TPB / PP_WARP) + threadIdx.x / PP_WARP;
   if (threadIdx.x % PP_WARP == 0) atomicAdd(&sum[warp % XS_SUM_SLOTS], (unsigned long long)v);
 }
