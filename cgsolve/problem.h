@@ -125,6 +125,11 @@ typedef struct cg_first { int have; pp_model m; double relres; } cg_first;
 /* Validates the solver's final x and r; collective. */
 cg_verdict cg_check(const cg_solver *S, cg_first *first);
 
+/* ---- reference.c: plain host CG for check.c ----------------------------------- */
+/* relres and xerr (as cg_verdict's) of `iters` CG iterations from x0 = 0;
+ * 0 on every rank when some rank had no memory for it. Collective. */
+int cg_reference_run(const cg_problem *pb, int iters, double *relres, double *xerr);
+
 /* ---- q1.c: the miniFE operator, matrix-free, independent of the CSR generator
  * and of the SpMV kernels: y = A x from the Q1 element stiffness computed by
  * its own Gauss quadrature, element by element. */

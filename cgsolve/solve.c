@@ -11,18 +11,21 @@
 
 static const cg_kernels *cg_kernels_for(pp_model m) { return PP_MODEL_DISPATCH(m, cg_kernels_); }
 
-/* Planted faults (tests: each must make validation fail), read once. */
-static struct { int spmv_zero, dot, breakdown, update; } fault;
+/* Planted faults (tests: each must make validation fail), read once: the
+ * name of each asked for, NULL otherwise; fired (pp_fault_fire) where it
+ * changes a value. */
+static struct { const char *spmv_zero, *dot, *breakdown, *update; } fault;
+static const char *asked(const char *name) { return pp_fault(name) ? name : NULL; }
 
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m) {
   memset(S, 0, sizeof *S);
-  fault.spmv_zero = pp_fault("spmv-zero"); /* the SpMV writes zeros */
+  fault.spmv_zero = asked("spmv-zero"); /* the SpMV writes zeros */
   /* p.Ap comes back 1.5 times too large (cg-dot-omp / -host: in that model only) */
-  fault.dot = pp_fault("cg-dot") || (pp_fault("cg-dot-omp") && m == PP_OMP) ||
-              (pp_fault("cg-dot-host") && m == PP_HOST);
-  fault.breakdown = pp_fault("cg-breakdown"); /* p.Ap = 0 at iteration 3 */
-  fault.update = pp_fault("cg-update");       /* the fused update's r.r comes back halved */
+  fault.dot = asked("cg-dot");
+  if (!fault.dot) fault.dot = m == PP_OMP ? asked("cg-dot-omp") : m == PP_HOST ? asked("cg-dot-host") : NULL;
+  fault.breakdown = asked("cg-breakdown"); /* p.Ap = 0 at iteration 3 */
+  fault.update = asked("cg-update");       /* the fused update's r.r comes back halved */
   S->s = s, S->c = c, S->pb = pb, S->m = m, S->ops = s->ops[m];
   /* the device paths send whole planes: contiguous on slabs, staged otherwise */
   S->path = cg_halo_contiguous(&pb->halo) ? c->path[m] : CG_PATH_STAGED;
@@ -69,7 +72,7 @@ static void do_halo(cg_solver *S, double *v) {
 static void do_spmv(cg_solver *S, const double *x, double *y) {
   pp_part_begin(&S->pt);
   S->sk->spmv(S->plan, S->n, S->rowptr, S->col, S->val, x, y);
-  if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
+  if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n), pp_fault_fire(fault.spmv_zero);
   pp_part_end(&S->pt, K_SPMV);
 }
 /* --overlap on: the exchange runs on the helper thread (halo_helper.c)
@@ -123,7 +126,7 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
   const double wait = pp_wtime() - w0;
   if (lo) S->sk->spmv(S->plan, lo, S->rowptr, S->col, S->val, v, y);
   if (hi) S->sk->spmv(S->plan, hi, S->rowptr + n - hi, S->col, S->val, v, y + n - hi);
-  if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n);
+  if (fault.spmv_zero) S->ck->axpby(y, 0.0, S->b, 0.0, S->b, S->n), pp_fault_fire(fault.spmv_zero);
   if (S->pt.on) S->ops->sync();
   part_record(&S->pt, K_HALO, wait);
   part_record(&S->pt, K_SPMV, S->pt.on ? pp_wtime() - t0 : 0);
@@ -151,7 +154,7 @@ static double do_update(cg_solver *S, double alpha) {
   }
   pp_part_begin(&S->pt);
   double v = S->ck->update(S->x, S->r, alpha, S->p, S->Ap, S->n, S->scratch);
-  if (fault.update) v *= 0.5;
+  if (fault.update) v *= 0.5, pp_fault_fire(fault.update);
   pp_mpi_sum(&v, 1);
   pp_part_end(&S->pt, K_UPDATE);
   return v;
@@ -163,7 +166,7 @@ static void cg1_sums(cg_solver *S, double sums[2]) {
   halo_spmv(S, S->r, S->w);
   pp_part_begin(&S->pt);
   sums[1] = S->ck->dot(S->w, S->r, S->n, S->scratch);
-  if (fault.dot) sums[1] *= 1.5;
+  if (fault.dot) sums[1] *= 1.5, pp_fault_fire(fault.dot);
   pp_mpi_sum(sums, 2); /* the iteration's one reduction over ranks */
   pp_part_end(&S->pt, K_DOT);
 }
@@ -206,7 +209,7 @@ static void cg_solve_cg1(cg_solver *S) {
   S->stop = rr == 0 ? CG_STOP_TOL : CG_STOP_ITERS;
   for (int k = 1; k <= c->max_iters && S->stop == CG_STOP_ITERS; k++) {
     /* den is p.Ap: w.r - beta r.r / alpha_old (w.r at the first iteration) */
-    if (fault.breakdown && k == 3) den = 0;
+    if (fault.breakdown && k == 3) den = 0, pp_fault_fire(fault.breakdown);
     if (!(den > 0)) {
       S->stop = CG_STOP_BREAKDOWN;
       break;
@@ -217,7 +220,7 @@ static void cg_solve_cg1(cg_solver *S) {
       S->ops->copy(S->s_, S->w, bytes);
     }
     sums[0] = cg1_update_local(S, alpha);
-    if (fault.update) sums[0] *= 0.5;
+    if (fault.update) sums[0] *= 0.5, pp_fault_fire(fault.update);
     cg1_sums(S, sums);
     const double rr_new = sums[0], rel = sqrt(rr_new) / norm0;
     record(S, k, rel);
@@ -251,8 +254,8 @@ void cg_solve(void *ctx) {
   for (int k = 1; k <= c->max_iters && S->stop == CG_STOP_ITERS; k++) {
     halo_spmv(S, S->p, S->Ap);
     double pAp = do_dot(S, S->p, S->Ap);
-    if (fault.dot) pAp *= 1.5;
-    if (fault.breakdown && k == 3) pAp = 0;
+    if (fault.dot) pAp *= 1.5, pp_fault_fire(fault.dot);
+    if (fault.breakdown && k == 3) pAp = 0, pp_fault_fire(fault.breakdown);
     if (!(pAp > 0)) { /* A is SPD: only p = 0 (r = 0) gives this; check.c decides */
       S->stop = CG_STOP_BREAKDOWN;
       break;

@@ -65,6 +65,7 @@ static void atomic_capture(void *ctx) {
 static void reduce(void *ctx) { R; r->result = r->red->sum(r->v, r->n, r->tpb, mb_blocks, r->scratch); }
 static void launch_empty(void *ctx) {
   R;
+  if (r->skip_one) pp_fault_fire("launch_empty-skip-one");
   for (int i = r->skip_one; i < MB_LAUNCH_REPS; i++) r->k->launch_empty(r->flag, r->tpb);
   r->skip_one = 0;
 }
@@ -100,11 +101,11 @@ static void reset_chain(void *ctx) {
 
 /* ---- verify ----------------------------------------------------------------- */
 
-/* "<row>-<what>" was planted. */
+/* "<row>-<what>" was planted: the caller changes the result when this says 1. */
 static int planted(const pp_row *row, const char *what) {
   char name[64];
   snprintf(name, sizeof name, "%s-%s", row->kernel, what);
-  return pp_fault(name);
+  return pp_fault_fire(name);
 }
 
 /* Element-wise, exact, against gold(seed, i); fault <row>-element. */

@@ -28,9 +28,19 @@ pp_test(cgsolve_fault_dot COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST
   EXPECT 1 "cg_solve +host .*FAIL relres [0-9.e-]+<=1e-12" LABELS validate)
 pp_test(cgsolve_fault_dot_ref COMMAND ${CG} --backend host ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-dot
   EXPECT 1 "cg_solve +host .*FAIL .*vs ref [0-9e.+-]+<=1e-06" LABELS validate)
+# After few iterations the wrong p.Ap stays inside CG's bound (relres 9.8e-2 after
+# 5): the run-time reference, a plain host CG of as many iterations, catches it.
+pp_test(cgsolve_fault_dot_few_iters COMMAND ${CG} --backend host ${CG_TINY} --max-iters 5 ${PP_TEST_FAST}
+  --inject-fault cg-dot EXPECT 1 "cg_solve +host .*FAIL vs run [0-9e.+-]+<=1e-06. relres" LABELS validate fault)
+pp_test(cgsolve_run_reference COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_TINY} --max-iters 5 ${PP_TEST_FAST}
+  EXPECT 0 "cg_solve +host .*PASS .*vs run [0-9e.-]+<=1e-06" LABELS validate)
+# A fault whose code does not run with the options asked for changes no
+# result: the run says so and exits 2, never 0 (the omp model's dot, on host).
+pp_test(cgsolve_fault_not_fired COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-dot-omp
+  EXPECT 2 "--inject-fault 'cg-dot-omp' changed no result in this run" LABELS validate fault)
 # The fused update's r.r halved (--update fused, the default): beta is wrong and
-# the solve leaves the reference; the split form, which does not call update,
-# is unaffected (the fault reaches the fused kernel's result only).
+# the solve leaves the reference; the split form does not call update, so the
+# fault changes nothing there, and the run says so (exit 2).
 pp_test(cgsolve_fault_update COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-update
   EXPECT 1 "cg_solve +host .*FAIL .*vs ref [0-9e.+-]+<=1e-06" LABELS validate)
 # Chronopoulos-Gear against the recorded reference, and its planted faults (p.Ap
@@ -45,7 +55,7 @@ foreach(row "dot|cg-dot|FAIL relres" "update|cg-update|FAIL breakdown at it 5" "
     EXPECT 1 "cg_solve +host .*${re}" LABELS validate)
 endforeach()
 pp_test(cgsolve_fault_update_split COMMAND ${CG} --backend host ${CG_20IT} ${PP_TEST_FAST} --inject-fault cg-update --update split
-  EXPECT 0 "cg_solve +host .*PASS .*vs ref [0-9e.-]+<=1e-06" LABELS validate)
+  EXPECT 2 "--inject-fault 'cg-update' changed no result" LABELS validate fault)
 # The split form (two axpby and a dot) validates on every model, with its rows.
 pp_test(cgsolve_update_split COMMAND ${CG} --backend ${PP_TEST_MODELS} ${CG_20IT} --update split ${PP_TEST_FAST}
   EXPECT 0 "update split.*\ncg_solve +host .*PASS .*vs ref [0-9e.-]+<=1e-06\ncg_axpby +host" LABELS validate)

@@ -306,6 +306,9 @@ if(PP_HAVE_MPI)
     python3 ${TS_CMP} 1e-12 1e-12 ${TS_DUMPS}/W_2J8_2000.1 ${TS_DUMPS}/W_2J8_2000.fault)
   set_tests_properties(testsnap_mpi_dumps_fault PROPERTIES LABELS "mpi;validate;fault"
     FIXTURES_REQUIRED "testsnap_mpi_dumps;testsnap_mpi_fault_dump")
+  # On one rank nothing is combined: the fault changes no result, exit 2.
+  pp_test(testsnap_fault_combine_one_rank COMMAND ${TS} --case W_2J8_2000 --backend host ${TS_FAST}
+    --inject-fault snap-mpi-combine EXPECT 2 "--inject-fault 'snap-mpi-combine' changed no result" LABELS validate fault)
   # A generated lattice (neighbour counts vary, 160 atoms in uneven blocks)
   # on 3 ranks against the 1-rank run's dump, and its forces against finite
   # differences of the energies.

@@ -81,6 +81,9 @@ pp_test(xsbench_like_fault_sort COMMAND ${XS} -s small -l 1000 --backend host --
 pp_test(xsbench_like_fault_band_check COMMAND ${XS} -s small -l 1000 --backend ${XS_MODELS} -k 6
   --split energy ${XS_FAST} --inject-fault xs-band-check
   EXPECT 1 "band sampling alone: 1000 lookups, 1000 kept .host: 1000., WRONG" LABELS validate)
+# The band's fault without --split energy: no band, nothing changed, exit 2.
+pp_test(xsbench_like_fault_band_not_fired COMMAND ${XS} -s small -l 1000 --backend host -k 6 ${XS_FAST}
+  --inject-fault xs-band EXPECT 2 "--inject-fault 'xs-band' changed no result in this run" LABELS validate fault)
 # A fault name the app does not plant is refused at start-up, not after the run
 # (the large problem runs for tens of seconds: the timeout fails a late refusal).
 pp_test(xsbench_like_fault_unknown COMMAND ${XS} -s large --backend host ${XS_FAST} --inject-fault xs-bogus

@@ -6,6 +6,7 @@
  * followed by every other atom, as they expect, and need no change. */
 #include <stdlib.h>
 #include <string.h>
+#include "pp/fault.h"
 #include "pp/mpi.h"
 #include "problem.h"
 
@@ -27,7 +28,8 @@ void ts_combine(const ts_decomp *d, int natoms, const double *e, const double *f
   memcpy(eg + d->lo, e, sizeof(double) * (size_t)natoms);
   /* the planted fault keeps only the forces on the rank's own atoms (the
    * classic bug: other ranks' atoms never get this rank's reactions) */
-  const int nsend = drop_last && d->rank == d->size - 1 ? natoms : d->nf;
+  const int nsend = drop_last && d->rank == d->size - 1 && natoms < d->nf && pp_fault_fire("snap-mpi-combine")
+                        ? natoms : d->nf;
   for (int a = 0; a < nsend; a++)
     for (int k = 0; k < 3; k++) fg[3 * ts_decomp_global(d, a) + k] = f[3 * a + k];
   /* energies: one rank's value plus zeros, exact; forces: partial sums */

@@ -462,8 +462,8 @@ static void verify_step(void *arg, pp_row *row) {
   double t_comb = pp_wtime() - tc;
   pp_mpi_max(&t_comb, 1);
 
-  if (pp_fault("snap-force")) fg[0] += FAULT_SIZE;
-  if (pp_fault("snap-energy")) eg[0] += FAULT_SIZE;
+  if (pp_fault_fire("snap-force")) fg[0] += FAULT_SIZE;
+  if (pp_fault_fire("snap-energy")) eg[0] += FAULT_SIZE;
   errs x = compare(pb, eg, fg);
   /* the whole configuration's energy: runs on other rank counts must agree
    * to within the per-atom tolerance times the atoms (validate/scaling) */

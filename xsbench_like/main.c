@@ -141,7 +141,7 @@ static int check_sort(pp_model m, const pp_device_ops *o, const xs_kernels *k, x
   const double *sv = moved ? work->val_alt : dv;
   if (sk != key) o->to_host(key, sk, (size_t)n * 8), o->to_host(val, sv, (size_t)n * 8);
   if (m != PP_HOST) o->free(dk), o->free(dv);
-  if (pp_fault("xs-sort") && n > 1) { double t = val[0]; val[0] = val[n - 1]; val[n - 1] = t; }
+  if (n > 1 && pp_fault_fire("xs-sort")) { double t = val[0]; val[0] = val[n - 1]; val[n - 1] = t; }
   /* order, each value still with its key, and the same keys (by their sum) */
   int ok = 1;
   unsigned long long in_sum = 0, out_sum = 0;
@@ -202,7 +202,7 @@ static int check_band(pp_model m, const pp_device_ops *o, const xs_kernels *k, x
   double *val = pp_host_alloc("xsbench_like", (size_t)n * 8 + 1, "the band check's values");
   if (n > 0) o->to_host(key, work->key, (size_t)n * 8), o->to_host(val, work->energy, (size_t)n * 8);
   for (long long i = 0; i < n; i++) got[i].key = key[i], got[i].val = val[i];
-  if (pp_fault("xs-band-check") && n > 0) got[0].val = -got[0].val;
+  if (n > 0 && pp_fault_fire("xs-band-check")) got[0].val = -got[0].val;
   qsort(got, (size_t)n, sizeof *got, xs_key_val_order);
   int ok = kept == ref->n;
   for (long long i = 0; ok && i < n; i++) ok = got[i].key == ref->pair[i].key && got[i].val == ref->pair[i].val;
@@ -231,7 +231,7 @@ static void verify_row(void *arg, pp_row *row) {
   row_ctx *r = arg;
   const plan *p = r->x.p;
   unsigned long long sum = r->x.sum;
-  if (pp_fault("xs-checksum")) sum += 1;
+  if (pp_fault_fire("xs-checksum")) sum += 1;
   const unsigned long long cs = global_checksum(sum);
   const int stable = pp_mpi_all(!r->x.changed);
   const int band_ok = pp_mpi_all(r->x.kept_wrong < 0);
@@ -374,7 +374,8 @@ static void run_model(pp_session *s, pp_model m, const plan *p, const band_ref *
   const int sort_ok = !sorts || pp_mpi_all(check_sort(m, o, k, work, sort_n, p->c.sort_check,
                                                       sort_check, sizeof sort_check));
   /* xs-band: the device's band starts a little late, so it keeps too few */
-  const double band_lo = p->band_lo + (pp_fault("xs-band") ? (p->band_hi - p->band_lo) * 1e-3 : 0);
+  const double band_lo =
+      p->band_lo + (sorts && p->band && pp_fault_fire("xs-band") ? (p->band_hi - p->band_lo) * 1e-3 : 0);
   char band_check[16] = "";
   const int band_check_ok = !(sorts && p->band) ||
       pp_mpi_all(check_band(m, o, k, work, p, ref, band_lo, band_check, sizeof band_check));

@@ -45,6 +45,7 @@ pp_row *pp_measure_run(pp_session *s, pp_model m, const pp_measure *spec, pp_run
   pp_energy_region er;
   pp_run_fn fn = pp_fault(missed) ? skip_run : run;
   time_runs(s, m, fn, ctx, t, &er);
+  if (fn == skip_run && n > 0) pp_fault_fire(missed); /* the row's result is whatever was there */
   for (int i = 0; i < n; i++) t[i] /= calls;
   pp_measure w = *spec;
   if (w.count) w.count(ctx, &w);
@@ -170,6 +171,7 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
     run_parts(&r);
   }
   pt->on = 0;
+  if (r.skip && n > 0) pp_fault_fire(missed);
 
   pp_measure w = *whole;
   if (w.count) w.count(ctx, &w);

@@ -47,13 +47,18 @@ static void gather_systems(pp_report *r) {
 
 int pp_report_finish(pp_report *r) {
   compute_ratios(r);
-  if (pp_fault_unused()) { /* a misspelled fault must not let a fault test pass */
+  /* a planted fault that changed nothing, or that no check caught, must not let a test pass */
+  double fired = pp_fault_fired();
+  pp_mpi_max(&fired, 1);
+  if (pp_fault_requested() && !fired) {
     if (pp_mpi_rank() == 0)
-      pp_error_line(r->app, "--inject-fault '%s' is not a fault this run can plant", pp_fault_requested());
+      pp_error_line(r->app, "--inject-fault '%s' changed no result in this run: the code it corrupts did not run "
+                    "with these options (see --help for where each fault applies)", pp_fault_requested());
     return 2;
   }
   gather_systems(r);
-  if (pp_mpi_rank() != 0) return pp_report_failures(r) ? 1 : 0;
+  const int uncaught = pp_fault_requested() && !pp_report_failures(r);
+  if (pp_mpi_rank() != 0) return pp_report_failures(r) || uncaught ? 1 : 0;
   pp_report_print(r, stdout);
   fflush(stdout);
   int io = 0;
@@ -66,5 +71,10 @@ int pp_report_finish(pp_report *r) {
     io = 1;
   }
   if (io) return 3;
+  if (uncaught) {
+    pp_error_line(r->app, "--inject-fault '%s' changed a result but every check passed: a check is missing",
+                  pp_fault_requested());
+    return 1;
+  }
   return pp_report_failures(r) || r->nrows == 0 ? 1 : 0;
 }

@@ -62,7 +62,7 @@ typedef struct pp_app {
   void *ctx;                 /* handed to every parse() */
   const char *epilog;        /* extra --help text (kernels, output), may be NULL */
   /* Every name --inject-fault may take in this app (pp/fault.h), NULL-terminated:
-   * the app's pp_fault("NAME") calls and ROW-missed for each row it measures
+   * the app's pp_fault_fire("NAME") calls and ROW-missed for each row it measures
    * (pp_measure_run, pp_kernel_bench). Any other name is refused at start-up
    * (exit 2), not after the run. NULL: the app plants none. */
   const char *const *faults;
