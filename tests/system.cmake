@@ -31,6 +31,13 @@ pp_test(system_governor COMMAND ${SCH} --run system_governor.json
   --expect "system.0.cpu_governor=\"performance (1 CPU, 0-0)\""
   --expect "system.0.cpu_freq_driver=\"acpi-cpufreq\""
   -- taskset -c 0 ${SCH_MB} ENV PP_CPUFREQ_ROOT=${_sys}/cpu LABELS unit)
+# A FIFO where the governor should be is refused at once, never waited on.
+file(MAKE_DIRECTORY ${_sys}/cpu-fifo/cpu0/cpufreq)
+execute_process(COMMAND mkfifo ${_sys}/cpu-fifo/cpu0/cpufreq/scaling_governor ERROR_QUIET)
+pp_test(system_governor_fifo COMMAND ${SCH} --run system_governor_fifo.json
+  --expect "system.0.cpu_governor=\"not available: ${_sys}/cpu-fifo/cpu0/cpufreq: not a regular file\""
+  -- taskset -c 0 ${SCH_MB} ENV PP_CPUFREQ_ROOT=${_sys}/cpu-fifo LABELS unit)
+set_tests_properties(system_governor_fifo PROPERTIES TIMEOUT 30)
 
 # The site file, whole: its digest as CMake computes it (a second implementation).
 set(_site_text "# a site file\n[site]\nname = \"test \\\"quoted\\\" é\"\n")

@@ -1,7 +1,8 @@
 /* Unit tests of the energy meter (pp/energy.h), one mode per process (the
  * libraries are loaded once per process):
  *   core              wrap-around, calibration on a synthetic counter and clock,
- *                     the error estimate, work per joule, clock event reasons
+ *                     the error estimate, the counter-update window, work per
+ *                     joule, clock event reasons
  *   rapl DIR          a powercap tree planted in DIR: package + dram summed,
  *                     core left out, wraps, limit, the shortest wrap
  *   rapl-missing      PP_POWERCAP_ROOT names no directory: not available
@@ -61,6 +62,41 @@ static void mode_core(void) {
   fake_t = 0;
   CHECK(pp_energy_calibrate(&src, &clk, 8, 0.25, 2.0, &c, why, sizeof why) == -1);
   HAS(why, "not available: the counter changed 0 times in 2.00 s");
+
+  /* the window: the first change past the margin opens it, the last closes it; the
+   * power is theirs, the error one unit plus the power times how late each was seen */
+  pp_energy_region r;
+  memset(&r, 0, sizeof r);
+  r.t0 = 10.0, r.e0 = 500.0, r.margin = 0.025, r.t = 10.5, r.e = 550.0;
+  pp_energy_window_add(&r, 10.01, 1e-4, 501.0); /* inside the margin: not the window's */
+  CHECK(r.window == 0 && r.changes == 1);
+  pp_energy_window_add(&r, 10.11, 2e-4, 511.0);
+  CHECK(r.window == 1);
+  pp_energy_window_add(&r, 10.21, 1e-4, 521.0);
+  pp_energy_window_add(&r, 10.41, 3e-4, 541.0);
+  CHECK(r.window == 2 && r.changes == 4);
+  NEAR(pp_energy_region_watts(&r), 100.0, 1e-9); /* 30 J in 0.3 s */
+  pp_energy_meter m;
+  memset(&m, 0, sizeof m);
+  m.src.unit_j = 1e-3, m.cal.update_s = 0.1;
+  NEAR(pp_energy_region_error(&m, &r), (1e-3 + 100.0 * 5e-4) / 30.0, 1e-12);
+  pp_energy_window_add(&r, 10.45, 0.2, 545.0); /* seen 0.2 s late: a worse end, passed over */
+  CHECK(r.w_t1 == 10.41 && r.changes == 5);
+  pp_energy_window_add(&r, 10.91, 1e-4, 591.0); /* later and seen at once: the better end */
+  CHECK(r.w_t1 == 10.91);
+  NEAR(pp_energy_region_watts(&r), 100.0, 1e-9);
+  /* a start seen late is passed over for a later one seen at once */
+  pp_energy_region q;
+  memset(&q, 0, sizeof q);
+  q.t0 = 10.0, q.margin = 0.025;
+  pp_energy_window_add(&q, 10.1, 0.3, 510.0);
+  pp_energy_window_add(&q, 10.2, 1e-4, 520.0);
+  pp_energy_window_add(&q, 10.5, 1e-4, 550.0);
+  CHECK(q.window == 2 && q.w_t0 == 10.2 && q.w_t1 == 10.5);
+  r.w_t1 = 10.41, r.w_e1 = 541.0, r.w_d1 = 3e-4;
+  r.window = 1; /* one change only: the whole region, a reading up to an update old */
+  NEAR(pp_energy_region_watts(&r), 100.0, 1e-9);
+  NEAR(pp_energy_region_error(&m, &r), (1e-3 + 100.0 * 0.1) / 50.0, 1e-12);
 
   char txt[96];
   pp_energy_reasons_text(0x1 | 0x4 | 0x40, txt, sizeof txt);
@@ -207,9 +243,14 @@ static void mode_nvml(void) {
   NEAR(r.e - r.e0, 20.0, 1.0 + 1e-9); /* 200 ms at 100 W, within one update */
   NEAR(r.t - r.t0, 0.2, 0.02);
   CHECK(r.runs == 4 && r.sm_start == 1755 && r.limit_end == 650 && (r.reasons & PP_THROTTLE_MASK));
-  /* 20 J read to a 10 ms update: about 5%, above the 2% the rows need */
+  /* 20 J read to a 10 ms update: about 5%, above the 2% the rows need ... */
   const double err = pp_energy_rel_error(&e->cal, e->src.unit_j, r.e - r.e0, r.t - r.t0);
   CHECK(err > PP_ENERGY_MAX_ERROR && err < 0.07);
+  /* ... but between the first and last updates the meter's thread saw, the
+   * power is exact to how late it saw them: well under 2% */
+  CHECK(r.window == 2 && r.changes >= 15);
+  NEAR(pp_energy_region_watts(&r), 100.0, 2.0);
+  CHECK(pp_energy_region_error(e, &r) < PP_ENERGY_MAX_ERROR);
 }
 
 static void mode_nvml_pci(void) {

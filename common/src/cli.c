@@ -267,9 +267,12 @@ static void print_help(const pp_app *app) {
   printf("  --ceiling-mib N    buffer size of the copy-bandwidth ceiling measurement (default 1024 on GPUs, 256 on CPUs)\n");
   printf("  --quiet            print only the table (no progress)\n");
   printf("  --no-energy        no energy meter (NVML, AMD SMI, RAPL) and no energy columns\n");
-  printf("  --energy-max-s S   repeat a row for at most S seconds so the energy counter's error is < 2%%\n"
-         "                     (default 0.5: each short row costs up to that; beyond it the row is marked\n"
-         "                     below the counter's resolution; a counter updated every 100 ms needs ~6 s)\n");
+  printf("  --energy-max-s S   a row whose timed runs are too short for the energy counter (error < 2%%\n"
+         "                     between two of its updates) is run again alone for at most S seconds\n"
+         "                     (default 0.5; a counter updated every 100 ms needs about 0.2 s); past it\n"
+         "                     the row is marked below the counter's resolution\n"
+         "  --energy-min-s S   meter every row over at least S seconds (default 0: as long as it needs;\n"
+         "                     validate/energy-check compares long regions with nvidia-smi)\n");
   printf("  --inject-fault NAME  testing: corrupt one result before its check (it must FAIL)\n");
   printf("  --version          the build record (compilers, flags, git revision, models) and exit\n");
   printf("  --help             this text\n");
@@ -417,6 +420,9 @@ static void cli_parse(void *ctx) {
     } else if (!strcmp(a, "--energy-max-s")) {
       if ((err = pp_parse_double(need_arg(app, argc, argv, &i), 0.01, 3600, &opt->energy_max_s)))
         pp_usage_error(app->name, "--energy-max-s: %s", err);
+    } else if (!strcmp(a, "--energy-min-s")) {
+      if ((err = pp_parse_double(need_arg(app, argc, argv, &i), 0, 3600, &opt->energy_min_s)))
+        pp_usage_error(app->name, "--energy-min-s: %s", err);
     } else if (!strcmp(a, "--quiet")) {
       opt->quiet = 1;
       opt->progress = 0;
@@ -449,7 +455,7 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
   opt->seed = 42;
   opt->device = -1;
   opt->progress = 1;
-  opt->energy_max_s = 0.5; /* per row: 3 s made a 36-row microbench run 157 s instead of 4 s (H100) */
+  opt->energy_max_s = 0.5; /* per row, a cap: most rows need one or two counter updates */
   record_command(argc, argv, opt->command, sizeof opt->command);
   pp_agree_args(argc, argv); /* compared across ranks by every collective check */
   /* Every rank parses the same command line (and decks): one collective verdict. */

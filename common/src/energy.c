@@ -127,6 +127,7 @@ static void elect(pp_energy_meter *e, double key) {
 }
 
 static pp_energy_meter meters[PP_MODEL_COUNT];
+static void watch_start(pp_energy_meter *e);
 
 pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int off) {
   pp_energy_meter *e = &meters[m];
@@ -154,14 +155,26 @@ pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int
     snprintf(e->why, sizeof e->why, "%s", why);
     return e;
   }
-  /* the device settles after the copy ceiling's runs: the idle power is idle */
-  real_pause(NULL, 0.3);
-  pp_energy_clock clk = {real_now, real_pause, NULL};
-  if (pp_energy_calibrate(&e->src, &clk, 8, 0.25, 2.0, &e->cal, why, sizeof why) != 0) {
-    snprintf(e->why, sizeof e->why, "%s", why);
-    return e;
+  /* another model's meter on the same counter (cuda, omp and ompx share a GPU) was calibrated */
+  const pp_energy_meter *same = NULL;
+  for (int i = 0; i < PP_MODEL_COUNT && !same; i++)
+    if (meters[i].available && !strcmp(meters[i].src.name, e->src.name)) same = &meters[i];
+  if (same) {
+    e->cal = same->cal;
+  } else {
+    /* the device settles after the copy ceiling's runs: the idle power is idle */
+    real_pause(NULL, 0.3);
+    pp_energy_clock clk = {real_now, real_pause, NULL};
+    if (pp_energy_calibrate(&e->src, &clk, 5, 0.25, 2.0, &e->cal, why, sizeof why) != 0) {
+      snprintf(e->why, sizeof e->why, "%s", why);
+      return e;
+    }
   }
+  /* a change is seen within a poll: fractions of a millisecond, whatever the update interval */
+  e->poll_s = fmin(fmax(e->cal.update_s / 200, 5e-4), 1e-3);
+  e->margin_s = fmin(fmax(e->cal.update_s / 4, 1e-3), 0.025);
   e->available = 1;
+  watch_start(e);
   return e;
 }
 
@@ -177,11 +190,135 @@ static void fail(pp_energy_region *r, const char *why) {
   snprintf(r->why, sizeof r->why, "%s", why);
 }
 
+void pp_energy_window_add(pp_energy_region *r, double t, double d, double joules) {
+  r->changes++;
+  if (t < r->t0 + r->margin) return; /* the device may not have settled into the runs yet */
+  /* this change as the window's end, against every start kept: the relative
+   * error of a window, but for the counter's unit, is (d0 + d1 + stale) / T */
+  double best = r->window == 2 ? (r->w_d0 + r->w_d1 + r->stale) / (r->w_t1 - r->w_t0) : INFINITY;
+  for (int i = 0; i < r->nstarts; i++) {
+    if (!(t > r->start_t[i])) continue;
+    const double cost = (r->start_d[i] + d + r->stale) / (t - r->start_t[i]);
+    if (cost < best) {
+      best = cost;
+      r->w_t0 = r->start_t[i], r->w_d0 = r->start_d[i], r->w_e0 = r->start_e[i];
+      r->w_t1 = t, r->w_d1 = d, r->w_e1 = joules;
+      r->window = 2;
+    }
+  }
+  if (r->nstarts < PP_ENERGY_STARTS) {
+    r->start_t[r->nstarts] = t, r->start_d[r->nstarts] = d, r->start_e[r->nstarts] = joules;
+    r->nstarts++;
+  }
+  if (!r->window) r->window = 1;
+}
+
+double pp_energy_region_watts(const pp_energy_region *r) {
+  if (r->window == 2 && r->w_t1 > r->w_t0) return (r->w_e1 - r->w_e0) / (r->w_t1 - r->w_t0);
+  return r->t > r->t0 ? (r->e - r->e0) / (r->t - r->t0) : 0;
+}
+
+double pp_energy_region_error(const pp_energy_meter *e, const pp_energy_region *r) {
+  if (r->window == 2 && r->w_t1 > r->w_t0 && r->w_e1 > r->w_e0) {
+    const double J = r->w_e1 - r->w_e0, P = J / (r->w_t1 - r->w_t0);
+    return (e->src.unit_j + P * (r->w_d0 + r->w_d1 + r->stale)) / J;
+  }
+  return pp_energy_rel_error(&e->cal, e->src.unit_j, r->e - r->e0, r->t - r->t0);
+}
+
+/* ---- the meter's thread: reads the counter while a region is open ------------------- */
+#ifdef PP_HAVE_THREADS
+#include <pthread.h>
+typedef struct watch {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  pp_energy_meter *e;
+  int armed;
+  unsigned gen;          /* regions opened: a read begun in an earlier one is dropped */
+  pp_energy_region r;    /* the region's window, changes and reasons so far */
+  double last_e, last_t; /* the previous poll */
+} watch;
+
+static void *watch_thread(void *arg) {
+  watch *w = arg;
+  pp_energy_meter *e = w->e;
+  const struct timespec nap = {0, (long)(e->poll_s * 1e9)};
+  double next_sample = 0;
+  pthread_mutex_lock(&w->mu);
+  for (;;) {
+    while (!w->armed) pthread_cond_wait(&w->cv, &w->mu);
+    const unsigned gen = w->gen;
+    pthread_mutex_unlock(&w->mu);
+    nanosleep(&nap, NULL);
+    char why[160];
+    double j = 0, sm, lim;
+    uint64_t reasons = 0;
+    const int rc = e->src.read(e->src.impl, &j, why, sizeof why);
+    const double t = pp_wtime();
+    const int sample = rc == 0 && e->src.sample && t >= next_sample;
+    if (sample) e->src.sample(e->src.impl, &sm, &lim, &reasons), next_sample = t + 0.02;
+    pthread_mutex_lock(&w->mu);
+    if (!w->armed || gen != w->gen || w->r.failed) continue;
+    if (rc != 0) {
+      fail(&w->r, why);
+      continue;
+    }
+    if (j != w->last_e) pp_energy_window_add(&w->r, t, t - w->last_t, j);
+    w->last_e = j, w->last_t = t;
+    w->r.reasons |= reasons;
+  }
+  return NULL;
+}
+
+static void watch_start(pp_energy_meter *e) {
+  watch *w = calloc(1, sizeof *w);
+  if (!w) return;
+  w->e = e;
+  pthread_t th;
+  if (pthread_mutex_init(&w->mu, NULL) != 0 || pthread_cond_init(&w->cv, NULL) != 0 ||
+      pthread_create(&th, NULL, watch_thread, w) != 0) {
+    free(w);
+    return;
+  }
+  pthread_detach(th);
+  e->watch = w;
+}
+
+/* Opens the thread's region from the one begun (its first reading). */
+static void watch_arm(pp_energy_meter *e, const pp_energy_region *r) {
+  watch *w = e->watch;
+  pthread_mutex_lock(&w->mu);
+  w->r = *r;
+  w->last_e = r->e0, w->last_t = r->t0;
+  w->gen++;
+  w->armed = 1;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+}
+
+/* The thread's view of the region so far: window, changes, reasons, failure. */
+static void watch_copy(pp_energy_meter *e, pp_energy_region *r, int disarm) {
+  watch *w = e->watch;
+  pthread_mutex_lock(&w->mu);
+  if (disarm) w->armed = 0;
+  const double t = r->t, j = r->e;
+  *r = w->r;
+  r->t = t, r->e = j;
+  pthread_mutex_unlock(&w->mu);
+}
+#else
+static void watch_start(pp_energy_meter *e) { (void)e; }
+static void watch_arm(pp_energy_meter *e, const pp_energy_region *r) { (void)e, (void)r; }
+static void watch_copy(pp_energy_meter *e, pp_energy_region *r, int disarm) { (void)e, (void)r, (void)disarm; }
+#endif
+
 void pp_energy_begin(pp_energy_meter *e, pp_energy_region *r) {
   memset(r, 0, sizeof *r);
   r->sm_start = r->sm_end = r->limit_start = r->limit_end = NAN;
   if (!e->available) return;
   char why[160];
+  r->margin = e->margin_s;
+  r->stale = e->src.parts > 1 ? 2 * e->cal.update_s : 0;
   if (e->src.sample) e->src.sample(e->src.impl, &r->sm_start, &r->limit_start, &r->reasons);
   r->reasons = 0; /* reasons that held before the region are not the region's */
   if (e->src.gap) e->src.gap(e->src.impl); /* the region's gaps from here */
@@ -189,35 +326,53 @@ void pp_energy_begin(pp_energy_meter *e, pp_energy_region *r) {
   r->t0 = r->t = pp_wtime();
   r->e = r->e0;
   r->utc0 = utc_now();
+  if (e->watch) watch_arm(e, r);
 }
 
-/* At most every millisecond: a reading costs microseconds (NVML, sysfs) that
- * would otherwise weigh on short runs' energy. */
+/* Without the thread: a reading between runs, at most every millisecond. */
 static void poll_now(pp_energy_meter *e, pp_energy_region *r) {
   char why[160];
   double j, t;
   if (e->src.read(e->src.impl, &j, why, sizeof why) != 0) return fail(r, why);
   t = pp_wtime();
   if (t - r->t > r->max_gap) r->max_gap = t - r->t;
+  if (j != r->e) pp_energy_window_add(r, t, t - r->t, j);
   r->t = t, r->e = j;
   double sm, lim;
   if (e->src.sample) e->src.sample(e->src.impl, &sm, &lim, &r->reasons);
 }
 
 void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r) {
-  if (e->available && !r->failed && pp_wtime() - r->t >= 1e-3) poll_now(e, r);
+  if (e->available && !e->watch && !r->failed && pp_wtime() - r->t >= 1e-3) poll_now(e, r);
+}
+
+int pp_energy_enough(pp_energy_meter *e, pp_energy_region *r, double max_err) {
+  if (!e->available || r->failed) return 1;
+  if (e->watch) watch_copy(e, r, 0);
+  return r->window == 2 && pp_energy_region_error(e, r) < max_err;
 }
 
 void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs) {
   r->runs = runs;
   if (!e->available || r->failed) return;
-  poll_now(e, r);
+  char why[160];
+  double j;
+  const int rc = e->src.read(e->src.impl, &j, why, sizeof why);
+  const double t = pp_wtime();
+  if (e->watch) {
+    watch_copy(e, r, 1);
+    r->runs = runs;
+  } else if (rc == 0) {
+    if (t - r->t > r->max_gap) r->max_gap = t - r->t;
+    if (j != r->e) pp_energy_window_add(r, t, t - r->t, j);
+  }
   if (r->failed) return;
+  if (rc != 0) return fail(r, why);
+  r->t = t, r->e = j;
   if (e->src.sample) e->src.sample(e->src.impl, &r->sm_end, &r->limit_end, &r->reasons);
   if (e->src.gap) r->max_gap = e->src.gap(e->src.impl); /* its own reader's gaps, not the polls' */
   r->utc1 = r->utc0 + (r->t - r->t0);
   if (r->max_gap > e->src.wrap_s) {
-    char why[160];
     snprintf(why, sizeof why, "not available: %.3g s between two readings, longer than one wrap of the counter "
              "at peak power (%.3g s)", r->max_gap, e->src.wrap_s);
     fail(r, why);

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "pp/energy.h"
+#include "pp/sysfile.h"
 
 #define MAX_DOMAINS 16
 
@@ -58,29 +59,25 @@ uint64_t pp_energy_wrap_delta(uint64_t prev, uint64_t now, uint64_t range) {
   return now >= prev ? now - prev : (range - prev) + now + 1;
 }
 
-/* One number from a sysfs file; a read interrupted by a signal is retried. */
+/* One number from a sysfs file (a regular file: pp/sysfile.h). */
 static int read_u64(const char *dir, const char *file, uint64_t *v, char *why, size_t n) {
   char path[600], buf[64];
   snprintf(path, sizeof path, "%s/%s", dir, file);
-  int fd, err = 0;
-  while ((fd = open(path, O_RDONLY)) < 0 && errno == EINTR) {}
-  ssize_t got = -1;
-  if (fd < 0) {
-    err = errno;
-  } else {
-    while ((got = read(fd, buf, sizeof buf - 1)) < 0 && errno == EINTR) {}
-    err = got < 0 ? errno : EIO;
-    close(fd);
+  FILE *f = pp_sysfile_open(path);
+  int err = errno;
+  size_t got = 0;
+  if (f) {
+    got = fread(buf, 1, sizeof buf - 1, f);
+    err = ferror(f) ? EIO : 0;
+    fclose(f);
   }
   char *end = buf;
   unsigned long long x = 0;
-  if (got > 0) {
-    buf[got] = 0;
-    x = strtoull(buf, &end, 10);
-  }
-  const int ok = got > 0 && end != buf;
+  buf[got] = 0;
+  if (got > 0) x = strtoull(buf, &end, 10);
+  const int ok = f && got > 0 && end != buf;
   if (!ok && why)
-    snprintf(why, n, "not available: %.400s: %s%s", path, strerror(err),
+    snprintf(why, n, "not available: %.400s: %s%s", path, f ? "not a number" : pp_sysfile_error(err),
              err == EACCES ? " (RAPL counters are readable by root only on most kernels)" : "");
   *v = x;
   return ok ? 0 : -1;
@@ -89,7 +86,7 @@ static int read_u64(const char *dir, const char *file, uint64_t *v, char *why, s
 static int read_name(const char *dir, char *out, size_t n) {
   char path[600];
   snprintf(path, sizeof path, "%s/name", dir);
-  FILE *f = fopen(path, "r");
+  FILE *f = pp_sysfile_open(path);
   if (!f) return -1;
   int ok = fgets(out, (int)n, f) != NULL;
   fclose(f);
@@ -215,6 +212,7 @@ int pp_energy_rapl_open(pp_energy_source *src, char *why, size_t n) {
   }
   if (!R.n) return snprintf(why, n, "not available: %.300s has no package or dram domain", root), -1;
   src->unit_j = 1e-6;
+  src->parts = R.n;
   src->read = rapl_read;
   src->sample = rapl_sample;
   src->gap = rapl_gap;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "pp/sysfile.h"
 #include "pp/machine.h"
 
 size_t pp_host_physical_bytes(void) {
@@ -13,7 +14,7 @@ size_t pp_host_physical_bytes(void) {
 /* MemAvailable (what can be allocated without swapping: free memory plus
  * reclaimable caches); the physical size where the kernel does not say. */
 size_t pp_host_available_bytes(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
+  FILE *f = pp_sysfile_open("/proc/meminfo");
   char line[128];
   unsigned long long kib = 0;
   while (f && fgets(line, sizeof line, f))
@@ -47,13 +48,13 @@ size_t pp_host_llc_bytes(void) {
     char path[96], type[32] = "", list[256] = "", unit = 0;
     unsigned long long v = 0;
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-    FILE *f = fopen(path, "r");
+    FILE *f = pp_sysfile_open(path);
     if (!f) break;
     int ok = fscanf(f, "%31s", type) == 1;
     fclose(f);
     if (!ok || !strcmp(type, "Instruction")) continue;
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-    if (!(f = fopen(path, "r"))) continue;
+    if (!(f = pp_sysfile_open(path))) continue;
     ok = fscanf(f, "%llu%c", &v, &unit) >= 1;
     fclose(f);
     size_t b = (size_t)v * (unit == 'K' ? 1024 : unit == 'M' ? 1048576 : 1);
@@ -61,7 +62,7 @@ size_t pp_host_llc_bytes(void) {
     best = b;
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
     sharing = 1;
-    if ((f = fopen(path, "r"))) {
+    if ((f = pp_sysfile_open(path))) {
       if (fscanf(f, "%255s", list) == 1 && cpu_list_count(list) > 0) sharing = cpu_list_count(list);
       fclose(f);
     }

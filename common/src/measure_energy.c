@@ -1,5 +1,7 @@
-/* Energy of a row (pp/measure_energy.h): the region's joules per run, the
- * repeat for the counter's resolution, and the ranks' readers combined. */
+/* Energy of a row (pp/measure_energy.h): the power of the row's runs
+ * between two counter updates times their time per run, from the timed runs
+ * themselves where they are long enough and keep the row's pace, else from
+ * the runs repeated alone; the ranks' readers combined. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -13,29 +15,34 @@ pp_energy_meter *pp_measure_energy_meter(pp_session *s, pp_model m) {
   static int opened[PP_MODEL_COUNT];
   pp_energy_meter *e = pp_energy_meter_for(m, &s->info[m], s->opt.no_energy);
   if (!opened[m]++ && e->available)
-    pp_progress(s, "%s energy: %s, updated every %.3g ms, idle %.1f W (measured in %.2f s)", pp_model_name(m),
-                e->src.name, e->cal.update_s * 1e3, e->cal.idle_w, e->cal.seconds);
+    pp_progress(s, "%s energy: %s, updated every %.3g ms, read every %.2g ms, idle %.1f W", pp_model_name(m),
+                e->src.name, e->cal.update_s * 1e3, e->poll_s * 1e3, e->cal.idle_w);
   return e;
 }
 
-/* Seconds the region must last for the error to reach 80% of the limit
- * (within max_s); 0 when it already is under it. */
-static double target_seconds(const pp_energy_meter *e, const pp_energy_region *r, double max_s) {
-  const double T = r->t - r->t0, E = r->e - r->e0;
-  if (pp_energy_rel_error(&e->cal, e->src.unit_j, E, T) < PP_ENERGY_MAX_ERROR || r->runs <= 0) return 0;
-  const double watts = T > 0 && E > 0 ? E / T : e->cal.idle_w;
-  /* err(T) = (unit + P U) / (P T) */
-  const double want = (e->src.unit_j / (watts > 0 ? watts : 1) + e->cal.update_s) / (0.8 * PP_ENERGY_MAX_ERROR);
-  return want < max_s ? want : max_s;
+/* Seconds per call of a region's runs. */
+static double per_call(const pp_energy_region *r, int calls) {
+  return r->runs > 0 ? (r->t - r->t0) / ((double)r->runs * calls) : NAN;
 }
 
-/* The runs again until the region lasts `target` seconds (every rank runs
- * as many: a run may be collective), the counter polled between runs
- * (throttle reasons; RAPL wraps). Batches grow from the timed runs' pace. */
-static void repeat(pp_session *s, pp_model m, pp_energy_meter *e, pp_energy_region *r, double target,
+/* A region that gives the row's energy: a window with the error under the
+ * limit, and its runs at the row's pace (their time per call within that
+ * limit of the row's median: J per call = W x the row's time). */
+static int usable(const pp_energy_meter *e, const pp_energy_region *r, double row_s, int calls, double min_s) {
+  return e->available && !r->failed && r->window == 2 && pp_energy_region_error(e, r) < PP_ENERGY_MAX_ERROR &&
+         fabs(per_call(r, calls) / row_s - 1) <= PP_ENERGY_MAX_ERROR && r->t - r->t0 >= min_s;
+}
+
+/* The runs alone, back to back with nothing else on the host (no timer, no
+ * check), for at least min_s and until every reader's window gives an error
+ * under the limit, or max_s passes. Every rank runs as many (a run may be
+ * collective); batches of about a quarter of the counter's update interval. */
+static void repeat(pp_session *s, pp_model m, pp_energy_meter *e, pp_energy_region *r, double min_s, double max_s,
                    double per_run, pp_run_fn fn, void *ctx) {
   const pp_device_ops *ops = s->ops[m];
-  double k = ceil(target / (per_run > 1e-7 ? per_run : 1e-7));
+  double step[1] = {e->available ? e->cal.update_s / 4 : 0};
+  pp_mpi_max(step, 1);
+  double k = ceil(step[0] / (per_run > 1e-7 ? per_run : 1e-7));
   long long runs = 0;
   ops->sync();
   pp_energy_begin(e, r);
@@ -46,15 +53,13 @@ static void repeat(pp_session *s, pp_model m, pp_energy_meter *e, pp_energy_regi
     pp_mpi_max(&k, 1);
     for (long long i = 0; i < (long long)k; i++, runs++) {
       fn(ctx);
-      pp_energy_poll(e, r); /* reads at most every millisecond */
+      pp_energy_poll(e, r); /* nothing where the meter has its thread */
     }
     ops->sync();
     const double el = pp_wtime() - t0;
-    double more[2] = {el < target, el > 0 ? target / el : 2}; /* the slowest rank's view decides */
-    pp_mpi_max(more, 2);
+    double more[1] = {el < min_s || (!pp_energy_enough(e, r, PP_ENERGY_MAX_ERROR) && el < max_s)};
+    pp_mpi_max(more, 1); /* any reader short of its window: every rank runs on */
     if (!more[0]) break;
-    const double grow = more[1] * 1.1;
-    k = (double)runs * (grow < 2 ? 2 : grow > 1000 ? 1000 : grow) - (double)runs;
   }
   pp_energy_end(e, r, runs);
 }
@@ -79,27 +84,30 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
     return;
   }
   const int me = pp_mpi_rank(), P = pp_mpi_size();
-  /* the region is repeated when any reader needs it (every rank runs: a run may be collective) */
-  double target[2] = {e->available && !er->failed ? target_seconds(e, er, s->opt.energy_max_s) : 0,
-                      er->runs > 0 ? (er->t - er->t0) / (double)er->runs : 0};
-  pp_mpi_max(target, 2);
-  pp_energy_region again;
+  const int calls = spec->calls > 0 ? spec->calls : 1;
+  const double row_s = row->time.median;
+  /* the timed runs serve where every reader's do; else the runs again, alone */
+  const double min_s = s->opt.energy_min_s;
+  double again[2] = {e->available && !er->failed && !usable(e, er, row_s, calls, min_s),
+                     er->runs > 0 ? (er->t - er->t0) / (double)er->runs : 0};
+  pp_mpi_max(again, 2);
+  pp_energy_region rep;
   pp_energy_region *r = er;
-  if (target[0] > 0) {
-    repeat(s, m, e, &again, target[0], target[1], fn, ctx);
-    r = &again;
+  if (again[0] > 0) {
+    repeat(s, m, e, &rep, min_s, fmax(s->opt.energy_max_s, min_s), again[1], fn, ctx);
+    r = &rep;
     x->repeated = 1;
   }
-  const int ok = e->available && !r->failed;
-  const int calls = spec->calls > 0 ? spec->calls : 1;
-  const double joules = ok ? (r->e - r->e0) / ((double)r->runs * calls) : 0;
-  const double secs = ok ? r->t - r->t0 : 0;
+  const int ok = e->available && !r->failed && r->runs > 0 && r->t > r->t0;
+  const double watts = ok ? pp_energy_region_watts(r) : 0;
+  const double call_s = ok ? per_call(r, calls) : 0;
+  const double joules = watts * call_s; /* the runs' power over their time per call */
   /* sums over ranks: [0] joules/call, [1] watts, [2] idle W, [3] readers, [4] throttled,
    * then per rank: joules + 1 (0: none), read_by + 1 (0: none) */
   const int R = P < PP_ENERGY_RANKS ? P : PP_ENERGY_RANKS;
   double v[5 + 2 * PP_ENERGY_RANKS] = {0};
   v[0] = joules;
-  v[1] = ok && secs > 0 ? (r->e - r->e0) / secs : 0;
+  v[1] = watts;
   v[2] = ok ? e->cal.idle_w : 0;
   v[3] = ok;
   v[4] = ok && (r->reasons & PP_THROTTLE_MASK);
@@ -108,11 +116,12 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
     v[5 + R + me] = e->available || !e->reader ? e->read_by + 1 : 0; /* 0: it could not read its device */
   }
   pp_mpi_sum(v, 5 + 2 * R);
-  double worst[3] = {ok ? pp_energy_rel_error(&e->cal, e->src.unit_j, r->e - r->e0, secs) : 0,
-                     ok ? e->cal.update_s : 0, ok ? e->cal.step_j : 0};
-  pp_mpi_max(worst, 3);
-  double span[2] = {secs, ok ? (double)r->runs : 0};
-  pp_mpi_max(span, 2);
+  /* the worst reader's error, update interval, step, window, and the slowest pace */
+  double worst[6] = {ok ? pp_energy_region_error(e, r) : 0, ok ? e->cal.update_s : 0, ok ? e->cal.step_j : 0,
+                     ok && r->window == 2 ? -(r->w_t1 - r->w_t0) : 0, ok ? call_s : 0, ok ? r->t - r->t0 : 0};
+  pp_mpi_max(worst, 6);
+  double span[1] = {ok ? (double)r->runs : 0};
+  pp_mpi_max(span, 1);
   x->readers = (int)v[3];
   for (int i = 0; i < PP_ENERGY_RANKS; i++) x->rank_joules[i] = NAN, x->read_by[i] = -1;
   for (int i = 0; i < R; i++) {
@@ -120,7 +129,7 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
     x->read_by[i] = (int)v[5 + R + i] - 1;
   }
   if (!x->readers) { /* rank 0's reason: the same cause on every rank as a rule */
-    snprintf(x->why, sizeof x->why, "%s", !e->available ? e->why : r->why);
+    snprintf(x->why, sizeof x->why, "%s", !e->available ? e->why : r->failed ? r->why : "not available: no run");
     return;
   }
   x->measured = 1;
@@ -131,9 +140,10 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
   x->error = worst[0];
   x->update_s = worst[1];
   x->step_j = worst[2];
+  x->window_s = -worst[3];
   x->below_resolution = !(x->error < PP_ENERGY_MAX_ERROR);
-  x->seconds = span[0];
-  x->runs = (long long)span[1];
+  x->seconds = worst[5];
+  x->runs = (long long)span[0];
   x->calls = calls;
   if (ok) fill_local(x, e, r);
   else snprintf(x->source, sizeof x->source, "rank 0: %.110s", e->why);
@@ -141,7 +151,12 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
   /* a device another rank could not read is missing from the sum: say so */
   int missing = 0;
   for (int i = 0; i < R; i++) missing += x->read_by[i] < 0;
+  const double pace = worst[4] / row_s;
+  x->pace = pace;
   if (missing)
     snprintf(x->why, sizeof x->why, "incomplete: %d rank%s without a readable counter", missing,
              missing > 1 ? "s" : "");
+  else if (!(fabs(pace - 1) <= PP_ENERGY_MAX_ERROR))
+    snprintf(x->why, sizeof x->why, "the metered runs took %.3gx the row's time per repetition (time the row's "
+             "timer leaves out: launch gaps, host work between parts); J/rep is theirs", pace);
 }

@@ -237,6 +237,8 @@ static void json_energy(pp_json *j, const pp_report *r, const pp_row *w) {
   pp_json_bool(j, "below_counter_resolution", e->below_resolution);
   pp_json_num(j, "counter_update_s", e->update_s);
   pp_json_num(j, "counter_step_j", e->step_j);
+  pp_json_num(j, "counter_window_s", e->window_s);
+  pp_json_num(j, "metered_time_ratio", e->pace);
   pp_json_num(j, "sm_clock_mhz_start", e->sm_start);
   pp_json_num(j, "sm_clock_mhz_end", e->sm_end);
   pp_json_num(j, "power_limit_w_start", e->limit_start);

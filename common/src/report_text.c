@@ -43,9 +43,10 @@ static void print_energy(FILE *f, const pp_row_energy *e, int *marks) {
   char jb[32], wb[32], pj[40];
   fmt_joules(jb, sizeof jb, e->joules);
   snprintf(wb, sizeof wb, "%.1f/%.1f", e->watts, e->idle_watts);
-  snprintf(pj, sizeof pj, "%.4g %s%s%s", e->per_joule, e->per_joule_unit, e->below_resolution ? "*" : "",
-           e->throttled ? "!" : "");
-  *marks |= (e->below_resolution ? 1 : 0) | (e->throttled ? 2 : 0);
+  const int off_pace = !(fabs(e->pace - 1) <= PP_ENERGY_MAX_ERROR);
+  snprintf(pj, sizeof pj, "%.4g %s%s%s%s", e->per_joule, e->per_joule_unit, e->below_resolution ? "*" : "",
+           e->throttled ? "!" : "", off_pace ? "~" : "");
+  *marks |= (e->below_resolution ? 1 : 0) | (e->throttled ? 2 : 0) | (off_pace ? 4 : 0);
   fprintf(f, "%10s %13s %18s  ", jb, wb, pj);
 }
 
@@ -53,11 +54,14 @@ static void print_energy(FILE *f, const pp_row_energy *e, int *marks) {
 static void print_energy_legend(const pp_report *r, FILE *f, int energy, int marks) {
   if (r->opt->no_energy) return;
   if (energy) {
-    fprintf(f, "J/rep is the energy of one repetition (the timed region's over its runs, every device\n"
-               "read once); W (idle) its average power and the devices' idle power before the runs;\n"
-               "per joule is the FOM's work per joule.%s%s\n",
+    fprintf(f, "J/rep is the energy of one repetition: the power of the row's runs between two updates of\n"
+               "the device's counter (every device read once) times their time per repetition, which is\n"
+               "the row's time; W (idle) that power and the devices' idle power before the runs; per\n"
+               "joule is the FOM's work per joule.%s%s%s\n",
             marks & 1 ? " *: the counter's error is 2% or more (below its resolution)." : "",
-            marks & 2 ? " !: the GPU lowered its clocks for power or heat." : "");
+            marks & 2 ? " !: the GPU lowered its clocks for power or heat." : "",
+            marks & 4 ? " ~: the metered runs' time per repetition is not the row's (the JSON's note says"
+                        " how far)." : "");
   }
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     const pp_row *first = NULL;

@@ -12,6 +12,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "pp/sysfile.h"
 #include "pp/machine.h"
 #include "pp/mpi.h"
 #include "pp/system.h"
@@ -43,7 +44,7 @@ static void chomp(char *s) {
 
 /* The value of "KEY<sep>value" lines: the first line of `path` starting with key. */
 static int file_value(const char *path, const char *key, char sep, char *out, size_t n) {
-  FILE *f = fopen(path, "r");
+  FILE *f = pp_sysfile_open(path);
   char line[512];
   int found = 0;
   size_t k = strlen(key);
@@ -112,7 +113,7 @@ static void env_probe(pp_system *s) {
 
 /* The node list of a PBS job: its node file's distinct host names. */
 static void pbs_nodes(const char *path, char *out, size_t n) {
-  FILE *f = path ? fopen(path, "r") : NULL;
+  FILE *f = path ? pp_sysfile_open(path) : NULL;
   char line[256];
   size_t len = 0;
   out[0] = 0;
@@ -211,7 +212,7 @@ void pp_system_probe(pp_system *s) {
  * module version exists only for the out-of-tree (DKMS) driver. */
 static void kernel_driver(char *out, size_t n) {
   char line[256];
-  FILE *f = fopen("/proc/driver/nvidia/version", "r");
+  FILE *f = pp_sysfile_open("/proc/driver/nvidia/version");
   if (f) {
     /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05  Thu ..." or, for
      * the open modules, "... Open Kernel Module for x86_64  580.159.04  Release ...":
@@ -228,7 +229,7 @@ static void kernel_driver(char *out, size_t n) {
     }
     fclose(f);
   }
-  if ((f = fopen("/sys/module/amdgpu/version", "r"))) {
+  if ((f = pp_sysfile_open("/sys/module/amdgpu/version"))) {
     if (fgets(line, sizeof line, f)) {
       chomp(line);
       put(out, n, "amdgpu %s", line);

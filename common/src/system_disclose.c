@@ -16,6 +16,7 @@
 #ifdef PP_HAVE_MPI
 #include <mpi.h>
 #endif
+#include "pp/sysfile.h"
 #include "pp/sha256.h"
 #include "pp/system.h"
 
@@ -92,7 +93,7 @@ static void mpi_probe(pp_system *s) {
 }
 
 static int read_line(const char *path, char *out, size_t n) {
-  FILE *f = fopen(path, "r");
+  FILE *f = pp_sysfile_open(path);
   if (!f) return -1;
   int ok = fgets(out, (int)n, f) != NULL;
   fclose(f);
@@ -129,7 +130,7 @@ static void governor_probe(pp_system *s) {
   }
   if (!seen) {
     snprintf(path, sizeof path, "%s/cpu%d/cpufreq", root, errcpu < 0 ? 0 : errcpu);
-    snprintf(s->cpu_governor, sizeof s->cpu_governor, "not available: %.120s: %s%s", path, strerror(err),
+    snprintf(s->cpu_governor, sizeof s->cpu_governor, "not available: %.120s: %s%s", path, pp_sysfile_error(err),
              err == ENOENT ? " (no cpufreq driver, e.g. a virtual machine)" : "");
   } else {
     size_t len = 0;

@@ -40,6 +40,7 @@ typedef struct pp_options {
   int gpu_wait_set;       /* --gpu-wait was given */
   int no_energy;          /* --no-energy: no energy meter, no energy columns (pp/energy.h) */
   double energy_max_s;    /* --energy-max-s: longest repeat of a row for the counter's resolution */
+  double energy_min_s;    /* --energy-min-s: shortest metered region (0: as the counter needs) */
   uint64_t seed;
   char command[1024];     /* the command line, for reports */
 } pp_options;

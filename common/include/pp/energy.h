@@ -6,10 +6,15 @@
  * read says "not available: <reason>", never a zero.
  *
  * A meter is read around a timed region (pp/measure.h calls it, no app
- * does): pp_energy_begin, pp_energy_poll between runs (RAPL counters wrap),
- * pp_energy_end. Its counter's resolution and update interval and the
- * device's idle power are measured when it opens, before the model's first
- * timed run. Test-only environment: PP_NVML_LIBRARY, PP_AMDSMI_LIBRARY (the
+ * does): pp_energy_begin, pp_energy_end. Between them a thread of the
+ * meter's own reads the counter every fraction of a millisecond and keeps
+ * the first change it sees after the region has settled and the last one:
+ * the energy between two counter updates over the time between them is the
+ * region's power, with an error set by how late each update can have been
+ * seen (a poll interval), not by the update interval (NVML: 100 ms). The
+ * runs themselves do no host work for the meter. Its counter's update
+ * interval and the device's idle power are measured when it opens, once per
+ * device, before the first timed run on it. Test-only environment: PP_NVML_LIBRARY, PP_AMDSMI_LIBRARY (the
  * library to load instead of the driver's), PP_POWERCAP_ROOT (instead of
  * /sys/class/powercap). */
 #ifndef PP_ENERGY_H
@@ -48,6 +53,8 @@ typedef struct pp_energy_source {
   char name[128];     /* what it measures: "NVML GPU-..." or "RAPL package-0 + dram" */
   double unit_j;      /* the counter's unit: 1e-3 (NVML), 1e-6 (RAPL) */
   double wrap_s;      /* shortest time of one wrap at the domain's peak power; inf: none */
+  int parts;          /* counters summed, each updated on its own (RAPL's domains): a change of
+                         the sum may leave the others up to one update old */
   int (*read)(void *impl, double *joules, char *why, size_t n); /* 0, or -1 with why */
   /* Clock and power-limit readings at a region's ends, clock event reasons
    * since the last call (may be NULL). */
@@ -108,6 +115,9 @@ typedef struct pp_energy_meter {
   pp_energy_source src;
   pp_energy_calib cal;
   char kind[16];        /* "NVML", "AMD SMI", "RAPL" */
+  double poll_s;        /* the thread's interval between reads */
+  double margin_s;      /* a region's settling time before its window may open */
+  void *watch;          /* the thread that reads the counter during regions (NULL: none) */
 } pp_energy_meter;
 
 /* The meter of model m (device `info`) on this rank, opened on first use and
@@ -117,8 +127,22 @@ typedef struct pp_energy_meter {
 pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int off);
 
 /* A region being measured. */
+#define PP_ENERGY_STARTS 128
 typedef struct pp_energy_region {
-  double t0, e0, t, e;  /* start and last reading: seconds, joules */
+  double t0, e0, t, e;  /* start and end readings: seconds, joules */
+  /* The window: the two counter changes, seen at least `margin` after the
+   * start, that bound the window of smallest error: as far apart as they
+   * can be, each seen as soon after its update as can be (a busy host sees
+   * some late). Starts are taken from the first PP_ENERGY_STARTS changes. */
+  int window;           /* 2: two changes bound it; 1: one seen; 0: none */
+  int nstarts;
+  double start_t[PP_ENERGY_STARTS], start_d[PP_ENERGY_STARTS], start_e[PP_ENERGY_STARTS];
+  double w_t0, w_t1;    /* when each was seen (host seconds) */
+  double w_e0, w_e1;    /* the counter at each (joules) */
+  double w_d0, w_d1;    /* how late each can have been seen: the time since the poll before it */
+  long long changes;    /* counter changes seen in the region */
+  double margin;        /* seconds after the start before a change may open the window */
+  double stale;         /* seconds a change of the sum can lag at each end (2 U for parts, else 0) */
   double max_gap;       /* longest time between two readings */
   double utc0, utc1;    /* the region's start and end, seconds since 1970 (to line it up with other tools) */
   long long runs;
@@ -129,11 +153,29 @@ typedef struct pp_energy_region {
 } pp_energy_region;
 
 void pp_energy_begin(pp_energy_meter *e, pp_energy_region *r);
-/* Between runs: reads the counter (and the clock event reasons) when a
- * millisecond has passed since the last reading; otherwise returns at once. */
+/* Between runs: without the meter's thread (a build without threads), reads
+ * the counter when a millisecond has passed since the last reading; with it,
+ * nothing. */
 void pp_energy_poll(pp_energy_meter *e, pp_energy_region *r);
 /* Ends the region after `runs` runs. */
 void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs);
+/* During a region, between runs: 1 when the window so far already gives a
+ * relative error below max_err (pp_energy_region_error). */
+int pp_energy_enough(pp_energy_meter *e, pp_energy_region *r, double max_err);
+
+/* A counter change seen at time t (host seconds), at most d seconds late,
+ * reading `joules`: opens the region's window (past its margin) or moves its
+ * end. The meter's thread calls it; exposed for the tests. */
+void pp_energy_window_add(pp_energy_region *r, double t, double d, double joules);
+/* The region's average power: over its window where it has one, else over
+ * the whole region (the readings at its ends). */
+double pp_energy_region_watts(const pp_energy_region *r);
+/* The relative error of that power, and of the energy it gives the region:
+ * over a window (unit + P (d0 + d1 + stale)) / (P (t1 - t0)), stale = 2 U
+ * where the counter is a sum of parts updated apart (the other parts up to
+ * one update U old at each end); without one, pp_energy_rel_error of the
+ * whole region (a reading up to one update old). */
+double pp_energy_region_error(const pp_energy_meter *e, const pp_energy_region *r);
 
 PP_EXTERN_C_END
 #endif

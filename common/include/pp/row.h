@@ -38,6 +38,10 @@ typedef struct pp_row_energy {
   double error;            /* the counter's relative error over the region (largest reader's) */
   int below_resolution;    /* error >= 2% even after repeating for --energy-max-s */
   double update_s, step_j; /* the counter's update interval and smallest step (largest reader's) */
+  double window_s;         /* the shortest reader's time between the two counter updates its power
+                              comes from (0: none, the whole region's readings) */
+  double pace;             /* the metered runs' time per call over the row's median time (1: J/rep =
+                              W x the row's time; the slowest reader's) */
   double sm_start, sm_end, limit_start, limit_end; /* rank 0's device: MHz, W (NaN: none) */
   int throttled;           /* a reader's clocks were lowered for power or heat in the region */
   char reasons[96];        /* rank 0's clock event reasons in the region */
