@@ -88,7 +88,8 @@ def proxyport(run, out):
             b = r["bytes_per_run"]
             figs[m][k] = {"GB_per_s": b / min(r["samples"]) / 1e9,
                           "GB_per_s_mean": b / r["time_s"]["mean"] / 1e9,
-                          "by_tpb": {x.get("variant"): x["bytes_per_run"] / min(x["samples"]) / 1e9
+                          "by_tpb": {x.get("variant"): {"GB_per_s": x["bytes_per_run"] / min(x["samples"]) / 1e9,
+                                                        "GB_per_s_mean": x["bytes_per_run"] / x["time_s"]["mean"] / 1e9}
                                      for x in rows if x["kernel"] == k and x["model"] == m
                                      and x.get("valid") and x.get("samples") and x.get("bytes_per_run")}}
     return figs
@@ -146,18 +147,25 @@ def check_checksums(runs):
             pps = [r for r in pps if "figures" in r]
 
 
-def _row_doc(comparison, group, unit, higher, pub_vals, pp_vals, method_text, own=None, **extra):
+def _row_doc(comparison, group, unit, higher, pub_vals, pp_vals, method_text, own=None,
+             statistic=(method.MEAN, method.MEAN), **extra):
+    """A row; `statistic`: (the public side's, ProxyPort's) per run, which must be
+    like for like (method.comparable) or the row is refused."""
     pub_m, pp_m = method.median(pub_vals), method.median(pp_vals)
     row = {"comparison": comparison, "group": group, "unit": unit, "higher_is_better": higher,
            "public_own": own, "public": pub_m, "proxyport": pp_m,
            "public_runs": pub_vals, "proxyport_runs": pp_vals,
-           "ratio": method.ratio(pp_m, pub_m, higher), "method": method_text, "notes": []}
+           "ratio": method.ratio(pp_m, pub_m, higher), "method": method_text, "notes": [],
+           "statistic": {"public": statistic[0], "proxyport": statistic[1]}}
     row.update(extra)
     short = [s for s, v in (("public (none: not built or all rejected)" if not pub_vals else "public",
                              pub_vals), ("ProxyPort", pp_vals)) if len(v) < MIN_RUNS]
-    row["ok"] = row["ratio"] is not None and not short
+    unlike = method.comparable(*statistic)
+    row["ok"] = row["ratio"] is not None and not short and not unlike
     if short:
         row["notes"].append(f"fewer than {MIN_RUNS} accepted runs: {', '.join(short)}")
+    if unlike:
+        row["notes"].insert(0, f"refused: {unlike}")
     return row
 
 
@@ -299,13 +307,22 @@ def babelstream_rows(runs, missing=()):
             pubs = [r["figures"]["kernels"][bk] for r in same]
             pps = [r["figures"][m][k] for r in _accepted(runs, group="babelstream", side="proxyport")]
             own = [r["figures"]["kernels"][bk]["GB_per_s"] for r in classic]
+            # a loop timed whole has one figure: its mean, set against ProxyPort's mean
+            loop = bool(pubs) and any(p.get("loop_mean") for p in pubs)
+            stat = (method.LOOP_MEAN, method.MEAN) if loop else (method.BEST, method.BEST)
+            key = "GB_per_s_mean" if loop else "GB_per_s"
+            how = (f"the mean time of iterations 2..{plan.BS_TIMES} on both sides (BabelStream times the "
+                   f"loop as a whole and prints that one mean as min, max and average: no best exists on "
+                   f"its side); ProxyPort --timer wall --warmup 1 --samples {plan.BS_TIMES - 1}, host wall "
+                   f"clock around each launch and its synchronisation" if loop else
+                   f"host wall clock around each kernel launch and its synchronisation, best of "
+                   f"iterations 2..{plan.BS_TIMES} on both sides (BabelStream's statistic; ProxyPort "
+                   f"--timer wall --warmup 1 --samples {plan.BS_TIMES - 1})")
             row = _row_doc(f"BabelStream {names[build]} {bk} vs microbench {m} {k}",
-                           "babelstream", "GB/s", True, [p["GB_per_s"] for p in pubs],
-                           [p["GB_per_s"] for p in pps],
-                           f"2^24 doubles; {order}; host wall clock around each kernel launch and its "
-                           f"synchronisation, best of iterations 2..{plan.BS_TIMES} on both sides (BabelStream's "
-                           f"statistic; ProxyPort --timer wall --warmup 1 --samples {plan.BS_TIMES - 1}, "
-                           f"tpb {plan.TPB[m]}); bytes as BabelStream counts them",
+                           "babelstream", "GB/s", True, [p[key] for p in pubs],
+                           [p[key] for p in pps],
+                           f"2^24 doubles; {order}; {how}, tpb {plan.TPB[m]}; bytes as BabelStream counts them",
+                           statistic=stat,
                            own={"value": method.median(own), "unit": "GB/s", "runs": len(own),
                                 "how": "BabelStream's printed MB/s / 1000 in its default Classic order "
                                        "(copy, mul, add, triad, dot in turn: copy starts with part of a "
@@ -316,12 +333,12 @@ def babelstream_rows(runs, missing=()):
             pm = method.median([p["GB_per_s_mean"] for p in pps])
             bm = method.median([p["GB_per_s_mean"] for p in pubs])
             row["ratio_of_means"] = method.ratio(pm, bm)
-            if pm and bm:
+            if pm and bm and not loop:
                 row["notes"].append(f"by mean times instead of best: {method.ratio(pm, bm):.3f}x")
             tpbs = sorted({v for p in pps for v in p.get("by_tpb", {})})
             for v in tpbs:
                 if v != f"tpb={plan.TPB[m]}":
-                    g = method.median([p["by_tpb"][v] for p in pps if v in p.get("by_tpb", {})])
+                    g = method.median([p["by_tpb"][v][key] for p in pps if v in p.get("by_tpb", {})])
                     q = method.ratio(g, row["public"])
                     row["notes"].append(f"ProxyPort at {v}: {g:.0f} GB/s" + (f" ({q:.3f}x)" if q else ""))
             row["device_key"] = ["babelstream", build, m, k]

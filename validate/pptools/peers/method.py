@@ -13,6 +13,18 @@ directly as the mean of N2 - N1 steps after N1 warm-up steps.
 import statistics
 
 FIXED_LIMIT = 0.02  # a lookup count whose fixed costs are under 2% of the time
+# the statistics a side can give: a best (minimum) time, a mean of per-iteration
+# times, or one mean of a loop timed as a whole (its best is not known)
+BEST, MEAN, LOOP_MEAN = "best", "mean", "loop mean"
+
+
+def comparable(public, proxyport):
+    """Why two statistics must not be set against each other, or None: a best
+    time is never compared with a mean (a loop's or the iterations')."""
+    means = (MEAN, LOOP_MEAN)
+    if (public == BEST) != (proxyport == BEST) or (public in means) != (proxyport in means):
+        return f"not like for like: the public code's {public} against ProxyPort's {proxyport}"
+    return None
 
 
 def median(xs):
