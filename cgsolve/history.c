@@ -55,7 +55,7 @@ int cg_history_finish(cg_history *h, const char *app) {
     ok = pp_outfile_open(&o, h->path) == 0;
     if (ok) {
       fwrite(h->buf, 1, h->len, o.f);
-      ok = pp_outfile_commit(&o) == 0;
+      ok = pp_outfile_stage(&o) == 0; /* published with the run's other outputs */
     }
     if (!ok) pp_error_line(app, "--history: cannot write '%s': %s", h->path, strerror(errno));
   }

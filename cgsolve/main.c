@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/outfile.h"
 #include "pp/pp.h"
 #include "problem.h"
 
@@ -288,5 +289,5 @@ int main(int argc, char **argv) {
   }
   const int written = cg_history_finish(&history, app.name);
   const int rc = pp_session_finish(&s);
-  return written ? rc : 3;
+  return written || rc == 2 ? rc : PP_EXIT_OUTPUT;
 }

@@ -117,13 +117,37 @@ pp_test(outputs_dump_is_json COMMAND ${_out} dump_json ${_outTS} --lattice 4 --b
 # Names in messages at the end of the run are escaped as at start-up: a write
 # that fails there (a file size limit of 0) names the path with \xNN, no raw
 # control byte. Before, the terminal got ESC ] 0 ; ... BEL as given.
-add_test(NAME outputs_end_names_escaped COMMAND ${PP_EXPECT} --clean 3
-  "cannot write JSON file '.*/r\\\\x1b\\]0;pwn\\\\x07\\.json'"
+add_test(NAME outputs_end_names_escaped COMMAND ${PP_EXPECT} --clean 4
+  "cannot write JSON file '.*/r\\\\x1b\\]0;pwn\\\\x07\\.json': File too large"
   -- ${_out} ctl_json ${_outMB})
-add_test(NAME outputs_end_history_escaped COMMAND ${PP_EXPECT} --clean 3
+add_test(NAME outputs_end_history_escaped COMMAND ${PP_EXPECT} --clean 4
   "--history: cannot write '.*/r\\\\x1b\\]0;pwn\\\\x07\\.csv'" -- ${_out} ctl_history ${_outCG})
-set_tests_properties(outputs_end_names_escaped outputs_end_history_escaped PROPERTIES
-  LABELS "unit;input" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 120)
+# A disk nearly full: the CSV fits, the JSON does not. Nothing is written unless
+# everything is (before, the CSV stayed and the JSON's message gave no reason),
+# and a write failure is exit 4, not a failed validation.
+add_test(NAME outputs_all_or_none COMMAND ${PP_EXPECT} 4
+  "cannot write JSON file '.*/r\\.json': File too large\nno output file was written" -- ${_out} partial ${_outMB})
+add_test(NAME outputs_all_or_none_dump COMMAND ${PP_EXPECT} 4 "no output file was written"
+  -- ${_out} partial ${_outTS} --lattice 4 --backend host)
+set_tests_properties(outputs_end_names_escaped outputs_end_history_escaped outputs_all_or_none
+  outputs_all_or_none_dump PROPERTIES LABELS "unit;input" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 120)
+# `app ... --json --csv | head -1`: the reader gone, the text stops, never the run or its files.
+foreach(app ${PP_APPS})
+  set(_args --backend host ${_outF})
+  if(NOT app STREQUAL "testsnap")
+    list(APPEND _args --samples 1)
+  endif()
+  if(app STREQUAL "spmv" OR app STREQUAL "cgsolve")
+    list(APPEND _args --deck ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
+  elseif(app STREQUAL "xsbench_like")
+    list(APPEND _args -s small -l 1000)
+  elseif(app STREQUAL "testsnap")
+    list(APPEND _args --case W_2 --steps 2)
+  endif()
+  pp_test(outputs_closed_stdout_${app} COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/app_closed_stdout.py
+    ${CMAKE_CURRENT_BINARY_DIR}/closed_stdout_${app} $<TARGET_FILE:${app}> ${_args} LABELS unit)
+  set_tests_properties(outputs_closed_stdout_${app} PROPERTIES TIMEOUT 60)
+endforeach()
 
 # The inherited OpenMP environment is checked before the runtime starts: on
 # these values libomp aborts (SIGABRT), hangs or warns and goes on. Each is

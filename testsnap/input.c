@@ -400,7 +400,7 @@ int snap_write_dump(const char *path, const snap_atoms *a, int n, int n_energy, 
   for (int i = 0; i < n; i++)
     fprintf(o.f, "%d %.17g %.17g %.17g %.17g\n", i + 1, i < n_energy ? energy[i] : 0.0, force[3 * i],
             force[3 * i + 1], force[3 * i + 2]);
-  return pp_outfile_commit(&o);
+  return pp_outfile_stage(&o); /* published with the run's other outputs */
 }
 
 /* ---- TestSNAP's reference folder ------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "pp/datadir.h"
+#include "pp/outfile.h"
 #include "pp/pp.h"
 #include "pp/escape.h"
 #include "problem.h"
@@ -47,7 +48,7 @@ typedef struct problem {
 
 static const char *const kname[SNAP_NKERNELS] = {"compute_ui", "compute_yi", "compute_deidrj", "compute_forces",
                                                  "compute_energies"};
-static int dump_failed; /* a --dump could not be written: exit 3 */
+static int dump_failed; /* a --dump could not be written: no output is, exit 4 */
 
 /* ---- setting up ------------------------------------------------------------------ */
 static void resolve_case(ts_config *c, char *buf, size_t len) {
@@ -679,5 +680,5 @@ int main(int argc, char **argv) {
   for (int m = 0; m < PP_MODEL_COUNT; m++)
     if (s.ops[m]) run_model(&s, (pp_model)m, &cfg, &pb);
   const int rc = pp_session_finish(&s);
-  return dump_failed && rc != 2 ? 3 : rc; /* as a result file that cannot be written */
+  return dump_failed && rc != 2 ? PP_EXIT_OUTPUT : rc; /* as a result file that cannot be written */
 }

@@ -47,7 +47,16 @@ static const char *target_problem(const char *path) {
   return NULL;
 }
 
+static int open_temp(pp_outfile *o, const char *path);
 int pp_outfile_open(pp_outfile *o, const char *path) {
+  if (open_temp(o, path) == 0) return 0;
+  const int e = errno;
+  pp_outfiles_failed(); /* an output of the run cannot be written */
+  errno = e;
+  return -1;
+}
+
+static int open_temp(pp_outfile *o, const char *path) {
   o->f = NULL;
   o->tmp = NULL;
   o->path = NULL;
@@ -112,10 +121,54 @@ const char *pp_outfile_check(const char *path) {
   const char *bad = target_problem(path);
   if (bad) return bad;
   pp_outfile o;
-  if (pp_outfile_open(&o, path) != 0) {
+  if (open_temp(&o, path) != 0) { /* a check: no output of the run has failed */
     snprintf(msg, sizeof msg, "%s", strerror(errno));
     return msg;
   }
   pp_outfile_abort(&o);
   return NULL;
+}
+
+/* ---- a run's outputs: all of them, or none ----------------------------------------- */
+static struct staged {
+  char *tmp, *path;
+} *staged;
+static int nstaged, failed;
+
+void pp_outfiles_failed(void) { failed = 1; }
+
+int pp_outfile_stage(pp_outfile *o) {
+  if (!o->f) return pp_outfiles_failed(), -1;
+  int ok = !ferror(o->f) && fflush(o->f) == 0 && fsync(fileno(o->f)) == 0;
+  ok = fclose(o->f) == 0 && ok;
+  o->f = NULL;
+  struct staged *more = ok ? realloc(staged, sizeof *staged * (size_t)(nstaged + 1)) : NULL;
+  if (!more) {
+    const int e = ok ? ENOMEM : errno;
+    pp_outfile_abort(o);
+    pp_outfiles_failed();
+    errno = e;
+    return -1;
+  }
+  staged = more;
+  staged[nstaged].tmp = o->tmp, staged[nstaged].path = o->path, nstaged++;
+  o->tmp = o->path = NULL; /* now the run's: published or removed at the end */
+  return 0;
+}
+
+int pp_outfiles_publish(void) {
+  int rc = failed ? 1 : 0, e = 0;
+  for (int i = 0; i < nstaged; i++) {
+    if (!failed && rename(staged[i].tmp, staged[i].path) != 0) {
+      if (!e) e = errno;
+      rc = -1;
+    }
+    if (failed || rc) unlink(staged[i].tmp);
+    free(staged[i].tmp), free(staged[i].path);
+  }
+  free(staged);
+  staged = NULL;
+  nstaged = 0;
+  if (e) errno = e;
+  return rc;
 }

@@ -49,5 +49,5 @@ int pp_report_write_csv(const pp_report *r, const char *path) {
     csv_field(f, e->measured ? (e->below_resolution ? "below counter resolution" : e->why) : e->why);
     fputc('\n', f);
   }
-  return pp_outfile_commit(&out);
+  return pp_outfile_stage(&out); /* published with the run's other outputs, or none is */
 }

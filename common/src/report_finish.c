@@ -1,12 +1,14 @@
 /* Finishing the report (pp_report_finish, pp/report.h): the ratios to the
  * native model, the planted-fault check, every rank's provenance, then the
  * writers (pp/report_writers.h) on rank 0. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pp/escape.h"
 #include "pp/fault.h"
 #include "pp/mpi.h"
+#include "pp/outfile.h"
 #include "pp/report_writers.h"
 #include "pp/system.h"
 
@@ -61,16 +63,17 @@ int pp_report_finish(pp_report *r) {
   if (pp_mpi_rank() != 0) return pp_report_failures(r) || uncaught ? 1 : 0;
   pp_report_print(r, stdout);
   fflush(stdout);
-  int io = 0;
-  if (r->opt->json_path && pp_report_write_json(r, r->opt->json_path) != 0) {
-    pp_error_line(r->app, "cannot write JSON file '%s'", r->opt->json_path);
-    io = 1;
+  /* every output or none: a failed one (here, or the app's --dump, --history) removes the rest */
+  if (r->opt->json_path && pp_report_write_json(r, r->opt->json_path) != 0)
+    pp_error_line(r->app, "cannot write JSON file '%s': %s", r->opt->json_path, strerror(errno));
+  if (r->opt->csv_path && pp_report_write_csv(r, r->opt->csv_path) != 0)
+    pp_error_line(r->app, "cannot write CSV file '%s': %s", r->opt->csv_path, strerror(errno));
+  const int published = pp_outfiles_publish();
+  if (published != 0) {
+    if (published < 0) pp_error_line(r->app, "cannot put the output files in place: %s", strerror(errno));
+    pp_error_line(r->app, "no output file was written (all of them or none)");
+    return PP_EXIT_OUTPUT;
   }
-  if (r->opt->csv_path && pp_report_write_csv(r, r->opt->csv_path) != 0) {
-    pp_error_line(r->app, "cannot write CSV file '%s'", r->opt->csv_path);
-    io = 1;
-  }
-  if (io) return 3;
   if (uncaught) {
     pp_error_line(r->app, "--inject-fault '%s' changed a result but every check passed: a check is missing",
                   pp_fault_requested());

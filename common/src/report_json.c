@@ -361,5 +361,5 @@ int pp_report_write_json(const pp_report *r, const char *path) {
   pp_json_int(&j, "failures", pp_report_failures(r));
   pp_json_bool(&j, "validated", pp_report_failures(r) == 0 && r->nrows > 0);
   pp_json_end(&j);
-  return pp_outfile_commit(&out); /* atomic: a crash never leaves a half file */
+  return pp_outfile_stage(&out); /* published with the run's other outputs, or none is */
 }

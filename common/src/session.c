@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,9 @@ void pp_session_ready(pp_session *s) {
 }
 
 void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
+  /* A reader that goes away (`| head`) ends the text, never the run or its
+   * result files: writes to the closed pipe then fail (EPIPE) and are dropped. */
+  signal(SIGPIPE, SIG_IGN);
   memset(s, 0, sizeof *s);
   s->t0 = pp_wtime();
   s->app = app;

@@ -35,5 +35,20 @@ int pp_outfile_commit(pp_outfile *o);
 /* Gives up: closes and removes the temporary file. */
 void pp_outfile_abort(pp_outfile *o);
 
+/* ---- a run's outputs: all of them, or none -------------------------------------- */
+/* The exit code of a run whose outputs could not be written (none was):
+ * not a failed validation (1), not a usage error (2), not a device error (3). */
+#define PP_EXIT_OUTPUT 4
+/* Completes the file as pp_outfile_commit does but keeps it aside: it
+ * replaces its target only at pp_outfiles_publish. 0, or -1 with errno (the
+ * temporary file removed, and the run's outputs marked failed). */
+int pp_outfile_stage(pp_outfile *o);
+/* An output of the run could not be written (its writer says why). */
+void pp_outfiles_failed(void);
+/* Renames every staged file over its target, or, where an output failed,
+ * removes them all: 0; 1, nothing published: an output failed (its writer
+ * said why); -1, a rename failed (errno). */
+int pp_outfiles_publish(void);
+
 PP_EXTERN_C_END
 #endif
