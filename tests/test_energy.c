@@ -68,31 +68,67 @@ static void mode_core(void) {
   pp_energy_region r;
   memset(&r, 0, sizeof r);
   r.t0 = 10.0, r.e0 = 500.0, r.margin = 0.025, r.t = 10.5, r.e = 550.0;
-  pp_energy_window_add(&r, 10.01, 1e-4, 501.0); /* inside the margin: not the window's */
+  pp_energy_window_add(&r, 10.01, 1e-4, 501.0, -1); /* inside the margin: not the window's */
   CHECK(r.window == 0 && r.changes == 1);
-  pp_energy_window_add(&r, 10.11, 2e-4, 511.0);
+  pp_energy_window_add(&r, 10.11, 2e-4, 511.0, -1);
   CHECK(r.window == 1);
-  pp_energy_window_add(&r, 10.21, 1e-4, 521.0);
-  pp_energy_window_add(&r, 10.41, 3e-4, 541.0);
+  pp_energy_window_add(&r, 10.21, 1e-4, 521.0, -1);
+  pp_energy_window_add(&r, 10.41, 3e-4, 541.0, -1);
   CHECK(r.window == 2 && r.changes == 4);
   NEAR(pp_energy_region_watts(&r), 100.0, 1e-9); /* 30 J in 0.3 s */
   pp_energy_meter m;
   memset(&m, 0, sizeof m);
   m.src.unit_j = 1e-3, m.cal.update_s = 0.1;
   NEAR(pp_energy_region_error(&m, &r), (1e-3 + 100.0 * 5e-4) / 30.0, 1e-12);
-  pp_energy_window_add(&r, 10.45, 0.2, 545.0); /* seen 0.2 s late: a worse end, passed over */
+  pp_energy_window_add(&r, 10.45, 0.2, 545.0, -1); /* seen 0.2 s late: a worse end, passed over */
   CHECK(r.w_t1 == 10.41 && r.changes == 5);
-  pp_energy_window_add(&r, 10.91, 1e-4, 591.0); /* later and seen at once: the better end */
+  pp_energy_window_add(&r, 10.91, 1e-4, 591.0, -1); /* later and seen at once: the better end */
   CHECK(r.w_t1 == 10.91);
   NEAR(pp_energy_region_watts(&r), 100.0, 1e-9);
   /* a start seen late is passed over for a later one seen at once */
   pp_energy_region q;
   memset(&q, 0, sizeof q);
   q.t0 = 10.0, q.margin = 0.025;
-  pp_energy_window_add(&q, 10.1, 0.3, 510.0);
-  pp_energy_window_add(&q, 10.2, 1e-4, 520.0);
-  pp_energy_window_add(&q, 10.5, 1e-4, 550.0);
+  pp_energy_window_add(&q, 10.1, 0.3, 510.0, -1);
+  pp_energy_window_add(&q, 10.2, 1e-4, 520.0, -1);
+  pp_energy_window_add(&q, 10.5, 1e-4, 550.0, -1);
   CHECK(q.window == 2 && q.w_t0 == 10.2 && q.w_t1 == 10.5);
+  /* the period of updates seen 0 to 4 ms late (and polls that began 0 to 4 ms
+   * before): 100 updates 0.1 s apart, phase 5 s */
+  enum { NU = 100 };
+  long long hk[NU];
+  double ha[NU], hb[NU];
+  unsigned seed = 7;
+  for (int i = 0; i < NU; i++) {
+    const double u = 5.0 + 0.1 * i;
+    seed = seed * 1103515245u + 12345u;
+    hk[i] = i + 3, ha[i] = u - 4e-3 * (seed >> 16 & 0xff) / 255.0;
+    seed = seed * 1103515245u + 12345u;
+    hb[i] = u + 4e-3 * (seed >> 16 & 0xff) / 255.0;
+  }
+  pp_energy_period per;
+  pp_energy_fit_period(hk, ha, hb, NU, &per);
+  CHECK(per.ok && per.updates == NU);
+  CHECK(fabs(per.U - 0.1) <= per.dU + 1e-12 && per.dU < 2e-5); /* the true period within the range */
+  NEAR(per.phi + 3 * per.U, 5.0, 4e-3); /* update 3 is at 5 s */
+  CHECK(per.W < 1e-3); /* reads begun or ended within 1 ms of an update: a band that narrow */
+  pp_energy_fit_period(hk, ha, hb, 15, &per); /* too few to trust */
+  CHECK(!per.ok);
+  hb[50] -= 0.01; /* an update 10 ms out of step: no phase fits all; the jitter is the error */
+  pp_energy_fit_period(hk, ha, hb, NU, &per);
+  CHECK(per.ok && per.W > 3e-3);
+  hb[50] += 0.01;
+  /* a region whose window is known to the period's err, not to its changes' 4 ms */
+  pp_energy_region p;
+  memset(&p, 0, sizeof p);
+  p.t0 = 9.0, p.margin = 0.025;
+  pp_energy_window_add(&p, 9.0 + 0.1 + 3e-3, 4e-3, 600.0, 43); /* updates 43 and 48: 0.5 s at 200 W */
+  pp_energy_window_add(&p, 9.5 + 0.1 + 1e-3, 4e-3, 700.0, 48);
+  pp_energy_fit_period(hk, ha, hb, NU, &p.period);
+  NEAR(pp_energy_region_watts(&p), 100.0 / (5 * p.period.U), 1e-9); /* 5 periods, not the 0.498 s seen */
+  NEAR(pp_energy_region_watts(&p), 200.0, 0.1);
+  NEAR(pp_energy_region_error(&m, &p), (1e-3 + 200.0 * (p.period.W + 5 * p.period.dU)) / 100.0, 1e-3);
+  CHECK(pp_energy_region_error(&m, &p) < 0.003); /* the changes as seen: 8 ms in 0.5 s, 1.6% */
   r.w_t1 = 10.41, r.w_e1 = 541.0, r.w_d1 = 3e-4;
   r.window = 1; /* one change only: the whole region, a reading up to an update old */
   NEAR(pp_energy_region_watts(&r), 100.0, 1e-9);
@@ -251,6 +287,11 @@ static void mode_nvml(void) {
   CHECK(r.window == 2 && r.changes >= 15);
   NEAR(pp_energy_region_watts(&r), 100.0, 2.0);
   CHECK(pp_energy_region_error(e, &r) < PP_ENERGY_MAX_ERROR);
+  /* the fake's updates are exactly periodic: the thread, reading since the meter
+   * opened, fits their period, and the window's length comes from it */
+  CHECK(r.period.ok && r.period.updates >= 16);
+  NEAR(r.period.U, 0.010, 1e-4);
+  NEAR(pp_energy_region_watts(&r), 100.0, 0.5);
 }
 
 static void mode_nvml_pci(void) {

@@ -190,9 +190,10 @@ static void fail(pp_energy_region *r, const char *why) {
   snprintf(r->why, sizeof r->why, "%s", why);
 }
 
-void pp_energy_window_add(pp_energy_region *r, double t, double d, double joules) {
+void pp_energy_window_add(pp_energy_region *r, double t, double d, double joules, long long k) {
   r->changes++;
   if (t < r->t0 + r->margin) return; /* the device may not have settled into the runs yet */
+  r->last_t = t, r->last_d = d, r->last_e = joules, r->last_k = k;
   /* this change as the window's end, against every start kept: the relative
    * error of a window, but for the counter's unit, is (d0 + d1 + stale) / T */
   double best = r->window == 2 ? (r->w_d0 + r->w_d1 + r->stale) / (r->w_t1 - r->w_t0) : INFINITY;
@@ -201,24 +202,98 @@ void pp_energy_window_add(pp_energy_region *r, double t, double d, double joules
     const double cost = (r->start_d[i] + d + r->stale) / (t - r->start_t[i]);
     if (cost < best) {
       best = cost;
-      r->w_t0 = r->start_t[i], r->w_d0 = r->start_d[i], r->w_e0 = r->start_e[i];
-      r->w_t1 = t, r->w_d1 = d, r->w_e1 = joules;
+      r->w_t0 = r->start_t[i], r->w_d0 = r->start_d[i], r->w_e0 = r->start_e[i], r->w_k0 = r->start_k[i];
+      r->w_t1 = t, r->w_d1 = d, r->w_e1 = joules, r->w_k1 = k;
       r->window = 2;
     }
   }
   if (r->nstarts < PP_ENERGY_STARTS) {
     r->start_t[r->nstarts] = t, r->start_d[r->nstarts] = d, r->start_e[r->nstarts] = joules;
+    r->start_k[r->nstarts] = k;
     r->nstarts++;
   }
   if (!r->window) r->window = 1;
 }
 
+/* ---- the counter's period ------------------------------------------------------------ */
+/* The width of the phase band at period U: max(a - kU) - min(b - kU) (> 0:
+ * no phase fits every update). Convex in U: a max of lines minus a min. */
+static double band(const long long *k, const double *a, const double *b, int n, double U, double *lo, double *hi) {
+  double l = -INFINITY, h = INFINITY;
+  for (int i = 0; i < n; i++) {
+    const double x = a[i] - (double)k[i] * U, y = b[i] - (double)k[i] * U;
+    if (x > l) l = x;
+    if (y < h) h = y;
+  }
+  *lo = l, *hi = h;
+  return l - h;
+}
+
+void pp_energy_fit_period(const long long *k, const double *a, const double *b, int n, pp_energy_period *fit) {
+  memset(fit, 0, sizeof *fit);
+  int first = 0, last = 0;
+  for (int i = 1; i < n; i++) {
+    if (k[i] < k[first]) first = i;
+    if (k[i] > k[last]) last = i;
+  }
+  if (n < 16 || k[last] - k[first] < 16) return;
+  const double span = (double)(k[last] - k[first]);
+  /* the period lies within the ends' own bounds */
+  double ulo = (a[last] - b[first]) / span, uhi = (b[last] - a[first]) / span, lo, hi;
+  if (!(ulo > 0 && uhi >= ulo)) return;
+  const double u0 = ulo, u1 = uhi;
+  for (int it = 0; it < 200 && uhi - ulo > 1e-13; it++) { /* ternary search of a convex function */
+    const double m1 = ulo + (uhi - ulo) / 3, m2 = uhi - (uhi - ulo) / 3;
+    if (band(k, a, b, n, m1, &lo, &hi) <= band(k, a, b, n, m2, &lo, &hi)) uhi = m2;
+    else ulo = m1;
+  }
+  fit->U = 0.5 * (ulo + uhi);
+  const double S = band(k, a, b, n, fit->U, &lo, &hi);
+  fit->phi = 0.5 * (lo + hi);
+  fit->W = fabs(S);
+  /* the periods whose band stays within S + W (+ 1 ns): bisect each side of U */
+  const double lim = S + fit->W + 1e-9;
+  double in = fit->U, out = u0;
+  for (int it = 0; it < 100; it++) {
+    const double mid = 0.5 * (in + out);
+    if (band(k, a, b, n, mid, &lo, &hi) <= lim) in = mid;
+    else out = mid;
+  }
+  const double left = in;
+  in = fit->U, out = u1;
+  for (int it = 0; it < 100; it++) {
+    const double mid = 0.5 * (in + out);
+    if (band(k, a, b, n, mid, &lo, &hi) <= lim) in = mid;
+    else out = mid;
+  }
+  fit->dU = 0.5 * (in - left);
+  fit->updates = n;
+  fit->ok = 1;
+}
+
+/* The window from its first change to its last, m periods: where the
+ * period's bound on its length (W + m dU) is tighter than the changes as
+ * seen (d0 + d1), 1 and its energy, length and length's error. */
+static int periodic_window(const pp_energy_region *r, double *joules, double *secs, double *err_s) {
+  if (!r->period.ok || r->window != 2 || r->nstarts < 1 || r->start_k[0] < 0 || r->last_k <= r->start_k[0])
+    return 0;
+  const double m = (double)(r->last_k - r->start_k[0]), T = m * r->period.U;
+  const double err = r->period.W + m * r->period.dU;
+  if (err / T >= (r->w_d0 + r->w_d1) / (r->w_t1 - r->w_t0)) return 0;
+  *joules = r->last_e - r->start_e[0], *secs = T, *err_s = err;
+  return 1;
+}
+
 double pp_energy_region_watts(const pp_energy_region *r) {
+  double J, T, d;
+  if (periodic_window(r, &J, &T, &d)) return J / T;
   if (r->window == 2 && r->w_t1 > r->w_t0) return (r->w_e1 - r->w_e0) / (r->w_t1 - r->w_t0);
   return r->t > r->t0 ? (r->e - r->e0) / (r->t - r->t0) : 0;
 }
 
 double pp_energy_region_error(const pp_energy_meter *e, const pp_energy_region *r) {
+  double J, T, d;
+  if (periodic_window(r, &J, &T, &d) && J > 0) return (e->src.unit_j + J / T * (d + r->stale)) / J;
   if (r->window == 2 && r->w_t1 > r->w_t0 && r->w_e1 > r->w_e0) {
     const double J = r->w_e1 - r->w_e0, P = J / (r->w_t1 - r->w_t0);
     return (e->src.unit_j + P * (r->w_d0 + r->w_d1 + r->stale)) / J;
@@ -229,14 +304,20 @@ double pp_energy_region_error(const pp_energy_meter *e, const pp_energy_region *
 /* ---- the meter's thread: reads the counter while a region is open ------------------- */
 #ifdef PP_HAVE_THREADS
 #include <pthread.h>
+#define HISTORY 4096 /* the updates kept for the period's fit */
 typedef struct watch {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   pp_energy_meter *e;
   int armed;
+  int always;            /* read between regions too: every update counted (GPU counters) */
   unsigned gen;          /* regions opened: a read begun in an earlier one is dropped */
   pp_energy_region r;    /* the region's window, changes and reasons so far */
-  double last_e, last_t; /* the previous poll */
+  double last_e, last_t0; /* the previous read: its value, when it began */
+  long long updates;     /* changes counted since the thread started (always) */
+  int nh;                /* history: update number, the previous read's start, this read's end */
+  long long hk[HISTORY];
+  double ha[HISTORY], hb[HISTORY];
 } watch;
 
 static void *watch_thread(void *arg) {
@@ -246,34 +327,52 @@ static void *watch_thread(void *arg) {
   double next_sample = 0;
   pthread_mutex_lock(&w->mu);
   for (;;) {
-    while (!w->armed) pthread_cond_wait(&w->cv, &w->mu);
+    while (!w->armed && !w->always) pthread_cond_wait(&w->cv, &w->mu);
     const unsigned gen = w->gen;
+    const int armed = w->armed;
     pthread_mutex_unlock(&w->mu);
     nanosleep(&nap, NULL);
     char why[160];
     double j = 0, sm, lim;
     uint64_t reasons = 0;
+    const double t0 = pp_wtime(); /* the value is read somewhere in [t0, t] */
     const int rc = e->src.read(e->src.impl, &j, why, sizeof why);
     const double t = pp_wtime();
-    const int sample = rc == 0 && e->src.sample && t >= next_sample;
+    const int sample = rc == 0 && armed && e->src.sample && t >= next_sample;
     if (sample) e->src.sample(e->src.impl, &sm, &lim, &reasons), next_sample = t + 0.02;
     pthread_mutex_lock(&w->mu);
-    if (!w->armed || gen != w->gen || w->r.failed) continue;
     if (rc != 0) {
-      fail(&w->r, why);
+      if (w->armed && gen == w->gen && !w->r.failed) fail(&w->r, why);
+      w->always = 0; /* a counter that fails is read again only in a region */
       continue;
     }
-    if (j != w->last_e) pp_energy_window_add(&w->r, t, t - w->last_t, j);
-    w->last_e = j, w->last_t = t;
-    w->r.reasons |= reasons;
+    const int changed = w->last_t0 > 0 && j != w->last_e;
+    long long k = -1;
+    if (changed && w->always) {
+      k = ++w->updates;
+      const int i = w->nh < HISTORY ? w->nh++ : (int)(k % HISTORY);
+      w->hk[i] = k, w->ha[i] = w->last_t0, w->hb[i] = t;
+    }
+    if (w->armed && gen == w->gen && !w->r.failed) {
+      if (changed) pp_energy_window_add(&w->r, t, t - w->last_t0, j, k);
+      w->r.reasons |= reasons;
+    }
+    w->last_e = j, w->last_t0 = t0;
   }
   return NULL;
 }
 
+/* One thread per counter (cuda, omp and ompx on one GPU share it). */
 static void watch_start(pp_energy_meter *e) {
+  for (int i = 0; i < PP_MODEL_COUNT; i++)
+    if (&meters[i] != e && meters[i].watch && !strcmp(meters[i].src.name, e->src.name)) {
+      e->watch = meters[i].watch;
+      return;
+    }
   watch *w = calloc(1, sizeof *w);
   if (!w) return;
   w->e = e;
+  w->always = strcmp(e->kind, "RAPL") != 0; /* the host's counters: only in regions (its cores run them) */
   pthread_t th;
   if (pthread_mutex_init(&w->mu, NULL) != 0 || pthread_cond_init(&w->cv, NULL) != 0 ||
       pthread_create(&th, NULL, watch_thread, w) != 0) {
@@ -288,15 +387,17 @@ static void watch_start(pp_energy_meter *e) {
 static void watch_arm(pp_energy_meter *e, const pp_energy_region *r) {
   watch *w = e->watch;
   pthread_mutex_lock(&w->mu);
+  w->e = e; /* the model measured now */
   w->r = *r;
-  w->last_e = r->e0, w->last_t = r->t0;
+  if (!w->always) w->last_e = r->e0, w->last_t0 = r->t0;
   w->gen++;
   w->armed = 1;
   pthread_cond_signal(&w->cv);
   pthread_mutex_unlock(&w->mu);
 }
 
-/* The thread's view of the region so far: window, changes, reasons, failure. */
+/* The thread's view of the region so far: window, changes, reasons, failure,
+ * and the counter's period from every update seen. */
 static void watch_copy(pp_energy_meter *e, pp_energy_region *r, int disarm) {
   watch *w = e->watch;
   pthread_mutex_lock(&w->mu);
@@ -304,6 +405,7 @@ static void watch_copy(pp_energy_meter *e, pp_energy_region *r, int disarm) {
   const double t = r->t, j = r->e;
   *r = w->r;
   r->t = t, r->e = j;
+  pp_energy_fit_period(w->hk, w->ha, w->hb, w->nh, &r->period);
   pthread_mutex_unlock(&w->mu);
 }
 #else
@@ -336,7 +438,7 @@ static void poll_now(pp_energy_meter *e, pp_energy_region *r) {
   if (e->src.read(e->src.impl, &j, why, sizeof why) != 0) return fail(r, why);
   t = pp_wtime();
   if (t - r->t > r->max_gap) r->max_gap = t - r->t;
-  if (j != r->e) pp_energy_window_add(r, t, t - r->t, j);
+  if (j != r->e) pp_energy_window_add(r, t, t - r->t, j, -1);
   r->t = t, r->e = j;
   double sm, lim;
   if (e->src.sample) e->src.sample(e->src.impl, &sm, &lim, &r->reasons);
@@ -364,7 +466,7 @@ void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs) {
     r->runs = runs;
   } else if (rc == 0) {
     if (t - r->t > r->max_gap) r->max_gap = t - r->t;
-    if (j != r->e) pp_energy_window_add(r, t, t - r->t, j);
+    if (j != r->e) pp_energy_window_add(r, t, t - r->t, j, -1);
   }
   if (r->failed) return;
   if (rc != 0) return fail(r, why);

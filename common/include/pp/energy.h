@@ -126,6 +126,24 @@ typedef struct pp_energy_meter {
  * the one reader. */
 pp_energy_meter *pp_energy_meter_for(pp_model m, const pp_device_info *info, int off);
 
+/* The counter's updates, where they come on a fixed period (NVML's every
+ * 100 ms): update k at about phi + k U. Fitted over every update the
+ * meter's thread has seen since it started, so that the time between two
+ * updates of a window is known to far better than one read (a GPU counter's
+ * read takes milliseconds): m periods last m U, within W + m dU. */
+typedef struct pp_energy_period {
+  int ok;            /* 16 updates or more, over 16 periods or more */
+  double U, phi;
+  double W;          /* the band of phases t - k U at U: its width where every update fits
+                        in it (how late a change can be, at best), else the excess no phase
+                        absorbs (the updates' jitter): either bounds an end's offset */
+  double dU;         /* half the range of periods whose band stays within 2 W of the best */
+  int updates;       /* updates fitted */
+} pp_energy_period;
+/* Fits k[i] -> [a[i], b[i]] (update k seen between a read that began at a
+ * and one that ended at b): the period U of the narrowest band. */
+void pp_energy_fit_period(const long long *k, const double *a, const double *b, int n, pp_energy_period *fit);
+
 /* A region being measured. */
 #define PP_ENERGY_STARTS 128
 typedef struct pp_energy_region {
@@ -137,9 +155,14 @@ typedef struct pp_energy_region {
   int window;           /* 2: two changes bound it; 1: one seen; 0: none */
   int nstarts;
   double start_t[PP_ENERGY_STARTS], start_d[PP_ENERGY_STARTS], start_e[PP_ENERGY_STARTS];
+  long long start_k[PP_ENERGY_STARTS];
   double w_t0, w_t1;    /* when each was seen (host seconds) */
   double w_e0, w_e1;    /* the counter at each (joules) */
-  double w_d0, w_d1;    /* how late each can have been seen: the time since the poll before it */
+  double w_d0, w_d1;    /* how late each can have been seen: since the poll before it began */
+  long long w_k0, w_k1; /* their update numbers (-1: not counted) */
+  double last_t, last_d, last_e; /* the last change past the margin */
+  long long last_k;
+  pp_energy_period period; /* the counter's updates (pp_energy_end) */
   long long changes;    /* counter changes seen in the region */
   double margin;        /* seconds after the start before a change may open the window */
   double stale;         /* seconds a change of the sum can lag at each end (2 U for parts, else 0) */
@@ -164,17 +187,21 @@ void pp_energy_end(pp_energy_meter *e, pp_energy_region *r, long long runs);
 int pp_energy_enough(pp_energy_meter *e, pp_energy_region *r, double max_err);
 
 /* A counter change seen at time t (host seconds), at most d seconds late,
- * reading `joules`: opens the region's window (past its margin) or moves its
- * end. The meter's thread calls it; exposed for the tests. */
-void pp_energy_window_add(pp_energy_region *r, double t, double d, double joules);
+ * reading `joules`, update number k of the meter's count (-1: not counted):
+ * opens the region's window (past its margin) or moves its end. The meter's
+ * thread calls it; exposed for the tests. */
+void pp_energy_window_add(pp_energy_region *r, double t, double d, double joules, long long k);
 /* The region's average power: over its window where it has one, else over
  * the whole region (the readings at its ends). */
 double pp_energy_region_watts(const pp_energy_region *r);
 /* The relative error of that power, and of the energy it gives the region:
  * over a window (unit + P (d0 + d1 + stale)) / (P (t1 - t0)), stale = 2 U
  * where the counter is a sum of parts updated apart (the other parts up to
- * one update U old at each end); without one, pp_energy_rel_error of the
- * whole region (a reading up to one update old). */
+ * one update U old at each end); where the updates keep a period
+ * (r->period.ok) and that is tighter, the window from its first to its last
+ * change, its ends at the fitted times (2 err instead of d0 + d1); without a
+ * window, pp_energy_rel_error of the whole region (a reading up to one
+ * update old). */
 double pp_energy_region_error(const pp_energy_meter *e, const pp_energy_region *r);
 
 PP_EXTERN_C_END
