@@ -4,8 +4,8 @@
 # fail: usage errors exit 2; --check of an empty folder exits 1; a tarball whose sha256
 # is not LLVM 22.1.8's is refused (exit 1, one line) before any package or download is
 # touched; with --no-install the run stops with one line (the missing packages, or the
-# download that the trap refuses), never a partial toolchain. Exit 0 when every check
-# holds.
+# download that the trap refuses), never a partial toolchain; scripts/setup of a clang22
+# preset goes through it. Exit 0 when every check holds.
 # shellcheck disable=SC2016,SC2317  # the checks are strings eval'd by check()
 set -u
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,5 +39,10 @@ lo --no-install
 check "--no-install stops in one line (missing packages, or the refused download)" \
   '[[ $(rc) == 1 && $(errors) == 1 ]] && grep -qE "missing packages|not downloaded|source index|update" "$work/out" && [[ ! -e $work/tc/llvm-22/toolchain.txt ]]'
 echo "  (it said: $(grep ERROR "$work/out"))"
+rm -f "$work/called"
+PP_TOOLCHAIN=$work/tc PATH=$work/trap:$PATH "$repo/scripts/setup" --preset nvidia-sm90-clang22 --no-install --deps-only \
+  > "$work/out" 2>&1
+check "scripts/setup --preset nvidia-sm90-clang22 goes through scripts/llvm-offload" \
+  'grep -q "llvm-offload" "$work/out" && ! grep -q "^==> setup: dependencies ready" "$work/out"'
 ((fails == 0)) && echo "llvm_offload.sh: all checks passed"
 exit $((fails > 0))
