@@ -260,6 +260,28 @@ elseif(_ompx_ok OR NOT PP_OMPX_ABSENT)
 endif()
 set(PP_SUMMARY_OMP "offload to ${PP_OFFLOAD}, ${PP_OFFLOAD_ARCH_NAME}")
 set(PP_SUMMARY_OMPX "${PP_SUMMARY_OMP}")
+# ompx's rows x lanes blocks: multi-dimensional thread_limit(x,y,z) where clang has it
+# (>= 20), as pp/ompx_util.h decides from __clang_major__; PP_OMPX_GRID=flat makes that
+# header keep the one-dimensional form (PP_OMPX_FLAT), so both can be timed with one compiler.
+if(NOT PP_OMPX_GRID MATCHES "^(auto|flat)$")
+  message(FATAL_ERROR "PP_OMPX_GRID='${PP_OMPX_GRID}': use auto or flat")
+endif()
+set(PP_OMPX_GRID_RESOLVED "")
+set(PP_OMPX_FLAT_FORCED OFF)
+if(PP_HAVE_OMPX)
+  set(PP_OMPX_GRID_RESOLVED flat)
+  set(_md OFF)
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang" AND CMAKE_C_COMPILER_VERSION VERSION_GREATER_EQUAL 20)
+    set(_md ON)
+  endif()
+  if(PP_OMPX_GRID STREQUAL "flat")
+    add_compile_definitions(PP_OMPX_FLAT=1)
+    set(PP_OMPX_FLAT_FORCED ${_md})
+  elseif(_md)
+    set(PP_OMPX_GRID_RESOLVED multi)
+  endif()
+  string(APPEND PP_SUMMARY_OMPX ", ${PP_OMPX_GRID_RESOLVED} blocks")
+endif()
 
 # ---- CUDA -----------------------------------------------------------------
 set(PP_HAVE_CUDA OFF)
