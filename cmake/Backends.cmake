@@ -4,6 +4,16 @@
 # PP_OFFLOAD_LINK_FLAGS (list), PP_OFFLOAD_ARCH_NAME, PP_HIPCC.
 
 set(PP_HAVE_HOST ON)
+# An OpenMP runtime outside the compiler's LLVM (PP_OMP_RUNTIME_DIR; for clang-22, which
+# Debian ships without one, scripts/llvm-offload's): its headers (omp.h, ompx.h in
+# ../include, when there) and libraries for every C compile and link, FindOpenMP's too.
+if(PP_OMP_RUNTIME_DIR)
+  get_filename_component(_rt_inc "${PP_OMP_RUNTIME_DIR}/../include" ABSOLUTE)
+  if(EXISTS "${_rt_inc}/omp.h")
+    string(APPEND CMAKE_C_FLAGS " -isystem ${_rt_inc}")
+  endif()
+  string(APPEND CMAKE_EXE_LINKER_FLAGS " -L${PP_OMP_RUNTIME_DIR}")
+endif()
 # Host threads, optional for the host model. CMake 3.25's FindOpenMP fails on a
 # compiler without an id (an unquoted if()): such a host model runs serially.
 if(CMAKE_C_COMPILER_ID)
@@ -44,6 +54,12 @@ endif()
 pp_offload_banner(PP_C_COMPILER_BANNER "${_row}" "${_cc_version_text}")
 if(PP_OMP_PATH STREQUAL "generic")
   string(APPEND PP_C_COMPILER_BANNER "; generic (PP_OMP_OFFLOAD_FLAGS)")
+endif()
+# A runtime that is not the compiler's own names the result's compiler too (clang-22
+# with scripts/llvm-offload's runtime, clang-16 with Debian's unpacked privately).
+if(PP_OMP_RUNTIME_DIR)
+  string(REPLACE "${PROJECT_SOURCE_DIR}/" "<source>/" _rt "${PP_OMP_RUNTIME_DIR}")
+  string(APPEND PP_C_COMPILER_BANNER "; OpenMP runtime ${_rt}")
 endif()
 
 if(PP_OMP_PATH STREQUAL "generic" AND PP_OFFLOAD MATCHES "^(auto|none)$")
@@ -156,7 +172,13 @@ if(NOT PP_OFFLOAD STREQUAL "none")
     pp_offload_expand(PP_OFFLOAD_FLAGS "${PP_ROW_${PP_OMP_ROW}_${_target}}")
   endif()
 endif()
-# The row's tuned flags (the default build's best validated standard form).
+# The row's fixes (what a version needs to compile at all), then its tuned flags (the
+# default build's best validated standard form).
+if(PP_OMP_PATH STREQUAL "table" AND PP_ROW_${PP_OMP_ROW}_FIXES_${_target}
+   AND CMAKE_C_COMPILER_VERSION VERSION_GREATER_EQUAL "${PP_ROW_${PP_OMP_ROW}_FIXES_MIN}")
+  separate_arguments(_fixes UNIX_COMMAND "${PP_ROW_${PP_OMP_ROW}_FIXES_${_target}}")
+  list(APPEND PP_OFFLOAD_FLAGS ${_fixes})
+endif()
 set(PP_OMP_TUNED_FLAGS "")
 if(PP_OMP_TUNED AND PP_OMP_PATH STREQUAL "table" AND PP_ROW_${PP_OMP_ROW}_TUNED_${_target}
    AND CMAKE_C_COMPILER_VERSION VERSION_GREATER_EQUAL "${PP_ROW_${PP_OMP_ROW}_TUNED_MIN}")
@@ -178,6 +200,14 @@ if(NOT PP_OFFLOAD STREQUAL "none" AND PP_OMP_PATH STREQUAL "table" AND PP_ROW_${
   # ld.lld on PATH (lld-15 from ROCm) fails with "unknown abi version".
   if(EXISTS ${_llvm_bin}/ld.lld)
     list(APPEND PP_OFFLOAD_LINK_EXTRA -fuse-ld=lld)
+  endif()
+  # LLVM >= 20's device link adds the device runtime's archive (lib/<triple>/libompdevice.a)
+  # from the compiler's own LLVM only: one elsewhere (PP_OMP_RUNTIME_DIR) is named to it.
+  set(_dev_triple_nvidia nvptx64-nvidia-cuda)
+  set(_dev_triple_amd amdgcn-amd-amdhsa)
+  set(_dev_dir "${PP_LLVM_LIBDIR}/${_dev_triple_${PP_OFFLOAD}}")
+  if(PP_OMP_RUNTIME_DIR AND _dev_triple_${PP_OFFLOAD} AND EXISTS "${_dev_dir}/libompdevice.a")
+    list(APPEND PP_OFFLOAD_LINK_EXTRA "SHELL:-Xoffload-linker -L${_dev_dir}")
   endif()
   list(APPEND PP_OFFLOAD_LINK_EXTRA -Wl,-rpath,${PP_LLVM_LIBDIR})
   list(APPEND PP_OFFLOAD_LINK_FLAGS ${PP_OFFLOAD_LINK_EXTRA})
@@ -230,6 +260,28 @@ elseif(_ompx_ok OR NOT PP_OMPX_ABSENT)
 endif()
 set(PP_SUMMARY_OMP "offload to ${PP_OFFLOAD}, ${PP_OFFLOAD_ARCH_NAME}")
 set(PP_SUMMARY_OMPX "${PP_SUMMARY_OMP}")
+# ompx's rows x lanes blocks: multi-dimensional thread_limit(x,y,z) where clang has it
+# (>= 20), as pp/ompx_util.h decides from __clang_major__; PP_OMPX_GRID=flat makes that
+# header keep the one-dimensional form (PP_OMPX_FLAT), so both can be timed with one compiler.
+if(NOT PP_OMPX_GRID MATCHES "^(auto|flat)$")
+  message(FATAL_ERROR "PP_OMPX_GRID='${PP_OMPX_GRID}': use auto or flat")
+endif()
+set(PP_OMPX_GRID_RESOLVED "")
+set(PP_OMPX_FLAT_FORCED OFF)
+if(PP_HAVE_OMPX)
+  set(PP_OMPX_GRID_RESOLVED flat)
+  set(_md OFF)
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang" AND CMAKE_C_COMPILER_VERSION VERSION_GREATER_EQUAL 20)
+    set(_md ON)
+  endif()
+  if(PP_OMPX_GRID STREQUAL "flat")
+    add_compile_definitions(PP_OMPX_FLAT=1)
+    set(PP_OMPX_FLAT_FORCED ${_md})
+  elseif(_md)
+    set(PP_OMPX_GRID_RESOLVED multi)
+  endif()
+  string(APPEND PP_SUMMARY_OMPX ", ${PP_OMPX_GRID_RESOLVED} blocks")
+endif()
 
 # ---- CUDA -----------------------------------------------------------------
 set(PP_HAVE_CUDA OFF)
@@ -289,6 +341,7 @@ else()
   set(PP_C_COMPILER_DESC "unknown ${CMAKE_C_COMPILER_VERSION} (${CMAKE_C_COMPILER})")
 endif()
 set(PP_C_FLAGS_DESC "${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${_bt}}")
+string(REPLACE "${PROJECT_SOURCE_DIR}/" "<source>/" PP_C_FLAGS_DESC "${PP_C_FLAGS_DESC}") # a runtime's headers
 string(REPLACE ";" " " PP_OFFLOAD_FLAGS_DESC "${PP_OFFLOAD_FLAGS}")
 # Paths inside the checkout are recorded relative to it ("<source>/.toolchain/..."):
 # a result names what was used, not the folder the build happened to sit in.
@@ -327,9 +380,11 @@ function(pp_print_summary)
     message(STATUS "  omp target     PP_OFFLOAD=auto chose ${PP_OFFLOAD_AUTO_NOTE}")
   endif()
   message(STATUS "  omp banner     ${PP_C_COMPILER_BANNER}")
+  message(STATUS "  build tag      ${PP_BUILD_TAG_RESOLVED}")
   if(NOT PP_OFFLOAD STREQUAL "none")
     message(STATUS "  omp flags      ${PP_OFFLOAD_FLAGS_DESC}")
     string(REPLACE ";" " " _lx "${PP_OFFLOAD_LINK_EXTRA}")
+    string(REPLACE "SHELL:" "" _lx "${_lx}")
     message(STATUS "  omp link adds  ${_lx}")
   endif()
   if(PP_HAVE_OMP AND PP_OMP_SIMD)

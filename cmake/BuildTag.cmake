@@ -2,8 +2,9 @@
 #   PP_COMPILER_TAG   the OpenMP (= C) compiler: "clang-19", "gcc-12", "nvhpc-24", ... (Backends.cmake)
 #   PP_OMP_FLAG_SET   the flag sweep's set name ("none" when PP_OMP_EXTRA_FLAGS is empty,
 #                     "custom" when flags are given without a name)
-#   PP_BUILD_TAG_RESOLVED  PP_BUILD_TAG, or "<compiler tag>[+<flag set>][+nosimd]"
-#                     (+nosimd: PP_OMP_SIMD=OFF in a build with the omp model)
+#   PP_BUILD_TAG_RESOLVED  PP_BUILD_TAG, or "<compiler tag>[+<flag set>][+nosimd][+ompx1d]"
+#                     (+nosimd: PP_OMP_SIMD=OFF in a build with the omp model; +ompx1d:
+#                     PP_OMPX_GRID=flat with a compiler that has multi-dimensional ompx blocks)
 # host, omp and ompx rows are labelled "<model>[<tag>]" (common/src/report.c);
 # cuda/hip keep their model name: their compiler is in the build record.
 # PP_COMPILER_TAG and PP_C_COMPILER_BANNER come from the compiler's row of
@@ -26,6 +27,9 @@ else()
 endif()
 if(NOT PP_BUILD_TAG AND NOT PP_OMP_SIMD AND PP_HAVE_OMP)
   string(APPEND PP_BUILD_TAG_RESOLVED "+nosimd")
+endif()
+if(NOT PP_BUILD_TAG AND PP_OMPX_FLAT_FORCED)
+  string(APPEND PP_BUILD_TAG_RESOLVED "+ompx1d")
 endif()
 if(NOT PP_BUILD_TAG_RESOLVED MATCHES "^[A-Za-z0-9._+-]+$")
   message(FATAL_ERROR "PP_BUILD_TAG='${PP_BUILD_TAG_RESOLVED}': use letters, digits and . _ + - only "

@@ -20,6 +20,8 @@
 #   TUNED_NVIDIA flags the default build adds for NVIDIA (PP_OMP_TUNED=ON): the
 #          standard-OpenMP speed-ups the compiler matrix measured and validated,
 #          from version TUNED_MIN on (the flag sweep builds without them)
+#   FIXES_NVIDIA / FIXES_AMD  flags every build for that target needs from version
+#          FIXES_MIN on, tuned or not (what does not compile without them)
 #   OMPX   lowest version that builds ompx (LLVM's kernel mode); empty: never
 #   RUNTIME  llvm (libomp + libomptarget of the compiler's LLVM: rpath to it,
 #          its ld.lld when present), libgomp, nvhpc, cce, intel
@@ -30,10 +32,10 @@
 #   STATUS "run here" (built and run on this project's machines) or "documented"
 #   DOC    where the flags come from)
 macro(pp_offload_row name)
-  cmake_parse_arguments(_r "" "TAG;MIN;NVIDIA;AMD;INTEL;CPU;ARCH_NVIDIA;NO_OFFLOAD;TUNED_NVIDIA;TUNED_MIN;OMPX;RUNTIME;BANNER;CHECK;STATUS;DOC"
+  cmake_parse_arguments(_r "" "TAG;MIN;NVIDIA;AMD;INTEL;CPU;ARCH_NVIDIA;NO_OFFLOAD;TUNED_NVIDIA;TUNED_MIN;FIXES_NVIDIA;FIXES_AMD;FIXES_MIN;OMPX;RUNTIME;BANNER;CHECK;STATUS;DOC"
                         "MATCH;BANNER_ENV" ${ARGN})
   list(APPEND PP_OFFLOAD_ROWS ${name})
-  foreach(_f MATCH TAG MIN NVIDIA AMD INTEL CPU ARCH_NVIDIA NO_OFFLOAD TUNED_NVIDIA TUNED_MIN OMPX RUNTIME BANNER BANNER_ENV CHECK STATUS DOC)
+  foreach(_f MATCH TAG MIN NVIDIA AMD INTEL CPU ARCH_NVIDIA NO_OFFLOAD TUNED_NVIDIA TUNED_MIN FIXES_NVIDIA FIXES_AMD FIXES_MIN OMPX RUNTIME BANNER BANNER_ENV CHECK STATUS DOC)
     set(PP_ROW_${name}_${_f} "${_r_${_f}}")
   endforeach()
 endmacro()
@@ -73,13 +75,22 @@ pp_offload_row(cce MATCH CrayClang "Clang:Cray clang" TAG cce MIN 15
 # -fopenmp-targets=<host triple> for the host as a device. Debian's packages
 # need the device runtime named (its bc file in LLVM 19's lib, added when it
 # exists), and its ROCm 5.2 device libraries; a CUDA 13 ptxas needs clang >= 21
-# or a legacy CUDA root (pp_check_clang_cuda, docs/toolchain.md).
+# or a legacy CUDA root (pp_check_clang_cuda, docs/toolchain.md). LLVM >= 20
+# keeps one device runtime per triple (lib/<triple>/libomptarget-<gpu>.bc and
+# libompdevice.a): Debian's clang-22 has none, scripts/llvm-offload builds it
+# (PP_OMP_RUNTIME_DIR), and it is named when it exists (Backends.cmake gives
+# the device link its libompdevice.a).
 # -foffload-lto (tuned): device LTO optimizes the device runtime's worksharing
 # loop with the kernel; clang-19 omp streaming kernels 1.2-1.6x faster, ompx
 # unchanged, every cell validated (docs/performance.md, results/nvidia-h200/compilers).
+# Fixes from clang 22 on: -fgnu-keywords, since its <ompx.h> includes <gpuintrin.h>,
+# whose NVPTX part writes `asm`, a keyword C11 without GNU extensions does not have
+# ("expected ')'"); -mcode-object-version=5, since its default ABI 6 needs ROCm >= 6.3's
+# device libraries and Debian's ROCm 5.2 has ABI 4 and 5 only.
 pp_offload_row(clang MATCH Clang TAG clang MIN 16 TUNED_NVIDIA "-foffload-lto" TUNED_MIN 19
-  NVIDIA "-fopenmp --offload-arch=@NV_ARCH@ ?--libomptarget-nvptx-bc-path=@LLVM_LIB@/libomptarget-nvptx-@NV_ARCH@.bc --cuda-path=@PP_OMP_CUDA_PATH@"
-  AMD "-fopenmp --offload-arch=@AMD_ARCH@ ?--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+  FIXES_NVIDIA "-fgnu-keywords" FIXES_AMD "-mcode-object-version=5" FIXES_MIN 22
+  NVIDIA "-fopenmp --offload-arch=@NV_ARCH@ ?--libomptarget-nvptx-bc-path=@LLVM_LIB@/libomptarget-nvptx-@NV_ARCH@.bc ?--libomptarget-nvptx-bc-path=@LLVM_LIB@/nvptx64-nvidia-cuda/libomptarget-nvptx.bc --cuda-path=@PP_OMP_CUDA_PATH@"
+  AMD "-fopenmp --offload-arch=@AMD_ARCH@ ?--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode ?--libomptarget-amdgpu-bc-path=@LLVM_LIB@/amdgcn-amd-amdhsa/libomptarget-amdgpu.bc"
   CPU "-fopenmp -fopenmp-targets=@HOST_ARCH@-pc-linux-gnu -DPP_OFFLOAD_CPU=1"
   OMPX 18 RUNTIME llvm CHECK pp_check_clang_cuda STATUS "run here"
   DOC "openmp.llvm.org Offloading Support, OpenMP Command-Line Argument Reference")

@@ -42,6 +42,7 @@ function(ct_refused name id version banner re)
 endfunction()
 
 set(B_DEBIAN19 "Debian clang version 19.1.7 (3~deb12u1)\\nTarget: x86_64-pc-linux-gnu")
+set(B_DEBIAN22 "Debian clang version 22.1.8 (1~deb12u1)\\nTarget: x86_64-pc-linux-gnu")
 set(B_LLVM21 "clang version 21.1.0\\nTarget: x86_64-unknown-linux-gnu")
 set(B_LLVM17 "clang version 17.0.6\\nTarget: x86_64-unknown-linux-gnu")
 set(B_AMD17 "AMD clang version 17.0.0 (roc-6.0.0)\\nTarget: x86_64-unknown-linux-gnu")
@@ -59,7 +60,7 @@ set(NV80 -DPP_OFFLOAD=nvidia -DPP_NVIDIA_ARCH=sm_80)
 set(R ${CT_WORK}/clang_nvidia_debian/root)
 ct_case(clang_nvidia_debian Clang 19.1.7 ${B_DEBIAN19} clang-19 clang
   "-fopenmp --offload-arch=sm_80 --libomptarget-nvptx-bc-path=${R}/lib/libomptarget-nvptx-sm_80.bc --cuda-path=/opt/cuda-legacy -foffload-lto"
-  LINK "-fuse-ld=lld -Wl,-rpath,${R}/lib" OMPX "yes (offload to nvidia, sm_80)"
+  LINK "-fuse-ld=lld -Wl,-rpath,${R}/lib" OMPX "yes (offload to nvidia, sm_80, flat blocks)"
   OPTS --debian-llvm ARGS ${NV80} -DPP_OMP_CUDA_PATH=/opt/cuda-legacy)
 set(R ${CT_WORK}/clang_nvidia_untuned/root)
 ct_case(clang_nvidia_untuned Clang 19.1.7 ${B_DEBIAN19} clang-19 clang
@@ -75,6 +76,24 @@ if(EXISTS /usr/lib/x86_64-linux-gnu/amdgcn/bitcode) # Debian's ROCm device libra
   string(APPEND _amd " --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
 endif()
 ct_case(clang_amd Clang 19.1.7 ${B_DEBIAN19} clang-19 clang "${_amd}" ARGS -DPP_OFFLOAD=amd)
+# Debian's clang-22 with the runtime of scripts/llvm-offload (PP_OMP_RUNTIME_DIR): the device
+# runtime named for the compile and its archive for the device link, CUDA 13's ptxas (no legacy
+# root), -fgnu-keywords for its <ompx.h>; ompx blocks of two dimensions unless PP_OMPX_GRID=flat,
+# which tags the build +ompx1d.
+set(RT ${CT_WORK}/clang22_nvidia_runtime/rt)
+ct_case(clang22_nvidia_runtime Clang 22.1.8 ${B_DEBIAN22} clang-22 clang
+  "-fopenmp --offload-arch=sm_80 --libomptarget-nvptx-bc-path=${RT}/lib/nvptx64-nvidia-cuda/libomptarget-nvptx.bc -fgnu-keywords -foffload-lto"
+  LINK "-Xoffload-linker -L${RT}/lib/nvptx64-nvidia-cuda -Wl,-rpath,${RT}/lib" OMPX "yes (offload to nvidia, sm_80, multi blocks)"
+  OPTS --llvm-runtime ARGS ${NV80} -DPP_OMP_RUNTIME_DIR=${RT}/lib)
+set(RT ${CT_WORK}/clang22_amd_runtime/rt)
+ct_case(clang22_amd_runtime Clang 22.1.8 ${B_DEBIAN22} clang-22 clang
+  "${_amd} --libomptarget-amdgpu-bc-path=${RT}/lib/amdgcn-amd-amdhsa/libomptarget-amdgpu.bc -mcode-object-version=5"
+  LINK "-Xoffload-linker -L${RT}/lib/amdgcn-amd-amdhsa -Wl,-rpath,${RT}/lib" OMPX "yes (offload to amd, gfx90a, multi blocks)"
+  OPTS --llvm-runtime ARGS -DPP_OFFLOAD=amd -DPP_OMP_RUNTIME_DIR=${RT}/lib)
+pp_test(ctable_clang22_flat LABELS unit compilers
+  EXPECT 0 "omp banner +Debian clang version 22\\.1\\.8 \\(1~deb12u1\\); OpenMP runtime [^ ]*/clang22_flat/rt/lib$\nbuild tag +clang-22\\+ompx1d$\nompx[[:space:]]+yes \\(offload to nvidia, sm_80, flat blocks\\)"
+  COMMAND ${CT_SH} ${PROJECT_SOURCE_DIR} ${CT_WORK}/clang22_flat Clang 22.1.8 ${B_DEBIAN22} --llvm-runtime --
+    ${NV80} -DPP_OMP_RUNTIME_DIR=${CT_WORK}/clang22_flat/rt/lib -DPP_OMPX_GRID=flat)
 ct_case(clang_cpu Clang 17.0.6 ${B_LLVM17} clang-17 clang
   "-fopenmp -fopenmp-targets=${CT_HOST}-pc-linux-gnu -DPP_OFFLOAD_CPU=1"
   OMPX "no (not available with clang-17 (LLVM kernel mode needs clang >= 18))" ARGS -DPP_OFFLOAD=cpu)
@@ -91,7 +110,7 @@ ct_case(amdclang_amd Clang 17.0.0 ${B_AMD17} amdclang-17 amdclang "-fopenmp --of
   LINK "-Wl,-rpath,${CT_WORK}/amdclang_amd/root/lib"
   OMPX "no (not available with amdclang-17 (LLVM kernel mode needs amdclang >= 18))" OPTS --preset frontier-amd)
 ct_case(amdclang18_ompx Clang 18.0.0 ${B_AMD18} amdclang-18 amdclang "-fopenmp --offload-arch=gfx90a"
-  OMPX "yes (offload to amd, gfx90a)" ARGS -DPP_OFFLOAD=amd)
+  OMPX "yes (offload to amd, gfx90a, flat blocks)" ARGS -DPP_OFFLOAD=amd)
 ct_refused(amdclang_nvidia Clang 17.0.0 ${B_AMD17} "amdclang-17 has no OpenMP offload to nvidia" ARGS ${NV80})
 
 # ---- HPE Cray CCE: the craype-accel module picks the device (documented only)

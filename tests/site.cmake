@@ -45,6 +45,10 @@ set_tests_properties(noroot_modules PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 pp_test(noroot_setup_cpu_no_download COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/noroot_setup_download.sh cpu none
         LABELS unit)
 set_tests_properties(noroot_setup_cpu_no_download PROPERTIES TIMEOUT 60)
+# scripts/llvm-offload (LLVM 22's offload runtime) refuses bad usage and a tarball of another
+# sha256, and stops in one line without root (nothing downloaded, nothing built).
+pp_test(llvm_offload_refusals COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/llvm_offload.sh LABELS unit)
+set_tests_properties(llvm_offload_refusals PROPERTIES TIMEOUT 120)
 if(PP_TEST_CLANG19 AND _nvv MATCHES "release (1[3-9]|[2-9][0-9])\\.")
   pp_test(noroot_setup_sm90_tries_download COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/noroot_setup_download.sh nvidia-sm90 download
           LABELS unit)

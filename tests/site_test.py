@@ -44,10 +44,10 @@ def shipped():
             site.preset_cache(b["preset"])  # every build names a real preset (BadInput if not)
     deb = site.load(os.path.join(REPO, "site", "debian.toml"))
     cells = lambda p, sweep: [b["name"] for b in deb.matrix(p, sweep)]  # noqa: E731
-    check(cells("cpu", False) == ["clang-19", "gcc-12"], f"debian cpu matrix {cells('cpu', False)}")
-    check(cells("nvidia-sm90", False) == ["clang-19", "gcc-12", "clang-16"],
+    check(cells("cpu", False) == ["clang-19", "gcc-12", "clang-22"], f"debian cpu matrix {cells('cpu', False)}")
+    check(cells("nvidia-sm90", False) == ["clang-19", "gcc-12", "clang-16", "clang-22"],
           f"debian nvidia-sm90 matrix {cells('nvidia-sm90', False)}")
-    check(len(cells("cpu", True)) == 7 and len(cells("nvidia-sm90", True)) == 10, "the flag sweep: 7 cpu, 10 nvidia cells")
+    check(len(cells("cpu", True)) == 8 and len(cells("nvidia-sm90", True)) == 11, "the flag sweep: 8 cpu, 11 nvidia cells")
     check([b["name"] for b in deb.builds if b.get("cuda")] == ["clang-19"], "one cuda build (clang-19)")
     pm = site.load(os.path.join(REPO, "site", "perlmutter.toml"))
     check(pm.account({"SBATCH_ACCOUNT": "m1234"}) == "m1234_g", "Perlmutter account m1234 -> m1234_g")

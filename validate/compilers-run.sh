@@ -4,8 +4,8 @@
 # the build/matrix-run/<preset>/<tag>/ folders (scripts/compilers pack: bin/,
 # runtime, models, apps, build-fail; or its .tar.xz, or build/matrix/<preset>
 # itself), the inputs/ decks, and the runtimes: .gpu-rt (LLVM 19,
-# scripts/gpu-runtime: the clang-19 tags) and .gpu-rt-extra/{gcc-12,clang-16}
-# (scripts/compilers setup).
+# scripts/gpu-runtime: the clang-19 tags), .gpu-rt-llvm22 (LLVM 22: the clang-22
+# tags) and .gpu-rt-extra/{gcc-12,clang-16} (scripts/compilers setup).
 set -uo pipefail
 # Run from the source tree: its inputs/, whichever binaries (carried without their share/).
 export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
@@ -42,7 +42,11 @@ line that has no result as a cell of that name.
 RUN_TIMEOUT (seconds, default 600) ends a run that takes longer (SIGTERM, SIGKILL 10 s
 later); it is reported as TIMEOUT with the last lines of its output.
 
-Order: the base builds (clang-19, clang-16, gcc-12: slow tags last), then the flag sets,
+Runtimes, from the folder it runs in: .gpu-rt (clang-19, scripts/gpu-runtime), .gpu-rt-llvm22
+(clang-22: scripts/compilers setup, or scripts/gpu-runtime --llvm .toolchain/llvm-22),
+.gpu-rt-extra/{gcc-12,clang-16} (scripts/compilers setup).
+
+Order: the base builds (clang-19, clang-16, clang-22, gcc-12: slow tags last), then the flag sets,
 so that a --budget cuts the flag sweep of the slowest compiler first.
 
 Short sizes (5 apps x 10 builds in about 4 minutes on an H100 or H200;
@@ -157,6 +161,8 @@ activation() {
     gcc-*) echo ". .gpu-rt-extra/$1/activate" ;;
     # LLVM 16's runtime with libLLVM-16's own dependencies (scripts/compilers setup): no .gpu-rt
     clang-16) echo ". .gpu-rt-extra/clang-16/activate" ;;
+    # LLVM 22's runtime (scripts/llvm-offload) and libLLVM-22 with its dependencies
+    clang-22) echo ". .gpu-rt-llvm22/activate" ;;
     *) echo "true" ;;
   esac
 }
@@ -246,7 +252,7 @@ for r in "${runs[@]}"; do
   printf '[%d/%d] %-12s %-26s %-14s ' "$i" "$n" "$app" "$t" "$models"
   s0=$(date +%s)
   rm -f "$out/$stem.json"
-  missing=$(for f in $(echo "$setup" | grep -oE '\.gpu-rt[a-z-]*(/[a-z0-9.-]+)?/activate'); do [[ -f $f ]] || echo "$f"; done)
+  missing=$(for f in $(echo "$setup" | grep -oE '\.gpu-rt[a-z0-9-]*(/[a-z0-9.-]+)?/activate'); do [[ -f $f ]] || echo "$f"; done)
   if [[ -n $missing ]]; then # a runtime not carried here: an error of the setup, not of the compiler
     echo "runtime missing: $missing" > "$out/$stem.txt"
     rc=3

@@ -238,7 +238,7 @@ static void print_version(const pp_app *app) {
       {"C compiler", b->c_compiler},     {"C flags", b->c_flags},
       {"OpenMP compiler", b->omp_compiler_banner}, {"offload", b->offload},
       {"offload flags", b->offload_flags}, {"flag set", b->omp_flag_set},
-      {"omp simd", b->omp_simd ? "on" : "off"},
+      {"omp simd", b->omp_simd ? "on" : "off"}, {"ompx blocks", b->ompx_grid},
       {"CUDA compiler", b->cuda_compiler}, {"CUDA flags", b->cuda_flags},
       {"HIP compiler", b->hip_compiler}, {"HIP flags", b->hip_flags}, {"MPI", b->mpi}};
   for (size_t i = 0; i < sizeof f / sizeof *f; i++)

@@ -50,6 +50,7 @@ static void json_build(pp_json *j) {
   pp_json_str(j, "omp_forced_flags", b->omp_forced_flags);
   pp_json_str(j, "ompx_absent", b->ompx_absent);
   pp_json_bool(j, "omp_simd", b->omp_simd);
+  pp_json_str(j, "ompx_grid", b->ompx_grid);
   pp_json_obj_end(j);
 }
 

@@ -95,9 +95,9 @@ void pp_report_print(const pp_report *r, FILE *f) {
   const pp_buildinfo *b = pp_build_info();
   fprintf(f, "\n== %s  (ProxyPort %s, git %s%s%s, %d rank%s)\n", r->app, b->version, b->git_revision,
           b->git_diff_hash[0] ? " diff " : "", b->git_diff_hash, pp_mpi_size(), pp_mpi_size() > 1 ? "s" : "");
-  fprintf(f, "   %-22s %s (%s; flag set %s%s%s; omp simd %s)\n", "build", b->tag,
+  fprintf(f, "   %-22s %s (%s; flag set %s%s%s; omp simd %s%s%s)\n", "build", b->tag,
           b->omp_compiler_banner, b->omp_flag_set, b->omp_extra_flags[0] ? ": " : "",
-          b->omp_extra_flags, b->omp_simd ? "on" : "off");
+          b->omp_extra_flags, b->omp_simd ? "on" : "off", b->ompx_grid[0] ? "; ompx blocks " : "", b->ompx_grid);
   if (b->omp_forced_flags[0]) fprintf(f, "   %-22s %s\n", "forced flags", b->omp_forced_flags);
   if (r->systems) print_system(r, f);
   const pp_site_file *site = pp_site_file_get(); /* the file is in the JSON whole */

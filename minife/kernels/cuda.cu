@@ -2,8 +2,9 @@
  * builds it as cuda, hipcc as hip (kernels/hip.hip). The algorithm and index
  * arithmetic of the ompx kernel: a block of rows_per_team x vector_len
  * threads, thread t on row t / vector_len of the block's row group as lane
- * t % vector_len (one dimension, since kernel mode in clang 19 has only
- * that); lanes stride over a row's entries, then reduce by shuffles or
+ * t % vector_len (one dimension, as kernel mode in clang 19 has only that;
+ * the ompx file makes the block vector_len x rows_per_team with clang >= 20,
+ * which numbers the threads alike); lanes stride over a row's entries, then reduce by shuffles or
  * through shared memory; one block per row group, or a fixed grid that loops. */
 #include <limits.h>
 #include <stdlib.h>

@@ -20,7 +20,12 @@
  *   atom and shuffles; energies through Y, a team per 16 atoms of a tile,
  *   its threads over the rows.
  * Built with -fopenmp-cuda-mode (CMakeLists.txt): the level buffers and the
- * helpers' address-taken locals must stay the thread's own. */
+ * helpers' address-taken locals must stay the thread's own.
+ * Blocks of lanes x groups (compute_ui, compute_deidrj: lanes x (atom,
+ * neighbour) pairs; --deidrj split and collapsed compute_yi: 32 lanes x warps)
+ * are two-dimensional with clang >= 20, thread_limit(lanes, groups, 1)
+ * (pp/ompx_util.h, PP_OMPX_MULTIDIM; PP_OMPX_GRID=flat keeps one dimension),
+ * one dimension of lanes * groups threads with clang 19, as in cuda.cu. */
 #include <omp.h>
 #include <ompx.h>
 #include <stdlib.h>
@@ -33,6 +38,16 @@ typedef snap_gpu_work work;
 #define LAUNCH(nb, tpb, ...)                                                             \
   PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(tpb)                  \
             device(pp_omp_device) __VA_ARGS__)
+/* This thread's lane and row (group, warp) in a block of nx lanes per row. */
+#if PP_OMPX_MULTIDIM
+#define LANE_OF(nx) ompx_thread_id_x()
+#define ROW_OF(nx) ompx_thread_id_y()
+#define ROWS_OF(nx) ompx_block_dim_y()
+#else
+#define LANE_OF(nx) (ompx_thread_id_x() % (nx))
+#define ROW_OF(nx) (ompx_thread_id_x() / (nx))
+#define ROWS_OF(nx) (ompx_block_dim_x() / (nx))
+#endif
 #define GRID_LOOP(q, n)                                                                  \
   for (long q = (long)ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x(); q < (n); \
        q += (long)ompx_grid_dim_x() * ompx_block_dim_x())
@@ -50,7 +65,7 @@ static inline snap_c *group_buf(snap_c *global, int g, int groups, long elems) {
 }
 
 static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, double *uar, double *uai) {
-  const int g = ompx_thread_id_x() / s.lanes, lane = ompx_thread_id_x() % s.lanes;
+  const int g = ROW_OF(s.lanes), lane = LANE_OF(s.lanes);
   const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
   snap_c *buf = group_buf(scr, g, s.groups, s.elems);
   for (long base = (long)ompx_block_id_x() * s.groups; base < npairs; base += (long)ompx_grid_dim_x() * s.groups) {
@@ -80,7 +95,7 @@ static inline void ui_pairs(const snap_data *d, snap_pair_shape s, snap_c *scr, 
 
 static inline void deidrj(const snap_data *d, snap_pair_shape s, snap_c *scr, const double *yr, const double *yi,
                           double *dedr) {
-  const int g = ompx_thread_id_x() / s.lanes, lane = ompx_thread_id_x() % s.lanes;
+  const int g = ROW_OF(s.lanes), lane = LANE_OF(s.lanes);
   const long npairs = (long)d->natoms * d->nmax, lvl = snap_level_elems(d->t.twojmax);
   snap_c *buf = group_buf(scr, g, s.groups, s.elems);
   for (long base = (long)ompx_block_id_x() * s.groups; base < npairs; base += (long)ompx_grid_dim_x() * s.groups) {
@@ -115,8 +130,8 @@ static inline void deidrj(const snap_data *d, snap_pair_shape s, snap_c *scr, co
  * and dU per thread in team memory (element ma of lane l at ma * 32 + l). */
 static inline void deidrj_split(const snap_data *d, long t0, long nt, const snap_dck *dck, const double *yr,
                                 const double *yi, double *dedr) {
-  const int lane = ompx_thread_id_x() % SNAP_TILE, wb = ompx_thread_id_x() / SNAP_TILE;
-  const int wpb = ompx_block_dim_x() / SNAP_TILE, row = d->t.twojmax + 1;
+  const int lane = LANE_OF(SNAP_TILE), wb = ROW_OF(SNAP_TILE);
+  const int wpb = ROWS_OF(SNAP_TILE), row = d->t.twojmax + 1;
   snap_c *u = (snap_c *)llvm_omp_target_dynamic_shared_alloc() + (long)wb * 2 * row * SNAP_TILE + lane;
   snap_c *du = u + (long)row * SNAP_TILE;
   const long nw = snap_split_warps(d, nt);
@@ -141,11 +156,11 @@ static void compute_ui(const snap_data *d, void *p) {
   double *ur = w->ur, *ui = w->ui, *uar = w->uar, *uai = w->uai;
   snap_c *scr = s->team_scratch ? NULL : w->scr_ui;
   const long n = snap_tiled_len(d), nh = (long)d->natoms * d->t.idxu_half;
-  const int tpb = s->tpb, threads = ps.groups * ps.lanes;
+  const int tpb = s->tpb;
   const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
   LAUNCH(snap_gpu_blocks(nh, tpb), tpb, firstprivate(dd) is_device_ptr(uar, uai))
   GRID_LOOP(q, nh) snap_uacc_init_item(&dd, q, uar, uai);
-  LAUNCH(ps.teams, threads, firstprivate(dd, ps) is_device_ptr(uar, uai, scr) ompx_dyn_cgroup_mem(team))
+  PP_OMPX_LAUNCH_XY(ps.teams, ps.lanes, ps.groups, firstprivate(dd, ps) is_device_ptr(uar, uai, scr) ompx_dyn_cgroup_mem(team))
   ui_pairs(&dd, ps, scr, uar, uai);
   LAUNCH(snap_gpu_blocks(n, tpb), tpb, firstprivate(dd) is_device_ptr(uar, uai, ur, ui))
   GRID_LOOP(q, n) snap_ui_spread_item(&dd, q, uar, uai, ur, ui);
@@ -160,9 +175,9 @@ static void compute_yi(const snap_data *d, void *p) {
   if (w->sh.yi_collapsed) {
     const int ytpb = w->sh.yi_tpb, wpb = ytpb / SNAP_TILE;
     const long nb = snap_yi_tile_blocks(d, wpb);
-    LAUNCH(snap_gpu_blocks(nb * ytpb, ytpb), ytpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
+    PP_OMPX_LAUNCH_XY(snap_gpu_blocks(nb * ytpb, ytpb), SNAP_TILE, wpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
     for (long b = ompx_block_id_x(); b < nb; b += ompx_grid_dim_x())
-      snap_yi_tile_item(&dd, b, ompx_thread_id_x() / SNAP_TILE, wpb, ompx_thread_id_x() % SNAP_TILE, ur, ui, yr, yi);
+      snap_yi_tile_item(&dd, b, ROW_OF(SNAP_TILE), wpb, LANE_OF(SNAP_TILE), ur, ui, yr, yi);
   } else {
     LAUNCH(snap_gpu_blocks((long)d->natoms * tpb, tpb), tpb, firstprivate(dd) is_device_ptr(ur, ui, yr, yi))
     for (int i = ompx_block_id_x(); i < dd.natoms; i += ompx_grid_dim_x())
@@ -186,16 +201,15 @@ static void compute_deidrj(const snap_data *d, void *p) {
       const long n = nt * SNAP_TILE * d->nmax, nw = snap_split_warps(d, nt);
       LAUNCH(snap_gpu_blocks(n, s->tpb), s->tpb, firstprivate(dd, t0, n) is_device_ptr(dck, dedr))
       GRID_LOOP(q, n) snap_split_dck_item(&dd, t0, q, dck, dedr);
-      LAUNCH(snap_gpu_blocks(nw * SNAP_TILE, tpb), tpb, firstprivate(dd, t0, nt) is_device_ptr(dck, yr, yi, dedr)
-             ompx_dyn_cgroup_mem(team))
+      PP_OMPX_LAUNCH_XY(snap_gpu_blocks(nw * SNAP_TILE, tpb), SNAP_TILE, s->split_warps,
+                        firstprivate(dd, t0, nt) is_device_ptr(dck, yr, yi, dedr) ompx_dyn_cgroup_mem(team))
       deidrj_split(&dd, t0, nt, dck, yr, yi, dedr);
     }
     return;
   }
   snap_c *scr = s->team_scratch ? NULL : w->scr_de;
-  const int threads = ps.groups * ps.lanes;
   const int team = s->team_scratch ? (int)(ps.groups * ps.elems * sizeof(snap_c)) : 0;
-  LAUNCH(ps.teams, threads, firstprivate(dd, ps) is_device_ptr(yr, yi, dedr, scr) ompx_dyn_cgroup_mem(team))
+  PP_OMPX_LAUNCH_XY(ps.teams, ps.lanes, ps.groups, firstprivate(dd, ps) is_device_ptr(yr, yi, dedr, scr) ompx_dyn_cgroup_mem(team))
   deidrj(&dd, ps, scr, yr, yi, dedr);
 }
 

@@ -25,6 +25,29 @@
   PP_PRAGMA(omp target teams ompx_bare num_teams(nb) thread_limit(tpb)                   \
             device(pp_omp_device) __VA_ARGS__)
 
+/* Blocks of rows x lanes (spmv's rows x vector lanes, testsnap's pairs x lanes):
+ * ompx_bare takes a multi-dimensional thread_limit(x, y, z) / num_teams(x, y, z)
+ * from clang 20 on; clang 19 rejects it in C ("expected ')'"), so there such a
+ * block is one dimension of x * y threads. Both forms number a block's threads
+ * t = x + nx * y (x fastest, as warps are formed), so a kernel computes the same
+ * in either. PP_OMPX_FLAT (CMake PP_OMPX_GRID=flat, build tag +ompx1d) keeps the
+ * one-dimensional form on any compiler, so both can be timed with one. */
+#if !defined(PP_OMPX_FLAT) && defined(__clang__) && __clang_major__ >= 20
+#define PP_OMPX_MULTIDIM 1
+#else
+#define PP_OMPX_MULTIDIM 0
+#endif
+
+/* A bare launch of nb blocks of nx x ny threads (x: the lanes); the flat form
+ * is PP_OMPX_LAUNCH(nb, nx * ny). */
+#if PP_OMPX_MULTIDIM
+#define PP_OMPX_LAUNCH_XY(nb, nx, ny, ...)                                              \
+  PP_PRAGMA(omp target teams ompx_bare num_teams(nb, 1, 1) thread_limit(nx, ny, 1)      \
+            device(pp_omp_device) __VA_ARGS__)
+#else
+#define PP_OMPX_LAUNCH_XY(nb, nx, ny, ...) PP_OMPX_LAUNCH(nb, (nx) * (ny), __VA_ARGS__)
+#endif
+
 /* Grid-stride loop over [0, n) from this thread. */
 #define PP_OMPX_FOR(i, n)                                                                \
   for (size_t i = (size_t)ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x(),  \
