@@ -12,7 +12,16 @@ int mb_blocks = 0;
 typedef struct config {
   pp_list tpb;
   uint64_t kernels; /* bit i: mb_suite[i] */
+  int energy_all;   /* --energy-tpb all */
 } config;
+
+static const char *parse_energy_tpb(const char *v, void *ctx) {
+  config *c = ctx;
+  if (!strcmp(v, "fastest")) c->energy_all = 0;
+  else if (!strcmp(v, "all")) c->energy_all = 1;
+  else return "expected 'fastest' or 'all'";
+  return NULL;
+}
 
 static const char *parse_tpb(const char *v, void *ctx) {
   config *c = ctx;
@@ -44,6 +53,9 @@ int main(int argc, char **argv) {
       {"--blocks", "N", "blocks/teams of the streaming, atomic and reduction kernels, threads "
        "striding over the array (default 0: one per tpb elements)", parse_blocks},
       {"--kernels", "LIST", "kernels to run, by row name (default all; listed below)", parse_kernels},
+      {"--energy-tpb", "WHICH", "fastest (default): a kernel's energy is metered at its fastest tpb, the\n"
+       "                     row the summary reports (each metered row costs a few counter updates); all:\n"
+       "                     at every tpb", parse_energy_tpb},
       {NULL, NULL, NULL, NULL}};
   static char epilog[4096];
   char list[2048];
@@ -100,12 +112,9 @@ int main(int argc, char **argv) {
     mb_gold_sums(&gold, s.opt.seed, in.n);
     for (int m = 0; m < PP_MODEL_COUNT; m++) {
       if (!s.ops[m]) continue;
-      int ntpb = m == PP_HOST ? 1 : cfg.tpb.n;
-      for (int t = 0; t < ntpb; t++) {
-        int tpb = m == PP_HOST ? 256 : (int)cfg.tpb.v[t];
-        pp_progress(&s, "size %zu, %s, tpb %d", in.n, pp_model_name((pp_model)m), tpb);
-        mb_run_model(&s, (pp_model)m, &in, &gold, tpb, here, check_buf);
-      }
+      int tpb[MB_MAX_TPB], ntpb = m == PP_HOST ? 1 : cfg.tpb.n;
+      for (int t = 0; t < ntpb; t++) tpb[t] = m == PP_HOST ? 256 : (int)cfg.tpb.v[t];
+      mb_run_model(&s, (pp_model)m, &in, &gold, tpb, ntpb, cfg.energy_all, here, check_buf);
     }
     mb_inputs_free(&in);
   }

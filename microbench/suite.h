@@ -7,6 +7,7 @@
 
 extern const pp_kernel mb_suite[];
 extern const int mb_suite_len;
+#define MB_MAX_TPB PP_MAX_LIST /* --tpb values */
 /* The names --inject-fault takes (pp_app.faults), NULL-terminated. */
 extern const char *const mb_faults[];
 
@@ -15,11 +16,13 @@ extern const char *const mb_faults[];
 #define MB_DEVICE_FIXED_BYTES (8.0 * (PP_REDUCE_SCRATCH_LEN + MB_CHAIN_LEN + 2) + 16)
 
 /* Runs the kernels of `mask` (bit i: mb_suite[i]) of model m on the inputs
- * at tpb threads per block, size n = in->n (fixed-size kernels at their own). */
+ * at each of the ntpb threads per block, size n = in->n (fixed-size kernels
+ * at their own). With energy_all 0, a kernel's energy is metered once, at
+ * its fastest tpb (a row the summary reports), the other rows say so. */
 /* check_buf: host memory for one downloaded result (in->n doubles), allocated and
  * touched once by the caller: a fresh allocation per check made every row pay the
  * page faults of a 512 MiB buffer at 2^26. */
-void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, int tpb,
-                  uint64_t mask, void *check_buf);
+void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, const int *tpb,
+                  int ntpb, int energy_all, uint64_t mask, void *check_buf);
 
 #endif

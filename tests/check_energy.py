@@ -14,6 +14,8 @@ energy (read through pptools/result.py) against what the test planted:
   --absent TEXT    every row's energy is the string TEXT (not measured)
   --below          every row is marked below the counter's resolution (error >= 2%)
   --repeated       every row was repeated for the counter's resolution
+  --fastest-tpb    of each kernel's rows at several tpb (same model and size) the fastest
+                   alone has energy; the others name it (microbench --energy-tpb fastest)
   --or-wrap-gap    a row may instead say its reader was starved past one wrap of
                    the counter (a loaded machine: that refusal is right too)
 
@@ -44,6 +46,7 @@ def main():
     ap.add_argument("--below", action="store_true")
     ap.add_argument("--repeated", action="store_true")
     ap.add_argument("--or-wrap-gap", action="store_true")
+    ap.add_argument("--fastest-tpb", action="store_true")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -63,6 +66,24 @@ def main():
     rows = [r for r in doc["results"] if not (isinstance(r.get("energy"), str) and "a part of" in r["energy"])]
     if not rows:
         bad.append("no whole rows")
+    if a.fastest_tpb:
+        groups = {}
+        for r in rows:
+            groups.setdefault((r["kernel"], r["model"], r["size"]), []).append(r)
+        swept = [g for g in groups.values() if len(g) > 1]
+        if not swept:
+            bad.append("no kernel ran at several tpb")
+        for g in swept:
+            best = max(g, key=lambda r: r["fom"] if r["fom_higher_is_better"] else -r["fom"])
+            for r in g:
+                w = f"{r['kernel']} {r['model']} {r['size']} {r['variant']}"
+                if r is best and not isinstance(r["energy"], dict):
+                    bad.append(f"{w}: the fastest, but no energy: {r['energy']!r}")
+                elif r is not best and r["energy"] != ("not measured: the kernel's energy is measured at its "
+                                                      f"fastest launch, {best['variant']} (--energy-tpb all)"):
+                    bad.append(f"{w}: not the fastest ({best['variant']}), energy {r['energy']!r}")
+        rows = [r for r in rows if isinstance(r["energy"], dict) or not any(len(g) > 1 for g in [groups[
+            (r["kernel"], r["model"], r["size"])]])]
     for r in rows:
         w = f"{r['kernel']} {r['model']} {r['size']} {r['variant']}"
         e = r.get("energy")

@@ -52,11 +52,18 @@ set_target_properties(fake_powercap_open PROPERTIES LIBRARY_OUTPUT_DIRECTORY $<T
 set(_pc $<TARGET_FILE:fake_powercap>)
 set(_en python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_energy.py)
 # (a repeat may take seconds where a loaded machine sees the counter's updates late)
-set(_mb_once $<TARGET_FILE:microbench> --backend host --size 4096 --kernels triad,dot ${PP_TEST_FAST})
+set(_mb_core $<TARGET_FILE:microbench> --size 4096 --kernels triad,dot ${PP_TEST_FAST})
+set(_mb_once ${_mb_core} --backend host)
 set(_mb ${_mb_once} --energy-max-s 10)
 pp_test(energy_rapl_microbench COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_mb 40 10 50000000 5 --
   ${_en} --run energy_mb.json --watts 50 --unit GB/J --readers 1 --read-by 0 --repeated --or-wrap-gap -- ${_mb}
   LABELS unit)
+# A tpb sweep: each kernel's energy at its fastest tpb only, the other rows name it.
+if(PP_TEST_MODELS MATCHES "omp")
+  pp_test(energy_fastest_tpb COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_tpb 40 10 5000000000 5 --
+    ${_en} --run energy_tpb.json --watts 50 --fastest-tpb -- ${_mb_core} --backend host,omp --tpb 64,128,256
+    --energy-max-s 10 LABELS unit)
+endif()
 # A repeat capped at 10 ms cannot reach 2% on a 5 ms counter (a window of one
 # or two updates, each seen up to a poll late): every row says so.
 pp_test(energy_below_resolution COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_below 40 10 5000000000 5 --

@@ -269,7 +269,7 @@ static void print_help(const pp_app *app) {
   printf("  --no-energy        no energy meter (NVML, AMD SMI, RAPL) and no energy columns\n");
   printf("  --energy-max-s S   a row whose timed runs are too short for the energy counter (error < 2%%\n"
          "                     between two of its updates) is run again alone for at most S seconds\n"
-         "                     (default 0.5; a counter updated every 100 ms needs about 0.2 s); past it\n"
+         "                     (default 1; a counter updated every 100 ms needs 0.2 to 0.5 s); past it\n"
          "                     the row is marked below the counter's resolution\n"
          "  --energy-min-s S   meter every row over at least S seconds (default 0: as long as it needs;\n"
          "                     validate/energy-check compares long regions with nvidia-smi)\n");
@@ -455,7 +455,7 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
   opt->seed = 42;
   opt->device = -1;
   opt->progress = 1;
-  opt->energy_max_s = 0.5; /* per row, a cap: most rows need one or two counter updates */
+  opt->energy_max_s = 1.0; /* per row, a cap: most rows need two to five counter updates */
   record_command(argc, argv, opt->command, sizeof opt->command);
   pp_agree_args(argc, argv); /* compared across ranks by every collective check */
   /* Every rank parses the same command line (and decks): one collective verdict. */

@@ -4,9 +4,9 @@
 #include <string.h>
 #include "pp/kernel.h"
 #include "pp/measure.h"
+#include "pp/report.h"
 
-int pp_kernel_bench(pp_session *s, pp_model m, const pp_kernel *k, void *ctx, long long n,
-                    const char *variant) {
+pp_measure pp_kernel_measure(const pp_kernel *k, long long n, const char *variant) {
   const long long size = k->size > 0 ? k->size : n;
   const pp_measure spec = {.name = k->name,
                            .unit = k->unit,
@@ -17,8 +17,14 @@ int pp_kernel_bench(pp_session *s, pp_model m, const pp_kernel *k, void *ctx, lo
                            .work = k->work ? k->work(size) : 0,
                            .calls = k->calls,
                            .ranks = PP_RANKS_REPLICATED};
+  return spec;
+}
+
+int pp_kernel_bench(pp_session *s, pp_model m, const pp_kernel *k, void *ctx, long long n,
+                    const char *variant) {
+  const pp_measure spec = pp_kernel_measure(k, n, variant);
   if (k->setup) k->setup(ctx);
-  return pp_measure_run(s, m, &spec, k->run, ctx, k->verify)->valid;
+  return (int)(pp_measure_run(s, m, &spec, k->run, ctx, k->verify) - pp_report_row(s->report, 0));
 }
 
 const char *pp_kernel_select(const char *list, const pp_kernel *table, int count,

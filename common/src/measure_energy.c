@@ -9,6 +9,7 @@
 #include <time.h>
 #include "pp/measure_energy.h"
 #include "pp/mpi.h"
+#include "pp/report.h"
 #include "pp/timer.h"
 
 pp_energy_meter *pp_measure_energy_meter(pp_session *s, pp_model m) {
@@ -83,13 +84,17 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
     snprintf(x->why, sizeof x->why, "not measured (--no-energy)");
     return;
   }
+  if (s->energy_later) { /* the same on every rank */
+    snprintf(x->why, sizeof x->why, "not measured: later, if the app chooses this row");
+    return;
+  }
   const int me = pp_mpi_rank(), P = pp_mpi_size();
   const int calls = spec->calls > 0 ? spec->calls : 1;
   const double row_s = row->time.median;
   /* the timed runs serve where every reader's do; else the runs again, alone */
   const double min_s = s->opt.energy_min_s;
   double again[2] = {e->available && !er->failed && !usable(e, er, row_s, calls, min_s),
-                     er->runs > 0 ? (er->t - er->t0) / (double)er->runs : 0};
+                     er->runs > 0 ? (er->t - er->t0) / (double)er->runs : row_s * calls};
   pp_mpi_max(again, 2);
   pp_energy_region rep;
   pp_energy_region *r = er;
@@ -159,4 +164,19 @@ void pp_measure_energy_row(pp_session *s, pp_model m, pp_row *row, const pp_meas
   else if (!(fabs(pace - 1) <= PP_ENERGY_MAX_ERROR))
     snprintf(x->why, sizeof x->why, "the metered runs took %.3gx the row's time per repetition (time the row's "
              "timer leaves out: launch gaps, host work between parts); J/rep is theirs", pace);
+}
+
+void pp_measure_energy_of(pp_session *s, pp_model m, int index, const pp_measure *spec, pp_run_fn run, void *ctx) {
+  pp_energy_region none;
+  memset(&none, 0, sizeof none); /* no timed runs of its own: the runs are repeated */
+  const int later = s->energy_later;
+  s->energy_later = 0;
+  pp_measure_energy_row(s, m, pp_report_row(s->report, index), spec, &none, run, ctx);
+  s->energy_later = later;
+}
+
+void pp_measure_energy_skip(pp_session *s, int index, const char *why) {
+  pp_row_energy *x = &pp_report_row(s->report, index)->energy;
+  if (x->measured || s->opt.no_energy) return;
+  snprintf(x->why, sizeof x->why, "not measured: %s", why);
 }

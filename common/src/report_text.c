@@ -63,12 +63,16 @@ static void print_energy_legend(const pp_report *r, FILE *f, int energy, int mar
             marks & 4 ? " ~: the metered runs' time per repetition is not the row's (the JSON's note says"
                         " how far)." : "");
   }
-  for (int m = 0; m < PP_MODEL_COUNT; m++) {
+  for (int m = 0; m < PP_MODEL_COUNT; m++) { /* a model none of whose rows has energy: why */
     const pp_row *first = NULL;
-    for (int i = 0; i < r->nrows && !first; i++)
-      if ((int)r->rows[i].model == m && !r->rows[i].energy.measured && strncmp(r->rows[i].energy.why, "not measured: a part", 20))
+    int some = 0;
+    for (int i = 0; i < r->nrows; i++) {
+      if ((int)r->rows[i].model != m) continue;
+      some |= r->rows[i].energy.measured;
+      if (!first && !r->rows[i].energy.measured && strncmp(r->rows[i].energy.why, "not measured: a part", 20))
         first = &r->rows[i];
-    if (!first) continue;
+    }
+    if (!first || some) continue;
     fprintf(f, "energy (%s): ", pp_model_name((pp_model)m));
     pp_fputs_escaped(f, first->energy.why);
     fputc('\n', f);

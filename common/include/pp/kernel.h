@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "pp/buffers.h"
+#include "pp/measure.h"
 #include "pp/row.h"
 #include "pp/session.h"
 PP_EXTERN_C_BEGIN
@@ -50,9 +51,12 @@ typedef struct pp_kernel {
  * problem size n (k->size when it is > 0); variant names the launch
  * parameters ("tpb=256"; NULL or "" for none). Rate rows other than GB/s
  * that count bytes also get metric "bandwidth" (GB/s). Collective under
- * MPI. Returns 1 if the row validated. */
+ * MPI. Returns the row's index in the report (pp_report_row). */
 int pp_kernel_bench(pp_session *s, pp_model m, const pp_kernel *k, void *ctx, long long n,
                     const char *variant);
+/* The row description pp_kernel_bench measures k with (for
+ * pp_measure_energy_of). */
+pp_measure pp_kernel_measure(const pp_kernel *k, long long n, const char *variant);
 
 /* Parses a kernel list ("all" or comma-separated names of table[0..count-1],
  * count <= 64) into *mask (bit i: table[i]). NULL, or a message. */

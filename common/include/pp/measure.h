@@ -73,5 +73,13 @@ pp_row *pp_measure_parts(pp_session *s, pp_model m, const pp_measure *whole, con
                          pp_parts *pt, pp_parts_mode mode, pp_run_fn run, void *ctx,
                          pp_verify_fn verify);
 
+/* The energy of stored row `index`, measured while s->energy_later was set:
+ * its runs repeated alone (run(ctx), spec as it was measured with), as for
+ * a row whose timed runs are too short. Collective under MPI. */
+void pp_measure_energy_of(pp_session *s, pp_model m, int index, const pp_measure *spec, pp_run_fn run,
+                          void *ctx);
+/* Marks stored row `index` "not measured: <why>" ("the kernel's energy is ..."). */
+void pp_measure_energy_skip(pp_session *s, int index, const char *why);
+
 PP_EXTERN_C_END
 #endif

@@ -21,6 +21,10 @@ typedef struct pp_session {
    * pp_session_ready, which the measurement calls before the first timed run. */
   double copy_gbs[PP_MODEL_COUNT];
   int ready; /* pp_session_ready has run */
+  /* Rows measured while set get no energy yet: the app meters the ones it
+   * chooses with pp_measure_energy_of (microbench: each kernel's fastest
+   * launch of a sweep), the others say so. */
+  int energy_later;
   double t0; /* pp_wtime() at pp_session_start: progress lines show the time since */
 } pp_session;
 
