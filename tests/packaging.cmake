@@ -65,7 +65,23 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/.git)
 else()
   set(_rev "unknown")
 endif()
+# The version: the last release (CHANGELOG.md, its commit) and, in a checkout after it, the
+# commits since and the revision (0.3.1+12.g79f2b21e4764): never the last release's alone.
+if(EXISTS ${PROJECT_SOURCE_DIR}/.git)
+  execute_process(COMMAND git -C ${PROJECT_SOURCE_DIR} rev-list --count 7716daa594e8fbb1f1ef925bc4b6eccb2cfa11f4..HEAD
+                  OUTPUT_VARIABLE _since OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  set(_ver "[0-9]+\\.[0-9]+\\.[0-9]+(\\+[0-9]+\\.g[0-9a-f]+)?")
+  if(_since GREATER 0)
+    set(_ver "[0-9]+\\.[0-9]+\\.[0-9]+\\+[0-9]+\\.g[0-9a-f]+") # past 0.3.1: never 0.3.1 alone
+  endif()
+else()
+  set(_ver "${PROJECT_VERSION}")
+endif()
 foreach(app ${PP_APPS})
   pp_test(version_${app} COMMAND $<TARGET_FILE:${app}> --version LABELS unit
-    EXPECT 0 "^${app} \\(ProxyPort ${PROJECT_VERSION}\\)\n  git revision +${_rev}\n  C compiler +\n  models +host")
+    EXPECT 0 "^${app} \\(ProxyPort ${_ver}\\)\n  git revision +${_rev}\n  C compiler +\n  models +host")
 endforeach()
+# The release named in CMakeLists.txt is the newest one CHANGELOG.md records with its commit.
+file(STRINGS ${PROJECT_SOURCE_DIR}/CHANGELOG.md _rel REGEX "^## \\[[0-9.]+\\] .*\\(commit [0-9a-f]+\\)" LIMIT_COUNT 1)
+pp_test(version_changelog COMMAND ${CMAKE_COMMAND} -E echo "${_rel}" LABELS unit
+  EXPECT 0 "^## \\[${PROJECT_VERSION}\\] ")
