@@ -194,6 +194,12 @@ if(PP_OMP_EXTRA_FLAGS AND NOT PP_OFFLOAD STREQUAL "none")
   list(APPEND PP_OFFLOAD_FLAGS ${_extra})
 endif()
 set(PP_OFFLOAD_LINK_FLAGS ${PP_OFFLOAD_FLAGS})
+# A compile with -foffload-lto keeps device bitcode and links no device runtime:
+# the runtime's bitcode path is the device link's alone ("argument unused" else).
+set(PP_OFFLOAD_COMPILE_FLAGS ${PP_OFFLOAD_FLAGS})
+if("-foffload-lto" IN_LIST PP_OFFLOAD_FLAGS)
+  list(FILTER PP_OFFLOAD_COMPILE_FLAGS EXCLUDE REGEX "^--libomptarget-(nvptx|amdgpu)-bc-path=")
+endif()
 set(PP_OFFLOAD_LINK_EXTRA "")
 if(NOT PP_OFFLOAD STREQUAL "none" AND PP_OMP_PATH STREQUAL "table" AND PP_ROW_${PP_OMP_ROW}_RUNTIME STREQUAL "llvm")
   # lld from the same LLVM: the AMDGPU device link needs it, and an older

@@ -47,7 +47,7 @@ function(pp_forced_flags_note out)
         get_source_file_property(o ${PROJECT_SOURCE_DIR}/${app}/kernels/${f}.c
                                  DIRECTORY ${PROJECT_SOURCE_DIR}/${app} COMPILE_OPTIONS)
         if(o)
-          list(REMOVE_ITEM o ${PP_OFFLOAD_FLAGS})
+          list(REMOVE_ITEM o ${PP_OFFLOAD_COMPILE_FLAGS})
         endif()
         if(o)
           string(REPLACE ";" " " o "${o}")

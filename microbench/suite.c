@@ -266,7 +266,7 @@ static void meter_fastest(pp_session *s, pp_model m, mb_state *r, const int *tpb
       const pp_row *a = pp_report_row(s->report, row[i][t]), *b = pp_report_row(s->report, row[i][best]);
       if (a->higher_is_better ? a->fom > b->fom : a->fom < b->fom) best = t;
     }
-    char variant[32], why[96];
+    char variant[32], why[160];
     snprintf(variant, sizeof variant, "tpb=%d", tpb[best]);
     snprintf(why, sizeof why, "the kernel's energy is measured at its fastest launch, %s (--energy-tpb all)",
              variant);

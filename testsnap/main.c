@@ -70,7 +70,7 @@ static void resolve_case(ts_config *c, char *buf, size_t len) {
     pp_usage_error("testsnap", "--case %s: no such case in %s; the cases: %s", c->case_name, tdir, cases);
   }
   if (!strcmp(c->case_name, "W_2")) {
-    static char ts_dir[1024];
+    static char ts_dir[sizeof dir];
     snprintf(ts_dir, sizeof ts_dir, "%s", dir);
     c->testsnap_ref = ts_dir;
     return;
@@ -280,15 +280,15 @@ static void check_variant(const pp_session *s, const ts_config *c, const problem
 /* The reference must be finite: anything else comes from inputs the math
  * cannot take (exit 2, not a validation failure of every model). */
 static void check_reference_finite(const problem *pb) {
-  char msg[256];
+  char msg[320];
   const char *bad = NULL;
   for (int i = 0; i < pb->dec.ne && !bad; i++)
     if (!isfinite(pb->ref_e[i]))
-      snprintf(msg, sizeof msg, "the reference energy of atom %d (%s) is %g: the inputs overflow double precision",
+      snprintf(msg, sizeof msg, "the reference energy of atom %d (%.100s) is %g: the inputs overflow double precision",
                i + 1, pb->e_what, pb->ref_e[i]), bad = msg;
   for (int k = 0; k < 3 * pb->dec.nf && !bad; k++)
     if (!isfinite(pb->ref_f[k]))
-      snprintf(msg, sizeof msg, "the reference force on atom %d (%s) is %g: the inputs overflow double precision",
+      snprintf(msg, sizeof msg, "the reference force on atom %d (%.100s) is %g: the inputs overflow double precision",
                k / 3 + 1, pb->ref_what, pb->ref_f[k]), bad = msg;
   pp_usage_check_all("testsnap", bad);
 }

@@ -148,17 +148,25 @@ static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uin
 }
 
 /* ---- LSD radix sort ------------------------------------------------------- */
+/* Threads per team of the regions whose teams open a parallel region of their
+ * own: the host as a device runs such a team on one thread (more, on a node of
+ * few cores, and libomp cannot form the team: a warning per region). */
+#ifdef PP_OFFLOAD_CPU
+#define NESTED_TPB 1
+#else
+#define NESTED_TPB TPB
+#endif
 /* Exclusive scan, in place, of each block of `blen` entries of a[0, m), block
  * b starting from offs[b] (0 without offs): SPMD teams, each thread scans one
  * contiguous piece, thread 0 scans the pieces' totals between two barriers.
  * Correct for any number of threads the runtime grants. */
 static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned *offs, int teams) {
   const long long nb = (m + blen - 1) / blen;
-#pragma omp target teams num_teams(teams) thread_limit(TPB) device(pp_omp_device) \
+#pragma omp target teams num_teams(teams) thread_limit(NESTED_TPB) device(pp_omp_device) \
     is_device_ptr(a, offs)
   {
     unsigned part[TPB + 1]; /* team-shared: the threads' piece totals */
-#pragma omp parallel
+#pragma omp parallel num_threads(NESTED_TPB)
     {
       const int t = omp_get_thread_num(), nth = omp_get_num_threads();
       for (long long b = omp_get_team_num(); b < nb; b += omp_get_num_teams()) {
@@ -200,7 +208,7 @@ static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *
 #pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) device(pp_omp_device) \
     is_device_ptr(k0, counts)
   for (long long l = 0; l < nl; l++) xs_lane_count(k0, n, l, nl, shift, bits, counts);
-#pragma omp target teams distribute thread_limit(TPB) device(pp_omp_device) \
+#pragma omp target teams distribute thread_limit(NESTED_TPB) device(pp_omp_device) \
     is_device_ptr(counts, bsum)
   for (long long b = 0; b < nb; b++) {
     const long long lo = b * XS_SCAN_BLOCK, hi = lo + XS_SCAN_BLOCK < m ? lo + XS_SCAN_BLOCK : m;
