@@ -1,88 +1,72 @@
 #!/usr/bin/env bash
-# The suite's published reference run on a GPU node (results/<device>/):
-# the public codes first (validate/refs/run.sh: XSBench, BabelStream, TestSNAP on
-# Kokkos CUDA and OpenMPTarget; same node, same call), then every app at the
-# published sizes through validate/gpu-run.sh (each file's exact command in its
-# .cmd), then the correctness sweep (validate/gpu-check.sh -> gpu-check.txt).
-usage() {
-  cat <<'EOF'
-usage: validate/publish.sh [--dry-run] [--binary-stamp-only] [--no-refs] [--no-check]
-                           [--ncu] OUTDIR
-Run from the repository root with the binaries (BIN, default build/nvidia-sm90/bin, built
-from a clean commit), .gpu-rt (LLVM 19's OpenMP runtime from scripts/gpu-runtime, sourced when present) and, for the
-references, REFS (default .refs: validate/refs/build.sh's output).
-  --dry-run            print the commands, run nothing
-  --binary-stamp-only  passed to gpu-run.sh: a copy of the tree whose .git does not match
-                       (a GPU node the sources were sent to); the binaries' build stamp decides
-  --no-refs            skip the public codes;  --no-check  skip gpu-check.sh
-  --ncu                also profile xsbench_like's baseline kernels (ompx, cuda) with ncu
-Writes into OUTDIR: refs/ (their outputs, refs.json), APP*.{json,csv,txt,cmd}, gpu-check.txt,
-publish.log (each step's exit code and elapsed seconds). Exit: 0 every step passed, 1 a step
-failed (the others still run), 2 bad usage. About 9.5 minutes on an H200 (the apps' host rows
-included; the check ~120 s): where a job may run at most 10 minutes, run it with --no-check
-and validate/gpu-check.sh in a second job.
-EOF
-}
+# The published set of one GPU node (results/<machine>/): the suite at its reference
+# scale with energy and the public codes beside it by the same method, the
+# correctness sweep, the energy meter against nvidia-smi, the node's record and
+# the set's manifest (validate/published checks it). See --help.
 set -u
-dry=0 stamp="" refs=1 check=1 ncu=0
+usage() {
+  cat <<'EOF2'
+usage: validate/publish.sh [--dry-run] [--no-peers] [--no-check] [--part suite|checks|all] OUTDIR
+Run from the repository root on the GPU node, with the binaries (BIN, default
+build/nvidia-sm90/bin, built from a clean commit), the OpenMP runtime (.gpu-rt, sourced
+when present) and the public codes (REFS, default .refs: validate/refs/build.sh's output).
+  suite   validate/suite --scale reference (every app, every GPU model, energy on) with
+          --peers REFS: OUTDIR/<app>/run1.*, summary.md, figures/, peers/
+  checks  validate/gpu-check.sh (OUTDIR/gpu-check.txt) and validate/energy-check
+          (OUTDIR/energy-check.txt: cuda, ompx and omp triad, 20 s each, against nvidia-smi)
+  --part  one of them (a job limited to 10 minutes runs them as two); default all
+Then OUTDIR/node.txt (nvidia-smi) and OUTDIR/manifest.toml (validate/published manifest:
+the machine, the software, the commit of the binaries, each step's exact command).
+About 7 minutes on an H200 (suite with peers ~5, checks ~3). Exit 0 every step passed, 1 a
+step failed (the others still run), 2 bad usage.
+EOF2
+}
+dry=0 peers=1 check=1 part=all
 while [ $# -gt 0 ]; do
   case $1 in
     --dry-run) dry=1 ;;
-    --binary-stamp-only) stamp=--binary-stamp-only ;;
-    --no-refs) refs=0 ;;
+    --no-peers) peers=0 ;;
     --no-check) check=0 ;;
-    --ncu) ncu=1 ;;
+    --part) shift; part=${1:-}; case $part in suite|checks|all) ;; *) echo "publish.sh: --part: suite, checks or all" >&2; exit 2 ;; esac ;;
     -h|--help) usage; exit 0 ;;
-    -*) echo "publish.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    -*) echo "publish.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) break ;;
   esac
   shift
 done
 [ $# -eq 1 ] || { usage >&2; exit 2; }
-out=$1
-bin=${BIN:-build/nvidia-sm90/bin}
-refdir=${REFS:-.refs}
-export BIN="$bin" PP_INPUTS="${PP_INPUTS:-$PWD/inputs}" OMP_TARGET_OFFLOAD=MANDATORY
+out=$1 bin=${BIN:-build/nvidia-sm90/bin} refs=${REFS:-.refs}
+export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}" OMP_TARGET_OFFLOAD=MANDATORY
 if [ $dry = 0 ]; then
   [ -x "$bin/microbench" ] || { echo "publish.sh: no binaries in $bin (set BIN)" >&2; exit 2; }
   mkdir -p "$out" || exit 2
-  # bash: .gpu-rt/activate finds its packages by BASH_SOURCE (under dash it took
-  # the caller's folder, unpacked nothing and marked the runtime unpacked)
   # shellcheck disable=SC1091
   [ -f .gpu-rt/activate ] && . .gpu-rt/activate
-  : > "$out/publish.log"
+  touch "$out/publish.log"
 fi
 fail=0 t0=$(date +%s)
-# step NAME COMMAND...: runs it (or prints it), logs its exit code and time.
+# step NAME COMMAND...: runs it (or prints it); publish.log gets its command, exit code and time.
 step() {
   name=$1; shift
   if [ $dry = 1 ]; then echo "$*"; return; fi
   "$@"; rc=$?
   [ $rc = 0 ] || fail=1
-  echo "$name rc=$rc $(($(date +%s) - t0)) s" | tee -a "$out/publish.log"
+  printf '%s\trc=%s\t%ss\t%s\n' "$name" $rc $(($(date +%s) - t0)) "$*" | tee -a "$out/publish.log"
 }
-R="validate/gpu-run.sh $stamp"
-[ $refs = 1 ] && step refs sh -c "validate/refs/run.sh '$refdir' '$out/refs' > '$out/refs.log' 2>&1"
-# The suite's published cases (one per app, validate/suite_cases.py) keep gpu-run.sh's
-# --backend all: ReFrame takes every model's references from them, the host model's included (tests/test_reframe_rows.py).
-step microbench $R microbench "$out" --size 2^24,2^26
-for n in 150 255; do
-  step spmv-n$n env NAME=spmv-n$n $R spmv "$out" --deck inputs/minife/n$n.deck
-done
-step cgsolve-n150 env NAME=cgsolve-n150 $R cgsolve "$out" --deck inputs/minife/n150.deck
-step cgsolve-n255 env NAME=cgsolve-n255 $R cgsolve "$out" --deck inputs/minife/n255.deck \
-  --backend omp,ompx,cuda --warmup 1 --samples 5
-for c in W_2J14_2000_disp W_2J8_2000_disp; do
-  step testsnap-$c env NAME=testsnap-$c $R testsnap "$out" --case $c
-done
-step xsbench-large env NAME=xsbench-large $R xsbench_like "$out" -s large --variant all
-step xsbench-large-cub env NAME=xsbench-large-cub $R xsbench_like "$out" -s large --backend cuda \
-  --variant sorted-material,sorted-energy --sort vendor
-if [ $ncu = 1 ]; then
-  step ncu sh -c "timeout 120 ncu -k 'regex:k_baseline|fused' -c 2 --section SpeedOfLight --section Occupancy \
---section LaunchStats --section MemoryWorkloadAnalysis '$bin/xsbench_like' --backend ompx,cuda -s large \
---variant baseline --warmup 0 --samples 1 > '$out/ncu-xs-baseline.txt' 2>&1"
+if [ "$part" != checks ]; then
+  p=""; [ $peers = 1 ] && p="--peers $refs"
+  # shellcheck disable=SC2086
+  step suite python3 validate/suite --bin "$bin" --scale reference --out "$out" $p
 fi
-[ $check = 1 ] && step gpu-check sh -c "validate/gpu-check.sh '$bin' > '$out/gpu-check.txt' 2>&1"
-[ $dry = 1 ] || echo "publish.sh: $( [ $fail = 0 ] && echo 'every step passed' || echo 'a step FAILED') ($out/publish.log)"
+if [ "$part" != suite ] && [ $check = 1 ]; then
+  step gpu-check sh -c "validate/gpu-check.sh '$bin' > '$out/gpu-check.txt' 2>&1"
+  step energy-check sh -c "python3 validate/energy-check --build '$(dirname "$bin")' --out /tmp/pp-energy-check \
+    -- '$bin/microbench' --backend cuda,ompx,omp --kernels triad --size 2^28 --tpb 256 --warmup 20 --samples 100 \
+    --energy-min-s 20 --bootstrap 0 > '$out/energy-check.txt' 2>&1"
+fi
+if [ $dry = 0 ]; then
+  { date -u +%FT%TZ; nvidia-smi --query-gpu=index,name,uuid,driver_version,memory.total,clocks.max.sm,power.limit \
+      --format=csv 2>&1; nvidia-smi topo -m 2>&1; } > "$out/node.txt"
+  step manifest python3 validate/published manifest "$out"
+fi
 exit $fail

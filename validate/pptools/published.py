@@ -9,6 +9,8 @@ validate/schema/results-set.schema.json) and what it holds.
   validate/published index [RESULTS] [--check]
                                        writes RESULTS/README.md and each set's README.md
                                        from the manifests (--check: exit 1 if they differ)
+  validate/published manifest DIR      writes DIR/manifest.toml for what validate/publish.sh
+                                       ran there (its publish.log, node.txt and result files)
 
 Exit 0 good, 1 a check failed (each failure on its line), 2 usage."""
 import fnmatch
@@ -189,8 +191,84 @@ def index(root=RESULTS):
     return texts
 
 
+STEP_FILES = {  # what each step of validate/publish.sh writes
+    "suite": ["suite.json", "summary.json", "summary.md", "figures/*", "peers/*"],
+    "gpu-check": ["gpu-check.txt"],
+    "energy-check": ["energy-check.txt"],
+    "manifest": ["node.txt", "publish.log"],
+}
+STEP_WHAT = {
+    "suite": "the suite at its reference scale: every app, every GPU model, energy; the public codes beside it "
+             "by the same method (peers/)",
+    "gpu-check": "the correctness sweep of the binaries (validate/gpu-check.sh)",
+    "energy-check": "the energy meter against nvidia-smi's power samples: cuda, ompx and omp triad, 20 s each",
+    "manifest": "the node's record (nvidia-smi) and the steps' log",
+}
+
+
+def _toml_str(s):
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_manifest(folder):
+    """manifest.toml of a folder validate/publish.sh made (its publish.log, node.txt, results)."""
+    steps = []
+    with open(os.path.join(folder, "publish.log"), encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 4 and parts[0] in STEP_FILES:
+                steps.append((parts[0], parts[3]))
+    if not any(n == "manifest" for n, _ in steps):
+        steps.append(("manifest", "validate/published manifest " + folder))
+    docs = []
+    for d, _, names in os.walk(folder):
+        for n in names:
+            if n.endswith(".json") and os.path.basename(d) in project.apps():
+                with open(os.path.join(d, n), encoding="utf-8") as h:
+                    docs.append((os.path.relpath(os.path.join(d, n), folder), json.load(h)))
+    if not docs:
+        raise ValueError(f"{folder}: no app result files (did the suite step run?)")
+    build = docs[0][1]["build"]
+    sysrec = (docs[0][1].get("system") or [{}])[0]
+    commit = build["git_revision"].split("-")[0]
+    node = open(os.path.join(folder, "node.txt"), encoding="utf-8").read().splitlines()
+    gpus = [ln for ln in node if re.match(r"^\d+, ", ln)]
+    gpu = gpus[0].split(", ") if gpus else ["0", "unknown GPU"]
+    name = os.path.basename(os.path.normpath(folder))
+    hardware = (f"{len(gpus) or 1} x {gpu[1]}" + (f" ({gpu[4]})" if len(gpu) > 4 else "")
+                + (f", driver {gpu[3]}" if len(gpu) > 3 else "")
+                + (f"; {sysrec.get('cpu_model')}" if sysrec.get("cpu_model") else ""))
+    parts = [sysrec.get("os")] + [f"{k} {build[v]}" for k, v in (("C compiler", "c_compiler"),
+             ("CUDA compiler", "cuda_compiler"), ("offload flags", "offload_flags")) if build.get(v)]
+    software = "; ".join(x for x in parts if x)
+    lines = ["# Written by validate/published manifest from what validate/publish.sh ran here.", "[set]",
+             f"name = {_toml_str(name)}",
+             f"summary = {_toml_str('the suite at the reference sizes with energy, the public codes beside it, the checks')}",
+             f"gpus = {len(gpus) or 1}", f"hardware = {_toml_str(hardware)}", f"software = {_toml_str(software)}",
+             f"regenerate = {_toml_str('validate/publish.sh results/' + name)}", ""]
+    apps = sorted({p.split("/")[0] for p, _ in docs})
+    for n, cmd in steps:
+        files = STEP_FILES[n] + ([f"{a}/*" for a in apps] if n == "suite" else [])
+        files = [g for g in files if any(fnmatch.fnmatchcase(f, g) for f in files_of(folder))]
+        lines += ["[[run]]", f"what = {_toml_str(STEP_WHAT[n])}", f"commit = {_toml_str(commit)}",
+                  f"command = {_toml_str(cmd)}", "files = [" + ", ".join(_toml_str(g) for g in files) + "]", ""]
+    with open(os.path.join(folder, "manifest.toml"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    return os.path.join(folder, "manifest.toml")
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "manifest":
+        if len(argv) < 2 or not os.path.isdir(argv[1]):
+            print("published: manifest DIR: a folder validate/publish.sh wrote", file=sys.stderr)
+            return 2
+        try:
+            print(f"published: {write_manifest(argv[1])}")
+        except (OSError, ValueError, KeyError) as e:
+            print(f"published: {e}", file=sys.stderr)
+            return 1
+        return 0
     if not argv or argv[0] in ("-h", "--help") or argv[0] not in ("check", "index"):
         print(__doc__, file=sys.stderr if argv and argv[0] not in ("-h", "--help") else sys.stdout)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
