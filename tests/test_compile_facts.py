@@ -8,7 +8,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "validate"))
-from pptools.facts import command as cf  # noqa: E402
+from pptools.facts import compiler_output as cf, kernel_names, occupancy  # noqa: E402  # noqa: E402
 fails, n = [], 0
 
 
@@ -106,19 +106,19 @@ def main():
     b = cf.parse_ptx_bounds(read(d, "openmp.ptx"))
     check("maxntid", b, {"__omp_offloading_fe00_51e64e_atomic_update_l49": {"max_threads": [128, 1, 1]}})
     # Names: OpenMP symbols and demangled CUDA kernels.
-    check("omp symbol", cf.omp_symbol("__omp_offloading_fe00_51e64d_triad_l31_1", {"51e64d": "omp.c"}),
+    check("omp symbol", kernel_names.omp_symbol("__omp_offloading_fe00_51e64d_triad_l31_1", {"51e64d": "omp.c"}),
           {"source": "omp.c", "line": 31, "function": "triad", "region": 1})
-    check("omp symbol with underscores", cf.omp_symbol("__omp_offloading_10302_9a_atomic_update_l35", {})["function"],
+    check("omp symbol with underscores", kernel_names.omp_symbol("__omp_offloading_10302_9a_atomic_update_l35", {})["function"],
           "atomic_update")
-    check("cuda k_ name", cf.kernel_name("k_tile_scatter(unsigned long const*, double const*)"), "tile_scatter")
-    check("template kernel name", cf.kernel_name(
+    check("cuda k_ name", kernel_names.kernel_name("k_tile_scatter(unsigned long const*, double const*)"), "tile_scatter")
+    check("template kernel name", kernel_names.kernel_name(
         "void cub::detail::DeviceRadixSortOnesweepKernel<cub::P1000, (cub::SortOrder)0, int>(int*)"),
         "DeviceRadixSortOnesweepKernel")
-    check("launch clauses", cf.launch_clauses(
+    check("launch clauses", kernel_names.launch_clauses(
         "#pragma omp target teams num_teams(nb, 1) thread_limit(f(t), 2) ompx_dyn_cgroup_mem(s * 8) ompx_bare"),
         {"num_teams": "nb, 1", "thread_limit": "f(t), 2", "ompx_dyn_cgroup_mem": "s * 8"})
     # theoretical occupancy (CUDA occupancy calculator rules): the cases docs/performance.md cites
-    occ = lambda *a: (lambda o: o and (o["blocks"], o["warps"], o["limit"]))(cf.occupancy(*a))
+    occ = lambda *a: (lambda o: o and (o["blocks"], o["warps"], o["limit"]))(occupancy.occupancy(*a))
     check("occupancy: cuda lookups 48 regs x 256", occ("sm_90", 48, 0, 256), (5, 40, "registers"))
     check("occupancy: omp lookups 94 regs x 256", occ("sm_90", 94, 0, 256), (2, 16, "registers"))
     check("occupancy: 64 regs x 1024", occ("sm_90", 64, 0, 1024), (1, 32, "registers"))
@@ -126,9 +126,9 @@ def main():
     check("occupancy: shared memory (30 KiB x 64 threads)", occ("sm_90", 32, 30720, 64), (7, 14, "shared memory"))
     check("occupancy: sm_86's 48 warps", occ("sm_86", 32, 0, 256), (6, 48, "threads"))
     check("occupancy: sm_70, no system reserve", occ("sm_70", 32, 49152, 256), (2, 16, "shared memory"))
-    check("occupancy: unknown arch", cf.occupancy("gfx90a", 32, 0, 256), None)
-    check("occupancy: unknown block", cf.occupancy("sm_90", 32, 0, None), None)
-    check("block threads", (cf.block_threads([128, 2, 1]), cf.block_threads(256)), (256, 256))
+    check("occupancy: unknown arch", occupancy.occupancy("gfx90a", 32, 0, 256), None)
+    check("occupancy: unknown block", occupancy.occupancy("sm_90", 32, 0, None), None)
+    check("block threads", (occupancy.block_threads([128, 2, 1]), occupancy.block_threads(256)), (256, 256))
     for f in fails:
         print(f"FAIL {f}")
     print(f"compile-facts parsers: {n - len(fails)} of {n} checks passed")
