@@ -39,7 +39,7 @@ try:
     from pptools import reframe_rows as pp_rows
     from pptools import site as pp_site
     from pptools.suite import cases as suite_cases
-    from pptools.suite import command as suite_command
+    from pptools.suite import run as suite_run
     from pptools.suite import summary as suite_summary
 except ImportError as e:
     raise ImportError(f"{e}: validate/pptools is not on the Python path; run validate/reframe/install.sh "
@@ -231,7 +231,7 @@ class proxyport_node(rfm.RunOnlyRegressionTest):
                                                    if gpu is not None else [])
             args = suite_cases.case_args(app, self.case, inputs)
             if self.fast:  # as the suite's --fast: testsnap's steps are its samples
-                args = suite_command.fast_steps(args) if app == "testsnap" else args + suite_command.FAST
+                args = suite_run.fast_steps(args) if app == "testsnap" else args + suite_run.FAST
             fault_app, _, fault = self.inject_fault.partition(":")
             if fault and fault_app == app:
                 args += ["--inject-fault", fault]
