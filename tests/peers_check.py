@@ -59,20 +59,20 @@ def method_tests():
     # (2 2 2) ma 2 mb 1: 2 x 3; 9 skipped
     check(method.y_products(2) == (77, 68), f"Y products at twojmax 2: (77, 68) ({method.y_products(2)})")
     # a best time is never set against a mean: the row is refused, with the reason
-    from pptools.peers import analyze
+    from pptools.peers import rows
     check(method.comparable(method.LOOP_MEAN, method.MEAN) is None and
           method.comparable(method.BEST, method.BEST) is None, "like for like: mean/mean, best/best")
-    r = analyze._row_doc("x", "babelstream", "GB/s", True, [1.0] * 3, [1.02] * 3, "m",
+    r = rows.row_doc("x", "babelstream", "GB/s", True, [1.0] * 3, [1.02] * 3, "m",
                          statistic=(method.LOOP_MEAN, method.BEST))
     check(not r["ok"] and "refused: not like for like: the public code's loop mean against ProxyPort's best"
           in r["notes"][0], f"best against a loop mean refused ({r['notes']})")
     e, r = method.y_products(14)
     check(abs((1 - r / e) - 0.0556) < 5e-4, f"twojmax 14: 5.56% skipped ({100 * (1 - r / e):.3f}%)")
-    from pptools.peers import public
+    from pptools.peers import codes, public
     good = ("Simulation Method:            Event Based\nH-M Benchmark Size:           large\n"
             "Runtime:     0.095 seconds\nLookups:     170,000,000\nLookups/s:   1,781,139,000\n"
             "Verification checksum: 525004 (WARNING - INAVALID CHECKSUM!)\n")
-    f = public.parse("xsbench", good, 1, {"kernel": 0, "lookups": 170_000_000}, spin=False)
+    f = codes.parse("xsbench", good, 1, {"kernel": 0, "lookups": 170_000_000}, spin=False)
     check(near(f["seconds"], 170e6 / 1781139000) and f["checksum"] == 525004,
           "xsbench at 170M: exit 1 with INAVALID accepted (no published checksum there)")
     for text, st, want, reason in (
@@ -83,7 +83,7 @@ def method_tests():
             (good.replace("INAVALID", "x"), 3, {"kernel": 0, "lookups": 170_000_000}, "failed: exit status 3"),
             (good, 1, {"kernel": 0, "lookups": 170_000_000}, "wait mode unknown")):
         try:
-            public.parse("xsbench", text, st, want, spin=(reason == "wait mode unknown"))
+            codes.parse("xsbench", text, st, want, spin=(reason == "wait mode unknown"))
             check(False, f"xsbench parser rejects ({reason})")
         except public.Rejected as e:
             check(reason in str(e), f"xsbench parser rejects: {e}")
@@ -94,12 +94,12 @@ def method_tests():
           + "".join(f"{k},100,16777216,8,2.69554e+06,9.95851e-05,9.95851e-05,9.95852e-05\n"
                     for k in ("Copy", "Mul", "Add", "Triad", "Dot")))
     try:
-        public.parse("babelstream", bs, 0, {"elements": 16777216, "times": 100}, spin=False)
+        codes.parse("babelstream", bs, 0, {"elements": 16777216, "times": 100}, spin=False)
         check(True, "babelstream parser: a mean above the maximum in the 6th digit accepted")
     except public.Rejected as e:
         check(False, f"babelstream parser: a mean above the maximum in the 6th digit accepted ({e})")
     try:
-        public.parse("babelstream", bs.replace("9.95852e-05", "9.96852e-05"), 0,
+        codes.parse("babelstream", bs.replace("9.95852e-05", "9.96852e-05"), 0,
                      {"elements": 16777216, "times": 100}, spin=False)
         check(False, "babelstream parser: a mean 0.1% above the maximum rejected")
     except public.Rejected as e:
