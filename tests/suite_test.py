@@ -19,8 +19,9 @@ HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(HERE)
 SUITE = os.path.join(ROOT, "validate", "suite")
 sys.path.insert(0, os.path.join(HERE, "..", "validate"))
-from pptools.suite import cases as suite_cases  # noqa: E402  (the build record of a binary)
 from pptools import project  # noqa: E402
+from pptools.suite import cases as suite_cases  # noqa: E402  (the build record of a binary)
+
 failures = []
 
 

@@ -29,8 +29,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 VALIDATE = os.path.join(os.path.dirname(HERE), "validate")
 sys.path[:0] = [HERE, VALIDATE]
-from pptools.compare import stats as cs  # noqa: E402
 import make_compare_runs as mk  # noqa: E402
+
+from pptools.compare import stats as cs  # noqa: E402
 
 CALLS = ("regression", "improvement")
 THRESHOLD, CONFIDENCE, TRIALS = 0.02, 0.95, 100

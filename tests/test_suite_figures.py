@@ -67,6 +67,7 @@ check(suite_summary.smoke_test({"scale": "reference"}, [(None, gpu)]) is None, "
 bindir, out = sys.argv[1:3]
 shutil.rmtree(out, ignore_errors=True)
 from pptools.suite import cases as suite_cases  # noqa: E402
+
 offload = suite_cases.build_record(os.path.join(bindir, "spmv")).get("offload", "")
 if offload in ("nvidia", "amd") and not (os.path.exists("/dev/nvidia0") or os.path.exists("/dev/kfd")):
     print(f"the real run: left out (a build offloading to {offload}, and no such GPU here)")

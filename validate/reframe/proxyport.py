@@ -26,6 +26,7 @@ validate/reframe/install.sh puts validate/ on its virtual environment's path
 """
 import os
 import shlex
+import sys
 
 import reframe as rfm
 import reframe.utility.sanity as sn
@@ -34,6 +35,9 @@ from reframe.core.builtins import fixture, parameter, run_after, run_before, san
 from reframe.core.exceptions import SanityError
 from reframe.core.meta import make_test
 
+# validate/, where the tools' package is, found from this file (PYTHONPATH or the .pth
+# file of validate/reframe/install.sh are then not needed)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 try:
     from pptools import project
     from pptools import reframe_rows as pp_rows

@@ -96,7 +96,7 @@ def parse_file(kind, path):
     try:
         return PARSERS[kind](open(path, errors="replace").read())
     except Malformed as e:
-        raise Malformed("%s: %s" % (path, e))
+        raise Malformed("%s: %s" % (path, e)) from None
 
 
 def collect(results):
@@ -116,7 +116,7 @@ def collect(results):
     meta = {}
     vpath = os.path.join(results, "versions.txt")
     if os.path.exists(vpath):
-        meta["versions"] = [l.rstrip("\n") for l in open(vpath) if l.strip()]
+        meta["versions"] = [line.rstrip("\n") for line in open(vpath) if line.strip()]
     doc = dict(meta, runs=runs)
     with open(os.path.join(results, "refs.json"), "w") as o:
         json.dump(doc, o, indent=1)

@@ -7,8 +7,7 @@ import os
 import shlex
 import tempfile
 
-from .build_folder import (build_tag, compiler_kind, is_lto, kernel_sources, openmp_device_models, read_cache,
-                           replace_output, run)
+from .build_folder import build_tag, compiler_kind, is_lto, kernel_sources, openmp_device_models, read_cache, replace_output, run
 from .compiler_output import attach_remarks, parse_amd_resource, parse_ptx_bounds, parse_ptxas, parse_remarks
 from .kernel_names import cuda_launch, demangle, kernel_name, launch_clauses, omp_symbol, source_line
 from .occupancy import block_threads, occupancy

@@ -25,7 +25,7 @@ def proxyport(run, out):
     try:
         doc = result.load_result(path, "peers")
     except result.BadInput as e:
-        raise Rejected(f"result file unreadable: {e}")
+        raise Rejected(f"result file unreadable: {e}") from None
     return codes.CODES[run["group"]].proxyport_figures(rows.rows_of(doc, path), run["want"])
 
 
@@ -40,7 +40,7 @@ def read_runs(runs, out):
                 try:
                     text = result.read_text(os.path.join(out, run["output"]), "peers output")
                 except result.BadInput as e:
-                    raise Rejected(f"output unreadable: {e}")
+                    raise Rejected(f"output unreadable: {e}") from None
                 exit_status = run["exit"] if isinstance(run["exit"], int) else -1
                 run["figures"] = codes.parse(run["group"], text, exit_status, run["want"])
             else:
@@ -74,7 +74,7 @@ def read_device_runs(druns, out):
             try:
                 _check_profiled(run, out)
             except (Rejected, result.BadInput) as e:
-                raise Unavailable(str(e))
+                raise Unavailable(str(e)) from None
             run["kernels"] = kerneltime.read(os.path.join(out, run["kernel_file"]))
         except Unavailable as e:
             run["unavailable"] = str(e)

@@ -180,11 +180,11 @@ def check_checksums(runs):
 def table_rows(runs, missing=()):
     out = []
     for k, name in PP_NAMES.items():
-        def pub_t(n):
+        def pub_t(n, k=k):
             return [r["figures"]["seconds"] for r in
                     rows.accepted(runs, group=GROUP, side="public", want={"kernel": k, "lookups": n})]
 
-        def pp_t(n):
+        def pp_t(n, k=k):
             return [r["figures"][k]["seconds"] for r in
                     rows.accepted(runs, group=GROUP, side="proxyport", want={"lookups": n})]
         own = [r["figures"]["own_rate"] / 1e6 for r in

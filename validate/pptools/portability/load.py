@@ -111,8 +111,8 @@ def _suite_files(folder):
             j = r.get("json")
             path = os.path.join(folder, j) if isinstance(j, str) else None
             if r.get("exit") not in (0, None) or not path or not os.path.lexists(path):
-                failed.setdefault(r["app"], []).append(
-                    f"repeat {r.get('repeat')} exit {r.get('exit')}" + ("" if path and os.path.lexists(path) else ", no result file"))
+                failed.setdefault(r["app"], []).append(f"repeat {r.get('repeat')} exit {r.get('exit')}"
+                                                       + ("" if path and os.path.lexists(path) else ", no result file"))
             if path and os.path.lexists(path):
                 files.append(path)
         return files, failed

@@ -4,7 +4,6 @@ and idle power, and the ratio to the base model's work per joule; rows whose reg
 below the counter's resolution are marked. Where no row has energy, the reason the result
 files give (no counter on this machine, --no-energy) is what the summary says."""
 import math
-import os
 
 from .. import outfile, runset
 

@@ -323,8 +323,9 @@ def write(out, reportable, repo):
                "|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in rlist:
             frac = r["fraction_of_copy_ceiling"]
+            pct = "%" if r["spread"] is not None else ""
             md.append(f"| {r['kernel']} | {r['label']} | {r['size']} | {r['variant'] or '-'} | {fmt(r['fom'], '.4g')} "
-                      f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{'%' if r['spread'] is not None else ''} "
+                      f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{pct} "
                       f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
                       f"| {fmt(r['ratio_to_published'])}{published_at(r)} | {'PASS' if r['valid'] else 'FAIL'} |")
         md.append("")
