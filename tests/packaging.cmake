@@ -69,3 +69,7 @@ foreach(app ${PP_APPS})
   pp_test(version_${app} COMMAND $<TARGET_FILE:${app}> --version LABELS unit
     EXPECT 0 "^${app} \\(ProxyPort ${PROJECT_VERSION}\\)\n  git revision +${_rev}\n  C compiler +\n  models +host")
 endforeach()
+# The tools as a Python package (pyproject.toml): the project's version, a console script
+# for every script of validate/, and those scripts run from any folder without PYTHONPATH.
+include(pytest.cmake)
+pp_pytest(tools_package MODULE test_package.py LABELS unit TIMEOUT 120)

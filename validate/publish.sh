@@ -64,7 +64,7 @@ step() {
 R="validate/gpu-run.sh $stamp"
 [ $refs = 1 ] && step refs sh -c "validate/refs/run.sh '$refdir' '$out/refs' > '$out/refs.log' 2>&1"
 # The suite's published cases (one per app, validate/suite_cases.py) keep gpu-run.sh's
-# --backend all: ReFrame takes every model's references from them, the host model's included (tests/test_reframe_rows.py).
+# --backend all: ReFrame takes every model's references from them, the host model's included (tests/tools/test_reframe_rows.py).
 step microbench $R microbench "$out" --size 2^24,2^26
 for n in 150 255; do
   step spmv-n$n env NAME=spmv-n$n $R spmv "$out" --deck inputs/minife/n$n.deck
