@@ -9,7 +9,7 @@ install(TARGETS ${PP_APPS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_BINARY_DIR}/share/proxyport/apps.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport)
 install(DIRECTORY inputs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/inputs)
 install(PROGRAMS validate/compare validate/compile-facts validate/gpu-check.sh validate/gpu-run.sh
-        validate/suite DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
+        validate/site validate/suite DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate)
 # the tools' package (validate/pptools), and the model list it reads at the same
 # place relative to validate/ as in the source tree (P/share/proxyport/common/...)
 install(DIRECTORY validate/pptools DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate

@@ -3,7 +3,10 @@
 [--copy-fraction-below X]: parses a result file back and checks its shape, that
 every row validated, that each row's raw samples are stored and its statistics
 and FOM follow from them."""
-import argparse, json, math, sys
+import argparse
+import json
+import math
+import sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("file")

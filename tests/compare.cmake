@@ -5,17 +5,14 @@
 set(CMP ${PROJECT_SOURCE_DIR}/validate/compare)
 set(CMPD ${CMAKE_CURRENT_BINARY_DIR}/compare)
 add_test(NAME compare_make_runs COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/make_compare_runs.py ${CMPD})
-set_tests_properties(compare_make_runs PROPERTIES LABELS unit FIXTURES_SETUP compare_runs)
+# a fixture of the tests below, not a test: CTest runs it first wherever they run
+set_tests_properties(compare_make_runs PROPERTIES LABELS fixture FIXTURES_SETUP compare_runs)
 
 # Sets of runs with run-to-run variation (runs/NAME-1..5.json, 5 processes each).
 set(_base ${CMPD}/runs/base-1.json ${CMPD}/runs/base-2.json ${CMPD}/runs/base-3.json ${CMPD}/runs/base-4.json
   ${CMPD}/runs/base-5.json)
 string(REPLACE "/base-" "/same-" _same "${_base}")
 string(REPLACE "/base-" "/slow10-" _slow "${_base}")
-# `compare ... | head -1`: the reader gone, compare ends by SIGPIPE, no traceback.
-pp_test(compare_broken_pipe COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_broken_pipe.py ${CMP}
-  --base ${_base} --new ${_slow} LABELS unit)
-set_tests_properties(compare_broken_pipe PROPERTIES FIXTURES_REQUIRED compare_runs TIMEOUT 30)
 # A planted 10% slowdown, 5 runs a side: every row a regression, exit 1.
 pp_test(compare_regression COMMAND python3 ${CMP} --base ${_base} --new ${_slow}
   EXPECT 1 "compare: 6 rows compared in 1 comparison\\(s\\): 6 regression\\(s\\), 0 improvement\\(s\\), 0 not enough" LABELS unit)
@@ -57,12 +54,12 @@ set_tests_properties(compare_regression compare_noise compare_improvement compar
   compare_baseline compare_invalid compare_models compare_models_one_run compare_markdown compare_png
   PROPERTIES FIXTURES_REQUIRED compare_runs)
 
-# The statistics on 100 seeded trials per case (known truth; tests/test_compare_stats.py).
-pp_test(compare_stats COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_stats.py
-  EXPECT 0 "test_compare_stats: [0-9]+ checks passed" LABELS unit)
+# The statistics on 100 seeded trials per case (known truth; tests/tools/test_compare_stats.py).
+include(pytest.cmake)
+pp_pytest(tools_compare_stats MODULE test_compare_stats.py LABELS unit TIMEOUT 120)
 # The criteria can fail: the old interval of one process's samples calls two draws of one distribution.
-pp_test(compare_stats_naive COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_stats.py --method naive
-  EXPECT 1 "FAIL same distribution, 6 rows, 5 runs a side: no call in [0-9] of 100" LABELS unit)
+pp_pytest(tools_compare_stats_naive MODULE test_compare_stats.py SELECT same_distribution ENV PP_COMPARE_METHOD=naive
+  EXPECT 1 "same distribution, 6 rows, 5 runs a side: no call in [0-9] of 100" LABELS unit)
 
 # Bad input: one line, exit 2.
 pp_test(compare_missing_file COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/no-such-run.json
@@ -99,15 +96,16 @@ pp_test(compare_labels COMMAND python3 ${CMP} --models omp[clang-19],omp[gcc-12]
 pp_test(compare_facts COMMAND python3 ${CMP} --models omp[clang-19],omp[gcc-12] --facts ${CMPD}/facts-clang.json
   ${CMPD}/cc-clang.json ${CMPD}/cc-gcc.json
   EXPECT 0 " a +omp.* not enough runs to call +regs 40 smem 0 stack 8 spill 8:8 +-$" LABELS unit)
-# The report: 5 labels x 6 kernels in the heat map, the planted flag effect (0.9x) flagged, 1.0x not.
-pp_test(compare_report COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_report.py ${CMP} ${CMPD}
-  EXPECT 0 "check_report: [0-9]+ checks passed" LABELS unit)
+# The report: 5 labels x 6 kernels in the heat map, the planted flag effect (0.9x) flagged, 1.0x not;
+# `compare ... | head -1`: the reader gone, compare ends by SIGPIPE, no traceback
+# (tests/tools/test_compare_report.py, on runs of its own).
+pp_pytest(tools_compare_report MODULE test_compare_report.py SELECT "not report_figures" LABELS unit TIMEOUT 60)
+# its figures; skipped without matplotlib
+pp_pytest(tools_compare_report_png MODULE test_compare_report.py SELECT report_figures LABELS unit TIMEOUT 60)
 # A wrong result in any build fails the report, named with its check.
 pp_test(compare_report_fail COMMAND python3 ${CMP} --report ${CMPD}/report-bad ${CMPD}/cc-clang.json ${CMPD}/cc-gcc-bad.json
   EXPECT 1 "FAIL omp\\[gcc-12\\]: synthetic b 4096 tpb=256: max abs error 0\\.5" LABELS unit)
-set_tests_properties(compare_labels compare_facts compare_report compare_report_fail PROPERTIES FIXTURES_REQUIRED compare_runs)
-add_test(NAME compare_report_png COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/check_report.py ${CMP} ${CMPD} --png)
-set_tests_properties(compare_report_png PROPERTIES LABELS unit SKIP_RETURN_CODE 77 FIXTURES_REQUIRED compare_runs)
+set_tests_properties(compare_labels compare_facts compare_report_fail PROPERTIES FIXTURES_REQUIRED compare_runs)
 
 # The compiler matrix's cells without a result (issue 16): validate/compilers-run.sh on a fake
 # matrix of stub binaries records PASS, FAIL, BUILD-FAIL, TIMEOUT and CRASH(SEGV), and
@@ -120,23 +118,12 @@ pp_test(compilers_run_cells_no_status COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compil
 
 # The tools' one reader of JSON and their writer (validate/pptools/result.py, outfile.py)
 # on small files: what each refuses and accepts.
-pp_test(result_reader COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_result_reader.py
-  EXPECT 0 "test_result_reader: ([0-9]+) of \\1 checks passed" LABELS unit input)
+pp_pytest(tools_result_reader MODULE test_result_reader.py LABELS unit input TIMEOUT 60)
 
-# The tools' bad-input contract (validate/pptools): each hostile input below is refused
-# with exit 2 and one line on stderr, never a traceback, a hang or reading without end
-# (tests/hostile_input.py runs the tool under a time and memory limit, so a FIFO that
-# blocks it fails the test instead of hanging it); the *_atomic cases check that a
-# written file replaces its target by a rename. Each failed before validate/pptools.
-set(_hostile
-  compare_deep compare_build_str compare_samples_1e308 compare_fifo compare_dev_zero compare_directory
-  compare_markdown_symlink compare_markdown_atomic
-  scaling_array scaling_int_rows scaling_out_file scaling_out_readonly scaling_fifo
-  table_array table_int_rows table_no_fom table_doc_dev_full table_doc_symlink table_doc_atomic
-  suite_apps_empty suite_optimized_deep suite_optimized_fifo suite_summarize_plan suite_summarize_deep
-  suite_summarize_result suite_repeat_huge)
-foreach(c IN LISTS _hostile)
-  pp_test(hostile_${c} COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/hostile_input.py ${PROJECT_SOURCE_DIR}
-    ${CMAKE_CURRENT_BINARY_DIR}/hostile ${c} EXPECT 0 "^ok ${c}: " LABELS unit input
-    ENV PP_TEST_BIN=${PROJECT_BINARY_DIR}/bin)
-endforeach()
+# The tools' bad-input contract (validate/pptools): each hostile input of
+# tests/tools/test_hostile.py is refused with exit 2 and one line on stderr, never a
+# traceback, a hang or reading without end (the tool runs under a time and memory
+# limit, so a FIFO that blocks it fails the test instead of hanging it); the *_atomic
+# cases check that a written file replaces its target by a rename. Each failed before
+# validate/pptools.
+pp_pytest(tools_hostile MODULE test_hostile.py LABELS unit input TIMEOUT 300)

@@ -2,11 +2,9 @@
 # a real sm_90 compile of one kernel file (clang-19 + the legacy ptxas; skipped
 # when either is missing), and, in an NVIDIA build, the facts of the build itself.
 set(CF ${PROJECT_SOURCE_DIR}/validate/compile-facts)
-pp_test(facts_parsers COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_compile_facts.py ${CMAKE_CURRENT_SOURCE_DIR}/facts
-  EXPECT 0 "compile-facts parsers: ([0-9]+) of \\1 checks passed" LABELS unit)
-add_test(NAME facts_real_nvptx COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_compile_facts.py --real
-  ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/facts-real)
-set_tests_properties(facts_real_nvptx PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 300)
+include(pytest.cmake)
+pp_pytest(tools_facts MODULE test_facts.py SELECT "not real" LABELS unit TIMEOUT 60)
+pp_pytest(tools_facts_real_nvptx MODULE test_facts.py SELECT real LABELS unit TIMEOUT 300)
 # Bad input: one line, exit 2.
 pp_test(facts_not_build COMMAND python3 ${CF} ${CMAKE_CURRENT_SOURCE_DIR}
   EXPECT 2 "compile-facts: .*not a configured CMake build folder" LABELS unit input)

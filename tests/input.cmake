@@ -31,7 +31,8 @@ function(pp_input_test name)
 endfunction()
 
 add_test(NAME input_make_decks COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/make_decks.py ${IN_DECKS})
-set_tests_properties(input_make_decks PROPERTIES LABELS input FIXTURES_SETUP input_decks)
+# a fixture of the input tests, not a test: CTest runs it first wherever they run
+set_tests_properties(input_make_decks PROPERTIES LABELS fixture FIXTURES_SETUP input_decks)
 
 # ---- decks (pp/deck.h) --------------------------------------------------------
 foreach(ok ok bom crlf utf8)

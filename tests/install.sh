@@ -22,7 +22,7 @@ for f in share/proxyport/inputs/testsnap share/proxyport/validate/compare share/
 done
 # the site files, checked by the installed tools against the installed schema
 for s in debian perlmutter frontier; do
-  PYTHONPATH="$p/share/proxyport/validate" python3 -m pptools.site check "$p/share/proxyport/site/$s.toml" >/dev/null 2>&1 ||
+  python3 "$p/share/proxyport/validate/site" check "$p/share/proxyport/site/$s.toml" >/dev/null 2>&1 ||
     fail "share/proxyport/site/$s.toml: not installed, or the installed tools cannot check it"
 done
 for app in $apps; do

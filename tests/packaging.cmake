@@ -85,3 +85,7 @@ endforeach()
 file(STRINGS ${PROJECT_SOURCE_DIR}/CHANGELOG.md _rel REGEX "^## \\[[0-9.]+\\] .*\\(commit [0-9a-f]+\\)" LIMIT_COUNT 1)
 pp_test(version_changelog COMMAND ${CMAKE_COMMAND} -E echo "${_rel}" LABELS unit
   EXPECT 0 "^## \\[${PROJECT_VERSION}\\] ")
+# The tools as a Python package (pyproject.toml): the project's version, a console script
+# for every script of validate/, and those scripts run from any folder without PYTHONPATH.
+include(pytest.cmake)
+pp_pytest(tools_package MODULE test_package.py LABELS unit TIMEOUT 120)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Planted stand-ins for the peers step's programs (tests/peers_check.py links
+"""Planted stand-ins for the peers step's programs (tests/tools/test_peers.py links
 them as refs/bin/XSBench-cuda ... and bin/xsbench_like ...): each prints the
 output layout of the program it stands for, with times from a known model, so
 that the peers table's figures are known in advance.

@@ -4,7 +4,8 @@
 # fails on a planted fault (a row that does not validate).
 set(RF ${CMAKE_CURRENT_SOURCE_DIR}/reframe_check.sh)
 set(RF_OUT ${CMAKE_CURRENT_BINARY_DIR}/reframe)
-pp_test(reframe_rows COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_reframe_rows.py LABELS unit)
+include(pytest.cmake)
+pp_pytest(tools_reframe_rows MODULE test_reframe_rows.py LABELS unit TIMEOUT 60)
 pp_test(reframe_list COMMAND ${RF} ${RF_OUT}/list -l LABELS unit
         EXPECT 0 "microbench_check %model=host %case=small\nspmv_check %model=omp %case=reference\ncgsolve_check\nxsbench_like_check\ntestsnap_check")
 # the build fixture and spmv on host and omp; a build without omp (host-gcc) skips that one

@@ -1,13 +1,10 @@
 # The site files (site/*.toml, schema site/schema.json) and their reader
-# (validate/pptools/site): tests/site_test.py says what each checks. The
+# (validate/pptools/site): tests/tools/test_site.py says what each checks. The
 # configure summary's reason for each model that is off. The centre route as a
 # user without root, compilers from modules only (tests/noroot_modules.sh; skipped
 # without root or Lmod).
-set(SITE_TEST ${CMAKE_CURRENT_SOURCE_DIR}/site_test.py)
-foreach(t shipped refused shell)
-  pp_test(site_${t} COMMAND python3 ${SITE_TEST} ${t} LABELS unit)
-  set_tests_properties(site_${t} PROPERTIES TIMEOUT 60)
-endforeach()
+include(pytest.cmake)
+pp_pytest(tools_site MODULE test_site.py LABELS unit TIMEOUT 60)
 
 # Configure says why a model is off, for every compiler (real compilers, configure only).
 set(SITE_CFG ${CMAKE_CURRENT_SOURCE_DIR}/site_configure.sh)

@@ -190,7 +190,7 @@ declared.update({"cuda": [((False, True), None)], "rocm": [((False, True), None)
 
 
 def combos():
-    for cc, (row, versions) in COMPILERS.items():
+    for cc, (_row, versions) in COMPILERS.items():
         for ver in versions:
             for offload, cuda, rocm, mpi, tests in itertools.product(
                     declared["offload"][0][0], (False, True), (False, True), (False, True), (False, True)):
@@ -279,7 +279,7 @@ if not allowed:
 # Every variant must change cmake_args somewhere: among allowed combinations
 # that differ only in it (and the variants and dependency that come with it),
 # two must give different arguments.
-for var, decl in declared.items():
+for var, _decl in declared.items():
     if var in ("cuda_arch", "amdgpu_target"):
         continue
     tied = {v for v, d in declared.items() for _, w in d if w and re.search(rf"[+~]{var}\b|\b{var}=", w)}

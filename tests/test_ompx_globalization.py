@@ -56,7 +56,7 @@ def remarks(entry, source):
     if r.returncode != 0:
         print(f"FAIL: the compile of {source} failed:\n  {shlex.join(cmd)}\n{r.stderr[-2000:]}")
         sys.exit(1)
-    return [l for l in r.stderr.splitlines() if REMARK.search(l)]
+    return [line for line in r.stderr.splitlines() if REMARK.search(line)]
 
 
 def main():

@@ -121,7 +121,7 @@ pp_test(testsnap_bad_lattice_small COMMAND ${TS} --lattice 2 ${TS_POT} --backend
 set(TS_J8D ${TS_IN}/W_2J8_2000/data.W_2J8_2000)
 set(TS_HOSTILE ${CMAKE_CURRENT_BINARY_DIR}/testsnap_hostile)
 add_test(NAME testsnap_make_hostile COMMAND ${TS_BAD}/make_hostile.sh ${TS_HOSTILE} ${TS_BAD}/wide_box.data ${TS_IN}/W_2)
-set_tests_properties(testsnap_make_hostile PROPERTIES LABELS input FIXTURES_SETUP testsnap_hostile)
+set_tests_properties(testsnap_make_hostile PROPERTIES LABELS fixture FIXTURES_SETUP testsnap_hostile)  # a fixture, not a test
 # ts_input_test(NAME ...): pp_input_test (input.cmake) with the hostile files, TIMEOUT 20 unless given.
 function(ts_input_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "" ${ARGN})

@@ -5,7 +5,12 @@ kernel K on model SLOW has a median time at most X times that of the row of K
 on model FAST (the same run, so both saw the same machine load). For a kernel
 whose form on one model once cost orders of magnitude more than the same work
 on another: a ratio holds on a busy CI machine where a time limit would not."""
-import argparse, json, os, subprocess, sys, tempfile
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--kernel", required=True)

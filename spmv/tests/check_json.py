@@ -3,7 +3,10 @@
 OUT.json and checks what is spmv-specific in the result: every row validated,
 the byte counts of both bandwidth figures for the N-cube, the metrics, and
 the relative error stated in each row's check."""
-import json, math, subprocess, sys
+import json
+import math
+import subprocess
+import sys
 
 out, N = sys.argv[1], int(sys.argv[2])
 cmd = sys.argv[sys.argv.index("--") + 1:] + ["--json", out]

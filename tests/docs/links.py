@@ -56,7 +56,10 @@ def slug(heading):
     return t.replace(" ", "-")
 
 
-def anchors(path, cache={}):
+_ANCHORS = {}  # path -> its anchors, read once
+
+
+def anchors(path, cache=_ANCHORS):
     if path not in cache:
         with open(path, encoding="utf-8") as f:
             text = f.read()

@@ -9,7 +9,7 @@
 # modules and environment, the suite's run.env, and the build folder scripts/setup
 # --site made (build/<site>-<build>); every result records the file.
 if [[ -n ${PP_SITE_FILE:-} ]]; then
-  pp_site_code=$(PYTHONPATH=$PWD/validate${PYTHONPATH:+:$PYTHONPATH} python3 -m pptools.site shell \
+  pp_site_code=$(python3 "$PWD/validate/site" shell \
     "$PP_SITE_FILE" ${PP_SITE_BUILD:+--build "$PP_SITE_BUILD"} --run) || exit 2
   eval "$pp_site_code"
   export PP_BIN=${PP_BIN:-$PWD/build/$pp_site_name-$pp_site_build/bin}

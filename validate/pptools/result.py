@@ -25,6 +25,9 @@ import math
 import os
 import re
 
+from . import project
+from .bounded import SMALL_LIMIT, BadInput, read_bytes, read_text  # noqa: F401 (re-exported)
+
 MAX_DEPTH = 64            # a result file nests 5 deep; plans and facts about as much
 RESULT_LIMIT = 64 << 20   # the largest published result file is under 1 MiB
 MAX_INT_DIGITS = 30
@@ -32,10 +35,6 @@ MAX_SECONDS = 1e9         # a timed run or sample in seconds: 0 <= t <= 1e9 (31 
 MAX_NUMBER = 1e100        # any other number the tools compute with (FOMs, bytes, metrics)
 SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema",
                       "result.schema.json")
-
-
-from .bounded import SMALL_LIMIT, BadInput, read_bytes, read_text  # noqa: F401 (re-exported)
-from . import project
 
 
 def _finite_float(s):

@@ -26,6 +26,7 @@ validate/reframe/install.sh puts validate/ on its virtual environment's path
 """
 import os
 import shlex
+import sys
 
 import reframe as rfm
 import reframe.utility.sanity as sn
@@ -34,12 +35,15 @@ from reframe.core.builtins import fixture, parameter, run_after, run_before, san
 from reframe.core.exceptions import SanityError
 from reframe.core.meta import make_test
 
+# validate/, where the tools' package is, found from this file (PYTHONPATH or the .pth
+# file of validate/reframe/install.sh are then not needed)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 try:
     from pptools import project
     from pptools import reframe_rows as pp_rows
     from pptools import site as pp_site
     from pptools.suite import cases as suite_cases
-    from pptools.suite import command as suite_command
+    from pptools.suite import run as suite_run
     from pptools.suite import summary as suite_summary
 except ImportError as e:
     raise ImportError(f"{e}: validate/pptools is not on the Python path; run validate/reframe/install.sh "
@@ -231,7 +235,7 @@ class proxyport_node(rfm.RunOnlyRegressionTest):
                                                    if gpu is not None else [])
             args = suite_cases.case_args(app, self.case, inputs)
             if self.fast:  # as the suite's --fast: testsnap's steps are its samples
-                args = suite_command.fast_steps(args) if app == "testsnap" else args + suite_command.FAST
+                args = suite_run.fast_steps(args) if app == "testsnap" else args + suite_run.FAST
             fault_app, _, fault = self.inject_fault.partition(":")
             if fault and fault_app == app:
                 args += ["--inject-fault", fault]

@@ -13,77 +13,58 @@ runs.tsv (written by run.sh): name, kind, exit status, output file, command.
 """
 import json
 import os
-import re
 import sys
 
-FORCE_TOL = 1e-6  # eV/A; the generated W_2J14 reference agrees to ~1e-13
-BABEL_KERNELS = ("Copy", "Mul", "Add", "Triad", "Dot")
+# the readers of the public codes' outputs are the peers step's (validate/pptools/peers):
+# one reader per code; this script adds the checks of a reference run's record
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+from pptools.peers import babelstream, testsnap, xsbench  # noqa: E402
+from pptools.peers.public import Rejected  # noqa: E402
+
+FORCE_TOL = testsnap.FORCE_TOL  # eV/A; the generated W_2J14 reference agrees to ~1e-13
+BABEL_KERNELS = babelstream.KERNELS
 
 
 class Malformed(Exception):
     pass
 
 
-def field(text, pattern, what, conv=str):
-    m = re.search(pattern, text, re.M)
-    if not m:
-        raise Malformed("no %s" % what)
+def _read(reader, text):
     try:
-        return conv(m.group(1))
-    except ValueError:
-        raise Malformed("unreadable %s: %r" % (what, m.group(1)))
-
-
-def commas(s):
-    if not re.fullmatch(r"\d{1,3}(,\d{3})*", s):
-        raise ValueError(s)
-    return int(s.replace(",", ""))
+        return reader(text)
+    except Rejected as e:
+        raise Malformed(str(e)) from None
 
 
 def parse_xsbench(text):
-    r = {
-        "method": field(text, r"^Simulation Method:\s+(.+?)\s*$", "simulation method"),
-        "size": field(text, r"^H-M Benchmark Size:\s+(\S+)", "benchmark size"),
-        "device": field(text, r"^CUDA Device:\s+(.+?)\s*$", "CUDA device"),
-        "runtime_s": field(text, r"^Runtime:\s+(\S+) seconds", "runtime", float),
-        "lookups": field(text, r"^Lookups:\s+(\S+)\s*$", "lookups", commas),
-        "lookups_per_s": field(text, r"^Lookups/s:\s+(\S+)\s*$", "lookups/s", commas),
-        "checksum": field(text, r"^Verification checksum: (\d+) ", "checksum", int),
-    }
-    kern = re.search(r'^Simulation Kernel:"(.+)"', text, re.M)
-    r["kernel"] = kern.group(1) if kern else "baseline"
-    r["valid"] = bool(re.search(r"^Verification checksum: \d+ \(Valid\)", text, re.M))
+    x = _read(xsbench.read, text)
+    for k, what in (("lookups", "lookups"), ("lookups_per_s", "lookups/s")):
+        if x[k] < 0:
+            raise Malformed("unreadable %s: %r" % (what, format(x[k], ",")))
+    if x["device"] is None:
+        raise Malformed("no CUDA device in its output")
+    r = {k: x[k] for k in ("method", "size", "device", "runtime_s", "lookups", "lookups_per_s", "checksum")}
+    r["kernel"] = x["kernel"] or "baseline"
+    r["valid"] = x["valid"]
     if not r["valid"]:
         raise Malformed("checksum %d not valid" % r["checksum"])
     return r
 
 
 def parse_babelstream(text):
-    if "FAILED validation" in text:
-        raise Malformed("BabelStream validation failed")
-    r = {
-        "elements": field(text, r"^Number of elements: (\d+)\s*$", "number of elements", int),
-        "precision": field(text, r"^Precision: (\w+)", "precision"),
-        "times": field(text, r"^Running .* (\d+) times in", "iteration count", int),
-    }
-    unit = field(text, r"^Function\s+(\S+)/s\s+Min", "result header")
-    if unit != "MB":
-        raise Malformed("bandwidth unit %s, expected MB" % unit)
-    table = text[re.search(r"^Function\s+MB/s", text, re.M).end():]
+    x = _read(babelstream.read, text)
+    for k, what in (("elements", "number of elements"), ("precision", "precision"), ("times", "iteration count")):
+        if x[k] is None:
+            raise Malformed("no %s in its output" % what)
+    r = {"elements": x["elements"], "precision": x["precision"], "times": x["times"]}
+    if x["unit"] != "MB":
+        raise Malformed("bandwidth unit %s, expected MB" % x["unit"])
     kernels = {}
-    for line in table.splitlines()[1:]:
-        w = line.split()
-        if not w:
-            continue
-        if len(w) != 5:
-            raise Malformed("bad result row: %r" % line)
-        try:
-            mbs, tmin, tmax, tavg = map(float, w[1:])
-        except ValueError:
-            raise Malformed("bad result row: %r" % line)
+    for row in x["rows"]:
+        mbs, tmin, tmax, tavg = row["per_s"], row["min_s"], row["max_s"], row["avg_s"]
         if not (mbs > 0 and 0 < tmin <= tavg <= tmax):
-            raise Malformed("inconsistent result row: %r" % line)
-        kernels[w[0]] = {"MB_per_s": mbs, "min_s": tmin, "max_s": tmax, "avg_s": tavg}
+            raise Malformed("inconsistent result row: %r" % row["line"])
+        kernels[row["name"]] = {"MB_per_s": mbs, "min_s": tmin, "max_s": tmax, "avg_s": tavg}
     missing = [k for k in BABEL_KERNELS if k not in kernels]
     if missing:
         raise Malformed("kernels missing: %s" % ", ".join(missing))
@@ -92,22 +73,12 @@ def parse_babelstream(text):
 
 
 def parse_testsnap(text):
-    num = r"([-+0-9.eE]+)"
-    r = {
-        "natoms": field(text, r"^natoms = (\d+)", "natoms", int),
-        "nghost": field(text, r"^nghostatoms = (\d+)", "nghostatoms", int),
-        "nsteps": field(text, r"^nsteps = (\d+)", "nsteps", int),
-        "nneighs": field(text, r"^nneighs = (\d+)", "nneighs", int),
-        "twojmax": field(text, r"^twojmax = (\d+)", "twojmax", int),
-        "duration_s": field(text, r"^duration = %s \[sec\]" % num, "duration", float),
-        "grind_ms_per_atom_step": field(text, r"^grind time = %s \[msec/atom-step\]" % num,
-                                        "grind time", float),
-        "rms_force_dev": field(text, r"^RMS \|Fj\| deviation %s \[eV/A\]" % num,
-                               "force deviation", float),
-        "exec_space": field(text, r"^Kokkos::ExecutionSpace = (\S+)", "execution space"),
-    }
-    r["routines_s"] = {k: float(v) for k, v in
-                       re.findall(r"^(compute_\w+) = ([-+0-9.eE]+)\s*$", text, re.M)}
+    x = _read(testsnap.read, text)
+    for k, what in (("nghost", "nghostatoms"), ("nneighs", "nneighs")):
+        if x[k] is None:
+            raise Malformed("no %s in its output" % what)
+    r = {k: x[k] for k in ("natoms", "nghost", "nsteps", "nneighs", "twojmax", "duration_s",
+                           "grind_ms_per_atom_step", "rms_force_dev", "exec_space", "routines_s")}
     if not r["routines_s"]:
         raise Malformed("no routine timings")
     if not r["grind_ms_per_atom_step"] > 0:
@@ -125,7 +96,7 @@ def parse_file(kind, path):
     try:
         return PARSERS[kind](open(path, errors="replace").read())
     except Malformed as e:
-        raise Malformed("%s: %s" % (path, e))
+        raise Malformed("%s: %s" % (path, e)) from None
 
 
 def collect(results):
@@ -145,7 +116,7 @@ def collect(results):
     meta = {}
     vpath = os.path.join(results, "versions.txt")
     if os.path.exists(vpath):
-        meta["versions"] = [l.rstrip("\n") for l in open(vpath) if l.strip()]
+        meta["versions"] = [line.rstrip("\n") for line in open(vpath) if line.strip()]
     doc = dict(meta, runs=runs)
     with open(os.path.join(results, "refs.json"), "w") as o:
         json.dump(doc, o, indent=1)

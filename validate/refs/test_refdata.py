@@ -50,7 +50,7 @@ with tempfile.TemporaryDirectory() as t:
         shutil.copytree(case, bad)
         data = os.path.join(bad, "data.W_2J14_2000_disp")
         lines = open(data).read().split("\n")
-        k = next(i for i, l in enumerate(lines) if l.startswith("1 1 "))
+        k = next(i for i, line in enumerate(lines) if line.startswith("1 1 "))
         w = lines[k].split()
         w[2] = repr(float(w[2]) - 0.5)
         lines[k] = " ".join(w)

@@ -30,7 +30,7 @@ def read_params(path):
 
 
 def read_coeff(path):
-    rows = [l.split() for l in open(path) if l.strip() and not l.startswith("#")]
+    rows = [line.split() for line in open(path) if line.strip() and not line.startswith("#")]
     nelem, n = int(rows[0][0]), int(rows[0][1])
     if nelem != 1:
         sys.exit("testsnap_refdata: one element only")
@@ -44,14 +44,14 @@ def read_coeff(path):
 def read_data(path):
     lines = open(path).read().splitlines()
     box = None
-    for l in lines:
-        if l.endswith("xlo xhi"):
-            lo, hi = map(float, l.split()[:2])
+    for line in lines:
+        if line.endswith("xlo xhi"):
+            lo, hi = map(float, line.split()[:2])
             box = hi - lo
-    start = next(i for i, l in enumerate(lines) if l.startswith("Atoms"))
+    start = next(i for i, line in enumerate(lines) if line.startswith("Atoms"))
     pos = {}
-    for l in lines[start + 1:]:
-        w = l.split()
+    for line in lines[start + 1:]:
+        w = line.split()
         if not w:
             if pos:
                 break

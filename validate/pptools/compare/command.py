@@ -30,7 +30,7 @@ every row at --confidence alone instead (more calls, more of them false).
 With ~2.5% run-to-run spread, a 10% slowdown is called on ~99% of rows with
 5 runs a side, all with 8, about half with 3 (the rest "unclear"); two draws
 of one distribution get no call in >= 95 of 100 trials
-(tests/test_compare_stats.py checks these rates).
+(tests/tools/test_compare_stats.py checks these rates).
 
 Forms: --base FILES --new FILES compares the two sets. Positional files keep
 their old meaning: each file is compared with the baseline (--baseline FILE,

@@ -25,7 +25,7 @@ exactly when the interval at level 1 - a lies beyond a bound. Testing against
 the threshold rather than against 1 keeps two draws of one distribution from
 being called (run-to-run variation rarely fakes more than the threshold with
 confidence), at the price of needing more runs for a real change: see
-tests/test_compare_stats.py for the rates.
+tests/tools/test_compare_stats.py for the rates.
 
 Many rows: at 95% per row, 100 rows would give false calls. The rows of one
 invocation are one family; Benjamini-Hochberg at q = 1 - confidence over the

@@ -1,3 +1,3 @@
 """validate/energy-check: the energy meter against nvidia-smi's power samples
 over the same interval (issue 29's GPU check)."""
-from .command import main  # noqa: F401
+from .tool import main  # noqa: F401

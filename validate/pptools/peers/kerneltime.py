@@ -63,7 +63,7 @@ def read(path):
     try:
         text = result.read_text(path, "kernel-time file", LIMIT)
     except result.BadInput as e:
-        raise Unavailable(f"no kernel-time file: {e}")
+        raise Unavailable(f"no kernel-time file: {e}") from None
     return parse(text)
 
 

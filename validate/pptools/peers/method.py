@@ -10,7 +10,7 @@ TestSNAP: its duration over N steps includes the first, cold step; the steady
 state per step is (D(N2) - D(N1)) / (N2 - N1), which ProxyPort measures
 directly as the mean of N2 - N1 steps after N1 warm-up steps.
 """
-import statistics
+from .. import runset
 
 FIXED_LIMIT = 0.02  # a lookup count whose fixed costs are under 2% of the time
 # the statistics a side can give: a best (minimum) time, a mean of per-iteration
@@ -27,8 +27,7 @@ def comparable(public, proxyport):
     return None
 
 
-def median(xs):
-    return statistics.median(xs) if xs else None
+median = runset.median  # the repeats' figure, as every tool takes it
 
 
 def marginal(l1, t1, l2, t2):

@@ -2,7 +2,7 @@
 import os
 
 from .. import outfile
-from . import devtime
+from . import codes
 
 
 def _fmt(v, unit):
@@ -42,7 +42,7 @@ def device_words(doc):
              "the driver API by libomptarget are both seen), in separate processes after the timed "
              "ones, one per configuration and side (never a timed process: profiling perturbs the host "
              "clock), the same conditions otherwise; the same arithmetic on both sides: "
-             + "; ".join(f"{g}: {m}" for g, m in (dev.get("method") or devtime.METHOD).items()) + ".")
+             + "; ".join(f"{g}: {m}" for g, m in (dev.get("method") or codes.DEVICE_METHOD).items()) + ".")
     if not dev.get("on"):
         words += f" Not available in this step: {dev.get('why') or 'no profiled runs'}."
     return words

@@ -1,2 +1,2 @@
 """validate/portability: performance portability of the models across machines."""
-from .command import main  # noqa: F401
+from .tool import main  # noqa: F401

@@ -17,9 +17,8 @@ whole node) unless --ranks names one.
 """
 import os
 import shlex
-import statistics
 
-from .. import project
+from .. import project, runset
 from .. import result as resultfile
 
 BadInput = resultfile.BadInput
@@ -112,8 +111,8 @@ def _suite_files(folder):
             j = r.get("json")
             path = os.path.join(folder, j) if isinstance(j, str) else None
             if r.get("exit") not in (0, None) or not path or not os.path.lexists(path):
-                failed.setdefault(r["app"], []).append(
-                    f"repeat {r.get('repeat')} exit {r.get('exit')}" + ("" if path and os.path.lexists(path) else ", no result file"))
+                failed.setdefault(r["app"], []).append(f"repeat {r.get('repeat')} exit {r.get('exit')}"
+                                                       + ("" if path and os.path.lexists(path) else ", no result file"))
             if path and os.path.lexists(path):
                 files.append(path)
         return files, failed
@@ -159,7 +158,7 @@ def load_machine(name, folder, ranks="max"):
         except OSError as e:
             raise BadInput(f"{folder}: {e.strerror}") from None
         paths = [os.path.join(folder, f) for f in names if f.endswith(".json")]
-    raw = {}  # full key -> [(row, path)]
+    raw = []  # (full key, (row, path, doc)) of every repeat
     for path in paths:
         doc = _read(path)
         if doc is None:
@@ -178,8 +177,8 @@ def load_machine(name, folder, ranks="max"):
         for i, r in enumerate(doc["results"]):
             resultfile.require(r, NEEDED, path, f"results[{i}]")
             k = (app, case, nr, r["kernel"], resultfile.label(r), str(r.get("size", "")), r.get("variant") or "")
-            raw.setdefault(k, []).append((r, path, doc))
-    for k, rows in raw.items():
+            raw.append((k, (r, path, doc)))
+    for k, rows in runset.gather(raw).items():
         paths_k = sorted({p for _, p, _ in rows})
         if m.kind != "suite run" and len(rows) > 1:
             raise BadInput(f"{folder}: {', '.join(os.path.basename(p) for p in paths_k)} both hold the row "
@@ -194,23 +193,24 @@ def load_machine(name, folder, ranks="max"):
 
 
 def _combine(rows, failed_repeats):
-    """One entry from a row's repeats: median FOM and fraction of the copy ceiling."""
+    """One entry from a row's repeats (pptools/runset.py): median FOM, fraction of
+    the copy ceiling and time."""
     first = rows[0][0]
-    foms = [r["fom"] for r, _, _ in rows if r.get("fom") is not None]
+    repeats = [r for r, _, _ in rows]
+    foms = runset.foms(repeats)
     no_fom = len(foms) < len(rows)  # a repeat whose FOM was not finite: no efficiency from it
-    fracs = [r["fraction_of_copy_ceiling"] for r, _, _ in rows if r.get("fraction_of_copy_ceiling") is not None]
-    times = [r["time_s"]["median"] for r, _, _ in rows if (r.get("time_s") or {}).get("median")]
-    valid = all(r.get("valid") is True for r, _, _ in rows) and not failed_repeats and not no_fom
-    checks = sorted({r.get("check") or "" for r, _, _ in rows if r.get("valid") is not True})
+    times = [r["time_s"]["median"] for r in repeats if (r.get("time_s") or {}).get("median")]
+    valid = all(r.get("valid") is True for r in repeats) and not failed_repeats and not no_fom
+    checks = sorted({r.get("check") or "" for r in repeats if r.get("valid") is not True})
     if no_fom:
         checks.append("FOM not a finite number")
-    if failed_repeats and all(r.get("valid") is True for r, _, _ in rows):
+    if failed_repeats and all(r.get("valid") is True for r in repeats):
         checks = []  # the repeats that ran validated; one that did not run is the failure
     return {"model": first["model"], "label": resultfile.label(first), "variant": first.get("variant") or "",
-            "fom": statistics.median(foms) if foms else None, "fom_unit": first.get("fom_unit", ""),
+            "fom": runset.median(foms), "fom_unit": first.get("fom_unit", ""),
             "higher_is_better": bool(first["fom_higher_is_better"]), "runs": len(rows),
-            "copy_fraction": statistics.median(fracs) if fracs else None,
-            "flops_per_run": first.get("flops_per_run"), "time_s": statistics.median(times) if times else None,
+            "copy_fraction": runset.copy_fraction(repeats),
+            "flops_per_run": first.get("flops_per_run"), "time_s": runset.median(times),
             "valid": valid, "why_invalid": "; ".join(c for c in checks if c),
             "failed_run": "; ".join(failed_repeats or []),
             "files": sorted({os.path.basename(p) for _, p, _ in rows})}
@@ -236,13 +236,7 @@ def _rank(e):
 
 def _best_shape(m):
     """Launch shapes of one row collapse to the model's best (the shape kept is recorded)."""
-    best = {}
-    for k, e in m.entries.items():
-        fam = resultfile.family(k[6])
-        g = k[:6] + (fam,)
-        old = best.get(g)
-        if old is None or _rank(e) > _rank(old):
-            best[g] = e
+    best = runset.best_shape(m.entries, lambda k: k[:6] + (resultfile.family(k[6]),), _rank)
     for e in best.values():
         e["shape"] = e["variant"] if resultfile.is_launch_shape(e["variant"]) else ""
     m.entries = best

@@ -61,7 +61,8 @@ def markdown(machines, comps, rows="main", min_machines=2, heading="##", figures
     out = [f"{heading} Machines", ""] + machine_table(machines) + [""]
     out += ["Each cell: application efficiency / architectural efficiency of the model on that machine.",
             "Application efficiency is the model's FOM over the best validated FOM of the models",
-            "compared" + (f" ({', '.join(models)})" if models else "") + " on the same machine for the same row (app, case, kernel, size, variant; the model's best launch",
+            "compared" + (f" ({', '.join(models)})" if models else "")
+            + " on the same machine for the same row (app, case, kernel, size, variant; the model's best launch",
             "shape): efficiencies compare models within one machine, never across machines.",
             "Architectural efficiency is the row's own fraction of the copy ceiling the run measured",
             "on its device (bandwidth-bound rows: the minimum traffic over the ceiling), or achieved",

@@ -1,4 +1,4 @@
-"""python3 -m pptools.site COMMAND FILE ...  (PYTHONPATH=<repository>/validate)
+"""validate/site COMMAND FILE ...  (or pp-site, or python3 -m pptools.site with validate/ on the path)
 
   check FILE                       check FILE against site/schema.json; list its builds
   shell FILE [--build NAME] [--run]
@@ -130,5 +130,10 @@ def run(argv):
     return 0
 
 
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
-cli.run(PROG, run, sys.argv[1:])
+def main(argv=None):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the output quietly
+    cli.run(PROG, run, sys.argv[1:] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    main()

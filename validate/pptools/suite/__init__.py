@@ -1,3 +1,3 @@
-"""validate/suite: the suite run (command.py), its cases per app (cases.py), the
+"""validate/suite: the suite run (run.py), its cases per app (cases.py), the
 run rules of RUNRULES.md (rules.py) and the summary with figures (summary.py)."""
-from .command import main  # noqa: F401
+from .run import main  # noqa: F401

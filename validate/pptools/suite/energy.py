@@ -4,10 +4,8 @@ and idle power, and the ratio to the base model's work per joule; rows whose reg
 below the counter's resolution are marked. Where no row has energy, the reason the result
 files give (no counter on this machine, --no-energy) is what the summary says."""
 import math
-import os
-import statistics
 
-from .. import outfile
+from .. import outfile, runset
 
 
 def energy_of(rs):
@@ -17,10 +15,10 @@ def energy_of(rs):
     watts = [e["watts"] for e in ens if isinstance(e.get("watts"), (int, float))]
     idle = [e["idle_watts"] for e in ens if isinstance(e.get("idle_watts"), (int, float))]
     note = next((r["energy"] for r in rs if isinstance(r.get("energy"), str)), None)
-    return {"per_joule": statistics.median(pj) if pj else None,
+    return {"per_joule": runset.median(pj),
             "per_joule_unit": next((e.get("fom_per_joule_unit") for e in ens if e.get("fom_per_joule_unit")), ""),
-            "watts": statistics.median(watts) if watts else None,
-            "idle_watts": statistics.median(idle) if idle else None,
+            "watts": runset.median(watts),
+            "idle_watts": runset.median(idle),
             "energy_below_resolution": any(e.get("below_counter_resolution") for e in ens),
             "energy_note": None if pj else note}
 

@@ -32,7 +32,7 @@ def changed_paths(repo):
     except OSError as e:
         raise TreeUnknown(f"git cannot run ({e.strerror})") from None
     if r.returncode != 0:
-        why = next((l.strip() for l in r.stderr.splitlines() if l.strip()), f"git exit {r.returncode}")
+        why = next((e.strip() for e in r.stderr.splitlines() if e.strip()), f"git exit {r.returncode}")
         raise TreeUnknown(f"git status in {repo} failed: {why}")
     return [line[3:].split(" -> ")[-1] for line in r.stdout.splitlines() if line.strip()]
 

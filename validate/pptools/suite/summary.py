@@ -13,10 +13,9 @@ has them as tables beside the figures.
 import json
 import math
 import os
-import statistics
 import sys
 
-from .. import outfile, project
+from .. import outfile, project, runset
 from .. import result as resultfile
 from . import cases as suite_cases
 from . import energy as suite_energy
@@ -34,10 +33,6 @@ def load(path):
     return resultfile.load_result(path)
 
 
-def better(a, b, higher):
-    return a > b if higher else a < b
-
-
 def headline(files, sized=None):
     """{(kernel, label, variant family): row} over the repeats' result files: the
     largest size of each (sized: per_size(files), when the caller has it)."""
@@ -50,31 +45,24 @@ def headline(files, sized=None):
 
 
 def per_size(files):
-    """{(kernel, label, variant family, size): row}, the family's best launch shape."""
-    per = {}  # (kernel, label, size, variant) -> list of per-process rows
-    for res in files:
-        for r in res["results"]:
-            key = (r["kernel"], resultfile.label(r), r.get("size", 0), r.get("variant", ""))
-            per.setdefault(key, []).append(r)
+    """{(kernel, label, variant family, size): row}: each row's repeats combined
+    (pptools/runset.py), then the family's best launch shape."""
+    per = runset.gather(((r["kernel"], resultfile.label(r), r.get("size", 0), r.get("variant", "")), r)
+                        for res in files for r in res["results"])
     rows = {}
     for (kernel, label, size, variant), rs in per.items():
-        foms = [r["fom"] for r in rs if isinstance(r.get("fom"), (int, float))]
+        foms = runset.foms(rs)
         if not foms:
             continue
         hib = rs[0].get("fom_higher_is_better", True)
-        fracs = [r["fraction_of_copy_ceiling"] for r in rs if r.get("fraction_of_copy_ceiling") is not None]
-        med = statistics.median(foms)
-        row = {"kernel": kernel, "label": label, "model": rs[0]["model"], "size": size,
-               "variant": variant, "fom": med, "fom_unit": rs[0].get("fom_unit", ""),
-               "higher_is_better": hib, "runs": len(foms),
-               "spread": (max(foms) - min(foms)) / med if med and len(foms) > 1 else None,
-               "fraction_of_copy_ceiling": statistics.median(fracs) if fracs else None,
-               "valid": all(r.get("valid") for r in rs), "foms": foms, **suite_energy.energy_of(rs)}
-        k = (kernel, label, family(variant), size)
-        old = rows.get(k)
-        if old is None or better(med, old["fom"], hib):
-            rows[k] = row
-    return rows
+        rows[(kernel, label, size, variant)] = {
+            "kernel": kernel, "label": label, "model": rs[0]["model"], "size": size,
+            "variant": variant, "fom": runset.median(foms), "fom_unit": rs[0].get("fom_unit", ""),
+            "higher_is_better": hib, "runs": len(foms), "spread": runset.spread(foms),
+            "fraction_of_copy_ceiling": runset.copy_fraction(rs),
+            "valid": all(r.get("valid") for r in rs), "foms": foms, **suite_energy.energy_of(rs)}
+    return runset.best_shape(rows, lambda k: (k[0], k[1], family(k[3]), k[2]),
+                             lambda row: runset.fom_rank(row["fom"], row["higher_is_better"]))
 
 
 def ratio(row, ref):
@@ -335,8 +323,9 @@ def write(out, reportable, repo):
                "|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in rlist:
             frac = r["fraction_of_copy_ceiling"]
+            pct = "%" if r["spread"] is not None else ""
             md.append(f"| {r['kernel']} | {r['label']} | {r['size']} | {r['variant'] or '-'} | {fmt(r['fom'], '.4g')} "
-                      f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{'%' if r['spread'] is not None else ''} "
+                      f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{pct} "
                       f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
                       f"| {fmt(r['ratio_to_published'])}{published_at(r)} | {'PASS' if r['valid'] else 'FAIL'} |")
         md.append("")

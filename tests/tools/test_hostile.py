@@ -1,12 +1,12 @@
-#!/usr/bin/env python3
-"""hostile_input.py SOURCE_DIR WORK_DIR CASE: one hostile input to one of the
-validate/ tools, which must refuse it with exit 2 and exactly one line on
-stderr (never a traceback, a hang or reading without end); or, for the
-*_atomic cases, a write that must replace its target by a rename.
+"""The tools' bad-input contract (validate/pptools): one hostile input to one of
+the validate/ tools, which must refuse it with exit 2 and exactly one line on
+stderr (never a traceback, a hang or reading without end); or, for the *_atomic
+cases, a write that must replace its target by a rename. Each failed before
+validate/pptools.
 
 The tool runs with a time limit (a FIFO must not block it: a regression fails
 here instead of hanging CTest) and an address-space limit (a file without end
-must not be read into memory). `hostile_input.py --list` prints the cases.
+must not be read into memory).
 """
 import json
 import os
@@ -16,6 +16,10 @@ import shutil
 import stat
 import subprocess
 import sys
+
+import pytest
+
+from conftest import REPO, VALIDATE
 
 TIME_LIMIT_S = 20
 MEMORY_LIMIT = 2 << 30
@@ -191,75 +195,48 @@ ATOMIC = {
 }
 
 
-def atomic(src, w, case):
-    tool, args = ATOMIC[case]
-    argv, target = args(src, w)
-    ino = os.stat(target).st_ino
-    r = subprocess.run([sys.executable, os.path.join(src, "validate", tool)] + argv, capture_output=True,
-                       text=True, stdin=subprocess.DEVNULL, timeout=TIME_LIMIT_S)
-    print(r.stdout + r.stderr)
-    left = [f for f in os.listdir(w) if ".tmp-" in f]
-    bad = ([f"exit {r.returncode}, expected 0"] if r.returncode else []) + \
-        ([f"{target}: written in place (same inode), not replaced"] if os.stat(target).st_ino == ino else []) + \
-        ([f"temporary files left: {left}"] if left else [])
-    if bad:
-        print(f"FAIL {case}: " + "; ".join(bad))
-        return 1
-    print(f"ok {case}: written atomically")
-    return 0
-
 
 def limits():
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def main(argv):
-    if argv[1:2] == ["--list"]:
-        print("\n".join(list(CASES) + list(ATOMIC)))
-        return 0
-    if len(argv) != 4 or argv[3] not in CASES and argv[3] not in ATOMIC:
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
-    src, work, case = argv[1:]
-    w = os.path.join(os.path.abspath(work), case)
-    if os.path.isdir(w):
-        for root, dirs, _ in os.walk(w):
-            for d in dirs:
-                os.chmod(os.path.join(root, d), 0o755)
-        shutil.rmtree(w)
-    os.makedirs(w)
-    if case in ATOMIC:
-        return atomic(src, w, case)
+@pytest.fixture
+def w(tmp_path):
+    yield str(tmp_path)
+    for root, dirs, _ in os.walk(tmp_path):  # a case's read-only folder, removable again
+        for d in dirs:
+            os.chmod(os.path.join(root, d), 0o755)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_refused_with_one_line(case, w):
     tool, args, want = CASES[case]
-    tool_args = args(src, w)
-    argv_tool = [sys.executable, os.path.join(src, "validate", tool)] + tool_args
+    tool_args = args(REPO, w)
     links = [p for p in tool_args if os.path.islink(p) and os.readlink(p).endswith(".target")]
     try:
-        r = subprocess.run(argv_tool, capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL,
-                           timeout=TIME_LIMIT_S, preexec_fn=limits)
+        r = subprocess.run([sys.executable, os.path.join(VALIDATE, tool)] + tool_args, capture_output=True, text=True,
+                           errors="replace", stdin=subprocess.DEVNULL, timeout=TIME_LIMIT_S, preexec_fn=limits)
     except subprocess.TimeoutExpired:
-        print(f"FAIL {case}: still running after {TIME_LIMIT_S} s (a FIFO or a file without end blocks it)")
-        return 1
+        pytest.fail(f"{case}: still running after {TIME_LIMIT_S} s (a FIFO or a file without end blocks it)")
     err = r.stderr.splitlines()
-    print(f"{case}: exit {r.returncode}, stderr {len(err)} line(s):")
-    print("\n".join("  " + x for x in err[-8:]))
-    bad = []
-    if r.returncode != 2:
-        bad.append(f"exit {r.returncode}, expected 2")
-    if len(err) != 1:
-        bad.append(f"{len(err)} stderr lines, expected one")
-    elif not re.search(want, err[0]):
-        bad.append(f"stderr does not match /{want}/")
+    print(f"{case}: exit {r.returncode}, stderr {len(err)} line(s):\n" + "\n".join("  " + x for x in err[-8:]))
+    assert r.returncode == 2, f"exit {r.returncode}, expected 2"
+    assert len(err) == 1, f"{len(err)} stderr lines, expected one"
+    assert re.search(want, err[0]), f"stderr does not match /{want}/"
     for p in links:  # a refused write leaves the link and its target as they were
         with open(os.path.realpath(p)) as f:
-            if not os.path.islink(p) or f.read() != "old\n":
-                bad.append(f"{p}: written through the symbolic link")
-    if bad:
-        print(f"FAIL {case}: " + "; ".join(bad))
-        return 1
-    print(f"ok {case}: refused with exit 2 and one line")
-    return 0
+            assert os.path.islink(p) and f.read() == "old\n", f"{p}: written through the symbolic link"
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+@pytest.mark.parametrize("case", list(ATOMIC))
+def test_written_atomically(case, w):
+    tool, args = ATOMIC[case]
+    argv, target = args(REPO, w)
+    ino = os.stat(target).st_ino
+    r = subprocess.run([sys.executable, os.path.join(VALIDATE, tool)] + argv, capture_output=True,
+                       text=True, stdin=subprocess.DEVNULL, timeout=TIME_LIMIT_S)
+    print(r.stdout + r.stderr)
+    assert r.returncode == 0, f"exit {r.returncode}, expected 0"
+    assert os.stat(target).st_ino != ino, f"{target}: written in place (same inode), not replaced"
+    left = [f for f in os.listdir(w) if ".tmp-" in f]
+    assert not left, f"temporary files left: {left}"

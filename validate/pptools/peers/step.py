@@ -25,7 +25,7 @@ import sys
 import time
 
 from .. import cli, outfile, result
-from . import analyze, devtime, plan, report, runner
+from . import analyze, codes, plan, report, runner
 
 PROG = "peers"
 
@@ -107,7 +107,7 @@ def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=pri
            "command": command or " ".join([PROG] + sys.argv[1:]),
            "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "activate": os.path.relpath(activate, out) if activate else None, "runs": runs,
-           "device_time": {"on": bool(lib), "why": why, "method": devtime.METHOD}, "device_runs": druns}
+           "device_time": {"on": bool(lib), "why": why, "method": codes.DEVICE_METHOD}, "device_runs": druns}
     # kept current: a run cut short is still read by --analyze
     save = lambda: outfile.write_json(os.path.join(out, "peers.json"), doc)  # noqa: E731
     runner.execute(runs, refs, out, activate, log, after=save)
