@@ -18,6 +18,7 @@ import json
 import os
 import re
 import sys
+
 import tomllib
 
 from . import project
@@ -42,9 +43,9 @@ def load(folder):
         with open(path, "rb") as f:
             return tomllib.load(f)
     except OSError as e:
-        raise ValueError(f"{path}: {e.strerror}")
+        raise ValueError(f"{path}: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: {e}")
+        raise ValueError(f"{path}: {e}") from None
 
 
 def files_of(folder):
