@@ -271,7 +271,8 @@ def main(argv=None):
             return 1
         return 0
     if not argv or argv[0] in ("-h", "--help") or argv[0] not in ("check", "index"):
-        print(__doc__, file=sys.stderr if argv and argv[0] not in ("-h", "--help") else sys.stdout)
+        usage = "usage: validate/published check|index [RESULTS] [--check] | manifest DIR\n\n" + __doc__
+        print(usage, file=sys.stderr if argv and argv[0] not in ("-h", "--help") else sys.stdout)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     verb, rest = argv[0], argv[1:]
     want_check = "--check" in rest
