@@ -47,13 +47,15 @@ node.txt, and papers.json, papers.csv, papers.md (validate/refs/papers.py): SpMV
 per call and whole solve per iteration normalized to Kokkos CUDA at each N, TestSNAP
 grind times, XSBench lookups/s.
 
-Estimated time on an H100/H200 node: 7-9 minutes in all (each run's wall time goes
-to runs.tsv). cgsolve ~4 min: 6 binaries x ~35 s, each mostly the papers' host-side
-matrix generation, single-threaded (~1, ~6 and ~12 s for N = 150, 255, 325, scaled
-from this 2-core build machine) and the copies of the 2-21 GB matrix, then 200
-iterations (< 3 s at 325); proxyport ~1 min (n150 ~6 s, n255 16 s seen on an H200,
-n325 ~32 s); testsnap ~0.5 min (6 runs of a few seconds); xsbench ~2.5 min (6 runs
-of ~15-30 s, mostly XSBench's initialization of the large problem on the host).
+Estimated time on an H100/H200 node: 6-9 minutes in all (each run's wall time goes
+to runs.tsv; nothing of this has run yet). cgsolve 3-5 min: 6 binaries of ~30-45 s,
+each mostly the papers' single-threaded host-side matrix generation (1.1, 5.7 and
+~12 s of CPU for N = 150, 255, 325 on the 2-core build machine), the copies of its
+2-21 GB matrix and two paths x 200 iterations (~2-5 s at N = 325); proxyport ~1 min
+(n150 ~6 s, n255 16 s seen on an H200, n325 ~32 s); testsnap <= 1 min (6 runs of a
+few seconds, Kokkos start-up included); xsbench 1-2 min (6 runs of 10-20 s, mostly
+XSBench's host initialization of the large problem: ~8 s of CPU here). --part 19
+and --part 22 take about half each (3-5 min).
 
 Exit: 0 every run that could run ran and was accepted (builds recorded as not built
 are rows with their reason); 1 a run failed, an output was refused, or a binary is
