@@ -22,7 +22,8 @@ SCRIPTS = PYPROJECT["project"]["scripts"]
 # each console script and the script of validate/ that runs the same main
 SHIMS = {"pp-suite": "suite", "pp-compare": "compare", "pp-peers": "peers", "pp-portability": "portability",
          "pp-scaling": "scaling", "pp-energy-check": "energy-check", "pp-compile-facts": "compile-facts",
-         "pp-results-table": "results-table.py", "pp-site": "site", "pp-published": "published"}
+         "pp-results-table": "results-table.py", "pp-site": "site", "pp-published": "published",
+         "pp-doc-tables": "doc-tables"}
 
 
 def test_version_is_the_projects():

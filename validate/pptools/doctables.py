@@ -1,0 +1,238 @@
+"""The tables of docs/ that hold measured figures, written from the published sets.
+
+A document marks each table with `<!-- doc-table:begin KIND SET... -->` and
+`<!-- doc-table:end -->`; the lines between are this tool's, never typed.
+
+  validate/doc-tables --update [DOC...]   rewrite every marked table (default docs/*.md)
+  validate/doc-tables --check  [DOC...]   exit 1 if a table is not what its files say
+
+KIND:
+  summary SET     each app's headline rows at their largest size (SET/summary.json of a suite
+                  run): cuda's figure of merit, every other GPU model's over it, the copy fraction
+  energy SET      the same rows' work per joule and power, and where the metered runs' pace
+                  was not the row's
+  peers SET       the public codes by the same method (SET/peers/peers.json): both sides'
+                  statistic, figures, the ratio and the device-time ratio
+  scaling SET...  every SET/**/scaling.json: efficiency per GPU count for each series and model
+  compilers SET   the compiler matrix (SET/compilers/report/heatmap.json): time over cuda's
+Every table names its set and the commit its files were made from; ratios are computed from
+the files' unrounded figures and rounded once, where shown. Exit 0, 1 (check: stale), 2 usage.
+"""
+import glob
+import json
+import os
+import re
+import sys
+
+from . import project
+
+DOCS = os.path.join(project.ROOT, "docs")
+RESULTS = os.path.join(project.ROOT, "results")
+BEGIN = re.compile(r"^<!-- doc-table:begin (\w+)((?: [\w.-]+)+) -->$", re.M)
+END = "<!-- doc-table:end -->"
+MODELS = ("omp", "ompx")
+
+
+def _load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _g(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def _fom(x, unit):
+    if x is None:
+        return "-"
+    return f"{x:.4g} {unit}"
+
+
+def _commit(setdir):
+    """The commit the set's runs name (its manifest), for the table's note."""
+    try:
+        import tomllib
+        with open(os.path.join(setdir, "manifest.toml"), "rb") as f:
+            runs = tomllib.load(f).get("run", [])
+        return ", ".join(sorted({r["commit"][:12] for r in runs}))
+    except (OSError, ValueError, KeyError):
+        return "unknown"
+
+
+def _headline(rows):
+    """{(kernel, variant): {model: row}} of each kernel's largest size."""
+    biggest = {}
+    for r in rows:
+        k = (r["kernel"], r["variant"] if not re.fullmatch(r"tpb=\d+", r["variant"] or "") else "")
+        biggest[k] = max(biggest.get(k, 0), r["size"] or 0)
+    out = {}
+    for r in rows:
+        k = (r["kernel"], r["variant"] if not re.fullmatch(r"tpb=\d+", r["variant"] or "") else "")
+        if (r["size"] or 0) != biggest[k]:
+            continue
+        old = out.setdefault(k, {}).get(r["model"])
+        better = old is None or (r["fom"] or 0) * (1 if r["higher_is_better"] else -1) > \
+            (old["fom"] or 0) * (1 if old["higher_is_better"] else -1)
+        if better:
+            out[k][r["model"]] = r
+    return out
+
+
+def summary(sets):
+    setdir = os.path.join(RESULTS, sets[0])
+    s = _load(os.path.join(setdir, "summary.json"))
+    lines = ["| app | kernel | size | cuda | omp / cuda | ompx / cuda | cuda %copy |", "|---|---|---|---|---|---|---|"]
+    for app, a in s["apps"].items():
+        for (kernel, variant), by in _headline(a["rows"]).items():
+            c = by.get("cuda")
+            if not c:
+                continue
+            name = kernel + (f" {variant}" if variant else "")
+            ratios = []
+            for m in MODELS:
+                r = by.get(m)
+                if not (r and c["fom"] and r["fom"]):
+                    ratios.append("-")
+                    continue
+                q = r["fom"] / c["fom"] if c["higher_is_better"] else c["fom"] / r["fom"]
+                ratios.append(f"{q:.3f}")
+            copy = c.get("fraction_of_copy_ceiling")
+            lines.append(f"| {app} | {name} | {c['size']} | {_fom(c['fom'], c['fom_unit'])} | {ratios[0]} | "
+                         f"{ratios[1]} | {_g(None if copy is None else 100 * copy, '.1f')}{'%' if copy else ''} |")
+    lines += ["", f"`results/{sets[0]}` (`summary.json`, git {_commit(setdir)}): each kernel at its largest size, "
+              "each model at its fastest launch shape, median over the runs; a ratio above 1 is faster than cuda."]
+    return lines
+
+
+def energy(sets):
+    setdir = os.path.join(RESULTS, sets[0])
+    s = _load(os.path.join(setdir, "summary.json"))
+    lines = ["| app | kernel | model | per joule | W | idle W | note |", "|---|---|---|---|---|---|---|"]
+    for app, a in s["apps"].items():
+        for (kernel, variant), by in _headline(a["rows"]).items():
+            for m in ("cuda",) + MODELS:
+                r = by.get(m)
+                if not r or r.get("per_joule") is None:
+                    continue
+                note = "below the counter's resolution" if r.get("energy_below_resolution") else ""
+                name = kernel + (f" {variant}" if variant else "")
+                lines.append(f"| {app} | {name} | {m} | {r['per_joule']:.4g} {r['per_joule_unit']} | "
+                             f"{_g(r.get('watts'), '.0f')} | {_g(r.get('idle_watts'), '.0f')} | {note} |")
+    lines += ["", f"`results/{sets[0]}` (`summary.json`, git {_commit(setdir)}): the GPU's energy over each row's "
+              "own runs (NVML), the same rows as the summary."]
+    return lines
+
+
+def peers(sets):
+    setdir = os.path.join(RESULTS, sets[0])
+    doc = _load(os.path.join(setdir, "peers", "peers.json"))
+    lines = ["| comparison | statistic (public / ProxyPort) | public | ProxyPort | unit | ratio | device time | ok |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in doc.get("rows", []):
+        st = r.get("statistic") or {}
+        dev = (r.get("device") or {}).get("ratio")
+        lines.append(f"| {r['comparison']} | {st.get('public', '-')} / {st.get('proxyport', '-')} | "
+                     f"{_g(r.get('public'), '.4g')} | {_g(r.get('proxyport'), '.4g')} | {r['unit']} | "
+                     f"{_g(r.get('ratio'), '.3f')} | {_g(dev, '.3f')} | {'yes' if r.get('ok') else 'no'} |")
+    lines += ["", f"`results/{sets[0]}/peers/` (git {_commit(setdir)}): ratio above 1, ProxyPort faster; each row's "
+              "method is in `peers.md`."]
+    return lines
+
+
+def _run_commit(setdir, rel):
+    """The commit of the set's run whose files hold `rel` (a path under the set)."""
+    try:
+        import fnmatch
+
+        import tomllib
+        with open(os.path.join(setdir, "manifest.toml"), "rb") as f:
+            for run in tomllib.load(f).get("run", []):
+                if any(fnmatch.fnmatchcase(rel, g) for g in run["files"]):
+                    return run["commit"][:12]
+    except (OSError, ValueError, KeyError):
+        pass
+    return _commit(setdir)
+
+
+def scaling(sets):
+    lines = []
+    order = ("cuda", "ompx", "omp")
+    for name in sets:
+        setdir = os.path.join(RESULTS, name)
+        for path in sorted(glob.glob(os.path.join(setdir, "**", "scaling.json"), recursive=True)):
+            rel = os.path.relpath(path, setdir)
+            doc = _load(path)
+            gpus = sorted({p["gpus"] for x in doc["series"] for p in x["points"] if p["gpus"] > 1})
+            rows = {}
+            for x in doc["series"]:
+                model = x["label"].split("[")[0]
+                pts = {p["gpus"]: p["efficiency"] for p in x["points"]}
+                rows.setdefault((x["app"], x["series"], x["variant"] or "-"), {})[model] = pts
+            lines += [f"`results/{name}/{os.path.dirname(rel) or '.'}` (git {_run_commit(setdir, rel)}): "
+                      "parallel efficiency, cuda / ompx / omp", "",
+                      "| app | series | kernel | " + " | ".join(f"{g} GPUs" for g in gpus) + " |",
+                      "|---|---|---|" + "---|" * len(gpus)]
+            for (app, series, kernel), by in rows.items():
+                cells = [" / ".join(_g(by.get(m, {}).get(g), ".3f") for m in order) for g in gpus]
+                lines.append(f"| {app} | {series} | {kernel} | " + " | ".join(cells) + " |")
+            lines.append("")
+    return lines[:-1] if lines else ["(no scaling.json in the sets named)"]
+
+
+def compilers(sets):
+    setdir = os.path.join(RESULTS, sets[0])
+    h = _load(os.path.join(setdir, "compilers", "report", "heatmap.json"))
+    keep = [c for c in h["cols"] if c.split(":", 1)[1] in (
+        "triad", "dot", "spmv", "cg_solve", "event (baseline (-k 0))", "step")]
+    lines = ["| build | " + " | ".join(keep) + " |", "|---|" + "---|" * len(keep)]
+    for i, row in enumerate(h["rows"]):
+        vals = [h["values"][i][h["cols"].index(c)] for c in keep]
+        lines.append(f"| {row} | " + " | ".join(_g(v, ".2f") for v in vals) + " |")
+    lines += ["", f"`results/{sets[0]}/compilers/` (git {_commit(setdir)}): {h['what']}, lower is better."]
+    return lines
+
+
+KINDS = {"summary": summary, "energy": energy, "peers": peers, "scaling": scaling, "compilers": compilers}
+
+
+def render(text):
+    """The document with every marked table written; raises ValueError on a bad marker."""
+    out, pos = [], 0
+    for m in BEGIN.finditer(text):
+        end = text.find(END, m.end())
+        if end < 0:
+            raise ValueError(f"doc-table {m.group(1)}: no '{END}'")
+        kind, sets = m.group(1), m.group(2).split()
+        if kind not in KINDS:
+            raise ValueError(f"doc-table {kind}: not a kind ({', '.join(KINDS)})")
+        out.append(text[pos:m.end()])
+        out.append("\n" + "\n".join(KINDS[kind](sets)) + "\n")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in ("--update", "--check"):
+        print("usage: validate/doc-tables --update|--check [DOC...]\n\n" + __doc__,
+              file=sys.stdout if argv[:1] in (["-h"], ["--help"]) else sys.stderr)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    docs = argv[1:] or sorted(glob.glob(os.path.join(DOCS, "*.md")))
+    stale = []
+    for d in docs:
+        with open(d, encoding="utf-8") as f:
+            old = f.read()
+        try:
+            new = render(old)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"doc-tables: {d}: {e}", file=sys.stderr)
+            return 1
+        if new != old:
+            stale.append(d)
+            if argv[0] == "--update":
+                with open(d, "w", encoding="utf-8") as f:
+                    f.write(new)
+    for d in stale:
+        print(f"doc-tables: {d}: {'rewritten' if argv[0] == '--update' else 'a table is not what its files say'}")
+    return 1 if stale and argv[0] == "--check" else 0
