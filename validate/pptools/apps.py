@@ -322,8 +322,8 @@ def main(argv):
             v = a.default
         if isinstance(v, (dict, list)) and v and not all(isinstance(x, str) for x in v):
             raise BadInput(f"{a.key} is a table, not a value")
-        for x in (v if isinstance(v, list) else [v]):
-            print(expand(str(x), values) if isinstance(x, str) else x)
+        for x in (v if isinstance(v, list) else [v]):  # TOML's spelling of booleans
+            print(expand(x, values) if isinstance(x, str) else str(x).lower() if isinstance(x, bool) else x)
     elif a.cmd == "gpu-check":
         print("\n".join(gpu_check_lines(a.bin, a.fast)))
     elif a.cmd == "publish":
