@@ -16,3 +16,6 @@ pp_test(publish_dry_run COMMAND ${PROJECT_SOURCE_DIR}/validate/publish.sh --dry-
         EXPECT 0 "${_steps}" LABELS unit)
 pp_test(publish_bad_option COMMAND ${PROJECT_SOURCE_DIR}/validate/publish.sh --fast out
         EXPECT 2 "publish.sh: unknown option --fast" LABELS unit input)
+# validate/gpu-check.sh --dry-run: every app's checks (its manifest's [gpu_check] lines), nothing run.
+pp_test(gpu_check_dry_run COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/gpu_check_plan.sh ${PROJECT_SOURCE_DIR}
+        EXPECT 0 "gpu_check_plan: every app planned, nothing run" LABELS unit)
