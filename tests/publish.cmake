@@ -3,13 +3,13 @@
 pp_test(publish_standins COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/publish_test.sh ${PROJECT_SOURCE_DIR}
         ${CMAKE_CURRENT_BINARY_DIR}/publish_test
         EXPECT 0 "publish_test: every step ran, the failure was reported" LABELS unit)
-# the published cases, in the order publish.sh runs them
+# the published cases, in the order publish.sh runs them (apps.txt's)
 set(_steps "refs/run.sh .*"
   "microbench .*--size 2\\^24,2\\^26"
   ".*spmv .*n150.deck"
   ".*cgsolve .*n255.deck"
-  ".*testsnap .*W_2J14_2000_disp"
   ".*xsbench_like .*--variant all"
+  ".*testsnap .*W_2J14_2000_disp"
   ".*gpu-check.sh")
 list(JOIN _steps "\n" _steps)
 pp_test(publish_dry_run COMMAND ${PROJECT_SOURCE_DIR}/validate/publish.sh --dry-run out

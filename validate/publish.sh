@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The suite's published reference run on a GPU node (results/<device>/):
 # the public codes first (validate/refs/run.sh: XSBench, BabelStream, TestSNAP on
-# Kokkos CUDA and OpenMPTarget; same node, same call), then every app at the
-# published sizes through validate/gpu-run.sh (each file's exact command in its
-# .cmd), then the correctness sweep (validate/gpu-check.sh -> gpu-check.txt).
+# Kokkos CUDA and OpenMPTarget; same node, same call), then every app's published
+# runs (the [[publish]] rows of its manifest, <app>/app.toml) through
+# validate/gpu-run.sh (each file's exact command in its .cmd), then the correctness
+# sweep (validate/gpu-check.sh -> gpu-check.txt).
 usage() {
   cat <<'EOF'
 usage: validate/publish.sh [--dry-run] [--binary-stamp-only] [--no-refs] [--no-check]
@@ -63,21 +64,28 @@ step() {
 }
 R="validate/gpu-run.sh $stamp"
 [ $refs = 1 ] && step refs sh -c "validate/refs/run.sh '$refdir' '$out/refs' > '$out/refs.log' 2>&1"
-# The suite's published cases (one per app, validate/suite_cases.py) keep gpu-run.sh's
-# --backend all: ReFrame takes every model's references from them, the host model's included (tests/test_reframe_rows.py).
-step microbench $R microbench "$out" --size 2^24,2^26
-for n in 150 255; do
-  step spmv-n$n env NAME=spmv-n$n $R spmv "$out" --deck inputs/minife/n$n.deck
+# Every app's published runs, in apps.txt's order: the [[publish]] rows of its manifest
+# (name: the result files', default the app's; args), "NAME APP ARGS..." a line. The
+# suite's published cases ([suite] published) keep gpu-run.sh's --backend all: ReFrame
+# takes every model's references from them, the host model's included (tests/test_reframe_rows.py).
+if ! runs=$(PYTHONPATH="$(dirname "$0")${PYTHONPATH:+:$PYTHONPATH}" python3 -m pptools.apps publish); then
+  echo "publish.sh: the published runs of the apps' manifests (pptools/apps.py) cannot be read" >&2
+  exit 2
+fi
+set -f # words, never patterns
+nl='
+'
+IFS=$nl
+for run in $runs; do
+  IFS=' '
+  set -- $run
+  name=$1 app=$2
+  shift 2
+  if [ "$name" = "$app" ]; then step "$name" $R "$app" "$out" "$@"
+  else step "$name" env NAME="$name" $R "$app" "$out" "$@"; fi
 done
-step cgsolve-n150 env NAME=cgsolve-n150 $R cgsolve "$out" --deck inputs/minife/n150.deck
-step cgsolve-n255 env NAME=cgsolve-n255 $R cgsolve "$out" --deck inputs/minife/n255.deck \
-  --backend omp,ompx,cuda --warmup 1 --samples 5
-for c in W_2J14_2000_disp W_2J8_2000_disp; do
-  step testsnap-$c env NAME=testsnap-$c $R testsnap "$out" --case $c
-done
-step xsbench-large env NAME=xsbench-large $R xsbench_like "$out" -s large --variant all
-step xsbench-large-cub env NAME=xsbench-large-cub $R xsbench_like "$out" -s large --backend cuda \
-  --variant sorted-material,sorted-energy --sort vendor
+unset IFS
+set +f
 if [ $ncu = 1 ]; then
   step ncu sh -c "timeout 120 ncu -k 'regex:k_baseline|fused' -c 2 --section SpeedOfLight --section Occupancy \
 --section LaunchStats --section MemoryWorkloadAnalysis '$bin/xsbench_like' --backend ompx,cuda -s large \
