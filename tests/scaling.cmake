@@ -9,3 +9,7 @@ if(PP_HAVE_MPI)
   pp_test(scaling_check COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/scaling_test.py ${PROJECT_BINARY_DIR}/bin
           ${CMAKE_CURRENT_BINARY_DIR}/scaling ${pp_scaling_mpi} LABELS "mpi;validate")
 endif()
+# validate/scaling-run.sh --dry-run: the series of every app whose manifest names them.
+pp_test(scaling_run_dry_run COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scaling_plan.sh ${PROJECT_SOURCE_DIR}
+        ${CMAKE_CURRENT_BINARY_DIR}/scaling-plan EXPECT 0 "scaling_plan: every app with series planned, nothing run"
+        LABELS unit)

@@ -52,17 +52,21 @@ scaled=$(for a in $(apps list --with scaling.series); do echo "$a $here/../$a/$(
 
 fail=0
 # run APP SERIES P ARGS...: one MPI run, its result file and log, timed
-# (SERIES DIR/NAME: into OUT/DIR/, out of validate/scaling's view).
+# (SERIES DIR/NAME: into OUT/DIR/, out of validate/scaling's view). Its variables are
+# its own (r_*): the loop's $p must survive a run of another rank count.
 run() {
-  app=$1 series=$2 p=$3; shift 3
-  case $series in */*) f=$out/${series%/*}/$app-${series##*/}-$p ;; *) f=$out/$app-$series-$p ;; esac
-  cmd="$MPIRUN -n $p $b/$app $common $* --json $f.json"
+  r_app=$1 r_series=$2 r_p=$3; shift 3
+  case $r_series in
+    */*) f=$out/${r_series%/*}/$r_app-${r_series##*/}-$r_p ;;
+    *) f=$out/$r_app-$r_series-$r_p ;;
+  esac
+  cmd="$MPIRUN -n $r_p $b/$r_app $common $* --json $f.json"
   if [ $dry = 1 ]; then echo "$cmd"; return; fi
   mkdir -p "${f%/*}"
   echo "$cmd" >> "$out/commands.txt"
   t0=$(date +%s)
   if $cmd > "$f.txt" 2>&1; then s=ok; else s="FAIL (exit $?)"; fail=1; fi
-  echo "[$app $series P=$p $(( $(date +%s) - t0 ))s] $s"
+  echo "[$r_app $r_series P=$r_p $(( $(date +%s) - t0 ))s] $s"
 }
 
 APPS=${APPS:-} # empty: every app with series
