@@ -12,6 +12,9 @@ row's kernels), with the same problem as the timed runs.
 """
 import os
 
+from .. import apps as manifests
+from ..bounded import BadInput
+
 XS_L1 = 17_000_000     # XSBench's default count: its published checksum, its own figure
 XS_L2 = 170_000_000    # fixed costs amortised (checked: their share is measured)
 # XSBench's checksum at XS_L2 (validate/xsbench/checksums.txt, from XSBench itself): given to
@@ -38,9 +41,20 @@ PUBLIC_BINS = {"xsbench": ["XSBench-cuda"],
 # builds shown beside the others for the difference (without -foffload-lto): a
 # missing one leaves its rows "not built" without making the step fail
 OPTIONAL_BINS = ("TestSNAP-kokkos-ompt-nolto", "BabelStream-omp-nolto")
-# ProxyPort's side of each group: a subset of apps.txt (the apps with a public peer)
-PP_BINS = {"xsbench": "xsbench_like", "testsnap": "testsnap", "babelstream": "microbench"}
 GROUPS = tuple(PUBLIC_BINS)
+
+
+def pp_bins():
+    """ProxyPort's side of each group, {group: app}: the apps whose manifest names the
+    group ([peers] group in <app>/app.toml)."""
+    out = {}
+    for app in manifests.apps_with("peers.group"):
+        g = manifests.get(app, "peers.group")
+        if g not in PUBLIC_BINS or g in out:
+            raise BadInput(f"{manifests.path_of(app)}: peers.group '{g}': "
+                           f"{'taken by ' + out[g] if g in out else 'not one of ' + ', '.join(GROUPS)}")
+        out[g] = app
+    return out
 # every ProxyPort run: its default spin wait named, no bootstrap and no energy meter (neither
 # used here; the meter measures idle power first and may repeat rows after the timed ones)
 PP_COMMON = ["--gpu-wait", "spin", "--bootstrap", "0", "--ceiling-mib", "64", "--no-energy"]
@@ -51,8 +65,9 @@ def available(refs, bindir, groups):
     out = {}
     for g in groups:
         miss = [b for b in PUBLIC_BINS[g] if not os.access(os.path.join(refs, "bin", b), os.X_OK)]
-        if not os.access(os.path.join(bindir, PP_BINS[g]), os.X_OK):
-            miss.append(PP_BINS[g])
+        app = pp_bins().get(g)
+        if app is None or not os.access(os.path.join(bindir, app), os.X_OK):
+            miss.append(app or f"(no app of apps.txt for {g})")
         out[g] = miss
     return out
 
