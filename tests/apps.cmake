@@ -54,3 +54,13 @@ pp_test(app_manifest_planted COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/app_manifest
   ${CMAKE_CURRENT_BINARY_DIR}/app_manifest_planted
   EXPECT 0 "every planted manifest refused by both readers" LABELS unit)
 set_tests_properties(app_manifests app_manifest_planted PROPERTIES TIMEOUT 60)
+
+# The proof that a new app is its folder and a line of apps.txt: in a copy of the source
+# tree, microbench copied to newbench and one line added to apps.txt, nothing else; the
+# copy configures and builds, newbench has its generated tests, and the suite, gpu-check
+# and scaling-run plan it (tests/new_app.sh says what each checks).
+pp_test(new_app_from_copy COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/new_app.sh ${PROJECT_SOURCE_DIR}
+  ${PROJECT_BINARY_DIR}/bin ${CMAKE_CURRENT_BINARY_DIR}/new_app ${CMAKE_C_COMPILER}
+  ENV CMAKE=${CMAKE_COMMAND} CTEST=${CMAKE_CTEST_COMMAND} LABELS unit)
+# 77: a source tarball (no git file list to copy the tree from)
+set_tests_properties(new_app_from_copy PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
