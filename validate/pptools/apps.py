@@ -57,6 +57,8 @@ KEYS = {
     # validate/compilers-run.sh: the matrix's short run, a slow tag's fewer repetitions,
     # the variable that overrides the short run
     "compilers.args": list, "compilers.slow": list, "compilers.env": str,
+    # tests/compiler_matrix.sh: the CPU matrix's short run
+    "compilers.cpu": list,
     # validate/scaling-run.sh and validate/scaling: the series (a shell file of the app's
     # folder) and how a strong series' runs must agree with its 1-rank run
     "scaling.series": str, "scaling.agree": str, "scaling.metrics": list,
