@@ -2,7 +2,9 @@
 
 Usage: validate/scaling DIR [--out DIR] [--min-efficiency X] [--no-figures]
 
-DIR holds one result file (--json) per run, named <app>-<series>-<P>.json:
+DIR holds one result file (--json) per run, named <app>-<series>-<P>.json
+(<app>: an app whose manifest, <app>/app.toml, names scaling series; its rows
+that scale: the manifest's headline_rows, else all):
 P is the number of ranks (one GPU each), <series> names the case and has the
 word "weak" ("n255-weak", "n255-weak-halo-host") for weak scaling (problem per
 rank fixed), anything else is strong scaling (global problem fixed); a run that
@@ -17,8 +19,8 @@ Checks (exit status 1 if any fails; each failure is printed):
   - every row of every file validated;
   - every rank count of a strong series computed the same answer as its 1-rank run
     (a weak series solves another global problem at each rank count: only its
-    rows' own validation holds):
-    xsbench_like's checksum exactly, testsnap's total energy within the
+    rows' own validation holds), as the app's manifest says ([scaling] agree,
+    metrics, tolerance, floor): xsbench_like's checksum exactly, testsnap's total energy within the
     per-atom tolerance (1e-10 eV) times the atoms twice (both runs are within
     it of their references), cgsolve (strong: the same global problem) its
     final relative residual and x error within 1e-6 (relative) of the 1-rank
