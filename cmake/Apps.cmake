@@ -2,8 +2,10 @@
 # folder name a line, in the order the suite runs them; # comments), so that
 # the build, the install rules and the tests follow it. The list is copied
 # into the build tree and installed as share/proxyport/apps.txt, where the
-# scripts and the Python tools of a build or an install read it.
-# Result: PP_APPS (the names in the list's order).
+# scripts and the Python tools of a build or an install read it. Each app's
+# manifest, <app>/app.toml (what the tests and the tools know of the app beyond
+# its folder), is read into PP_APP_<app>.<key> (cmake/AppManifest.cmake).
+# Result: PP_APPS (the names in the list's order) and the manifests' variables.
 set(PP_APPS_FILE ${CMAKE_CURRENT_LIST_DIR}/../apps.txt)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PP_APPS_FILE}) # a new line reconfigures
 file(STRINGS ${PP_APPS_FILE} _lines)
@@ -25,3 +27,9 @@ endforeach()
 if(NOT PP_APPS)
   message(FATAL_ERROR "apps.txt lists no app")
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/AppManifest.cmake)
+foreach(_app IN LISTS PP_APPS)
+  set(_manifest ${CMAKE_CURRENT_LIST_DIR}/../${_app}/app.toml)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_manifest})
+  pp_read_manifest(${_app} ${_manifest})
+endforeach()

@@ -3,7 +3,8 @@
 # the prefix can be moved), the result tools in P/share/proxyport/validate,
 # the site files (site/) in P/share/proxyport/site,
 # README.md, RUNRULES.md and docs/ in P/share/doc/proxyport, and the app list (PP_APPS, read from
-# apps.txt by cmake/Apps.cmake) in P/share/proxyport/apps.txt, where the tools read it.
+# apps.txt by cmake/Apps.cmake) in P/share/proxyport/apps.txt and each app's manifest in
+# P/share/proxyport/<app>/app.toml, where the tools read them.
 include(GNUInstallDirs)
 install(TARGETS ${PP_APPS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_BINARY_DIR}/share/proxyport/apps.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport)
@@ -15,16 +16,17 @@ install(PROGRAMS validate/compare validate/compile-facts validate/gpu-check.sh v
 install(DIRECTORY validate/pptools DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate
         FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 install(FILES common/include/pp/model.h DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/common/include/pp)
-# the published reference rows the suite's summary compares with (validate/pptools/suite/cases.py)
+# each app's manifest (<app>/app.toml), where the tools read it (pptools/apps.py:
+# <validate dir>/../<app>/app.toml), and the published reference row of its suite
+# case ([suite] published) that the suite's summary compares with
 set(_ref results/nvidia-h200)
-# (each app's published case)
-install(FILES
-        ${_ref}/microbench.json
-        ${_ref}/spmv-n150.json
-        ${_ref}/cgsolve-n150.json
-        ${_ref}/xsbench-large.json
-        ${_ref}/testsnap-W_2J14_2000_disp.json
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})
+foreach(_app IN LISTS PP_APPS)
+  install(FILES ${_app}/app.toml DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_app})
+  pp_app_get(_published ${_app} suite.published)
+  if(_published)
+    install(FILES ${_ref}/${_published} DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/${_ref})
+  endif()
+endforeach()
 install(FILES validate/schema/result.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/validate/schema)
 # the site files and their schema, where the installed tools look (pptools/site: <root>/site)
 install(FILES site/schema.json site/debian.toml site/perlmutter.toml site/frontier.toml

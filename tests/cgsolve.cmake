@@ -69,7 +69,8 @@ pp_test(cgsolve_fault_x COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} 
   EXPECT 1 "cg_solve +host .*FAIL relres .*. gap" LABELS validate)
 pp_test(cgsolve_fault_xerr COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg-xerr
   EXPECT 1 "cg_solve +host .*FAIL x err [0-9.e-]+<=[0-9e-]+. relres" LABELS validate)
-# No solve at all (the measurement skips them): x never computed must fail.
+# No solve at all (the measurement skips them): x never computed must fail (cgsolve's
+# own form of the generic test, tests/apps.cmake).
 pp_test(cgsolve_fault_missed COMMAND ${CG} --backend host ${CG_TINY} ${PP_TEST_FAST} --inject-fault cg_solve-missed
   EXPECT 1 "cg_solve +host .*FAIL" LABELS validate)
 # Agreement between models: the wrong dot in the omp model only.

@@ -7,7 +7,7 @@
 # Usage: tests/compiler_matrix.sh [--no-build] [--tags TAG,...] [--apps LIST]
 # --tags: the matrix cells (default clang-19,gcc-12; scripts/test runs clang-22 in a step of
 # its own, after scripts/llvm-offload); --apps: of apps.txt, or all (default: the three
-# below; spmv and cgsolve run the tiny deck).
+# below; each app's short run: its manifest's [compilers] cpu).
 # MATRIX_FAULT=NAME plants a microbench fault in both compilers' runs,
 # MATRIX_FAULT=APP:NAME one of APP's (xsbench_like:xs-checksum, testsnap:snap-force):
 # the check must then fail.
@@ -34,18 +34,9 @@ fault_app=microbench fault=${MATRIX_FAULT:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export OMP_TARGET_OFFLOAD=MANDATORY OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive PP_INPUTS=$repo/inputs
-# Short runs: xsbench_like's checksum against the host computation of these lookups, every
-# variant; testsnap's forces and energies against the case's LAMMPS dump.
-args() {
-  case $1 in
-    microbench) echo "--backend host,omp --size 4096 --tpb 256 --kernels triad,dot,atomic_update --warmup 1 --samples 2" ;;
-    xsbench_like) echo "--backend omp -s small --lookups 20000 --variant all --warmup 1 --samples 2" ;;
-    testsnap) echo "--backend omp --case W_2J8_2000_disp --warmup 0 --steps 1" ;;
-    spmv) echo "--backend omp --deck tiny --warmup 1 --samples 2" ;;
-    cgsolve) echo "--backend omp --deck tiny --max-iters 20 --warmup 1 --samples 2" ;;
-    *) echo "--backend omp" ;;
-  esac
-}
+# Short runs: each app's [compilers] cpu in its manifest (<app>/app.toml; else its default
+# case on the omp model).
+args() { PYTHONPATH="$repo/validate" python3 -m pptools.apps get "$1" compilers.cpu --default "--backend omp"; }
 fail=0
 for tag in "${tags[@]}"; do
   for app in "${apps[@]}"; do

@@ -88,25 +88,17 @@ pp_test(energy_off_text COMMAND ${_mb} --no-energy EXPECT 0 "median +FOM +unit +
 pp_test(energy_not_available COMMAND ${_en} --run energy_na.json
   --absent "not available: /nonexistent/powercap: No such file or directory (no RAPL powercap interface: not an x86 host, or a virtual machine)"
   -- ${_mb} ENV PP_POWERCAP_ROOT=/nonexistent/powercap LABELS unit)
-# Each app's unit of work per joule.
-set(_tiny ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
-set(_energy_apps # app|unit|arguments
-  "cgsolve|GFLOP/J|--deck ${_tiny} --backend host"
-  "spmv|GB/J|--deck ${_tiny} --backend host"
-  "xsbench_like|lookups/J|-s small -l 1000 --backend host"
-  "testsnap|atom-step/J|--case W_2 --steps 2 --backend host --warmup 0 --bootstrap 100 --ceiling-mib 8 --quiet")
-foreach(row IN LISTS _energy_apps)
-  string(REGEX MATCH "^([^|]*)\\|([^|]*)\\|(.*)$" _ "${row}")
-  set(app ${CMAKE_MATCH_1})
-  set(unit ${CMAKE_MATCH_2})
-  separate_arguments(args UNIX_COMMAND "${CMAKE_MATCH_3}")
-  if(NOT TARGET ${app})
+# Each app's unit of work per joule (its manifest's [tests] energy_unit), on its small run.
+foreach(app ${PP_APPS})
+  pp_app_get(unit ${app} tests.energy_unit)
+  if(NOT TARGET ${app} OR TEST energy_unit_${app})
     continue()
+  elseif(NOT unit)
+    message(FATAL_ERROR "${app}/app.toml: no [tests] energy_unit (its work per joule, as its rows print it)")
   endif()
-  if(NOT app STREQUAL "testsnap")
-    list(APPEND args ${PP_TEST_FAST})
-  endif()
-  list(APPEND args --energy-max-s 10)
+  pp_app_args(args ${app} tests.small)
+  pp_app_fast(fast ${app})
+  list(APPEND args --backend host ${fast} --energy-max-s 10)
   pp_test(energy_unit_${app} COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_${app} 40 10 5000000000 5 --
     ${_en} --run energy_${app}.json --watts 50 --unit ${unit} -- $<TARGET_FILE:${app}> ${args} LABELS unit)
 endforeach()

@@ -1,9 +1,10 @@
 #!/bin/sh
 # install.sh BUILD_DIR SOURCE_DIR: `cmake --install` into a prefix, the prefix
 # moved elsewhere, then every app of its share/proxyport/apps.txt must answer
-# --version from it, and every app's default case (testsnap: its default case's
-# inputs, found beside the executable; the others read no files) must run and
-# validate from it, with no path of the source or build tree in the binaries;
+# --version from it, testsnap's default case (its inputs, found beside the
+# executable) and every app's small run (its installed manifest's, read by the
+# installed tools) must run and validate from it, with no path of the source or
+# build tree in the binaries;
 # a binary copied without its share/ must say where it looked (exit 2).
 set -u
 build=$1 src=$2
@@ -30,16 +31,21 @@ for app in $apps; do
   if strings "$p/bin/$app" | grep -qF -e "$src/inputs" -e "$build"; then fail "$app holds a source or build path"; fi
   "$p/bin/$app" --version >/dev/null 2>&1 || fail "$app --version from the moved prefix: exit $?"
 done
-fast="--warmup 0 --samples 1 --bootstrap 0 --ceiling-mib 8 --quiet --backend host"
+fast="--warmup 0 --bootstrap 0 --ceiling-mib 8 --quiet --backend host"
 cd "$w" || fail "no scratch folder"
 run "$p/bin/testsnap" --warmup 0 --steps 1 --quiet --backend host
 [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "W_2J14_2000_disp" || fail "testsnap's default case from the moved prefix: exit $rc"
-run "$p/bin/microbench" --size 4096 $fast; [ "$rc" = 0 ] || fail "microbench: exit $rc"
-run "$p/bin/spmv" --size 8 $fast; [ "$rc" = 0 ] || fail "spmv: exit $rc"
-run "$p/bin/cgsolve" --size 8 $fast; [ "$rc" = 0 ] || fail "cgsolve: exit $rc"
-run "$p/bin/xsbench_like" -s small -l 1000 $fast; [ "$rc" = 0 ] || fail "xsbench_like: exit $rc"
+# every app's small run, as its installed manifest says, read by the installed tools
+tools() { PYTHONPATH="$p/share/proxyport/validate" python3 -m pptools.apps "$@"; }
+for app in $apps; do
+  small=$(tools get "$app" tests.small --set "inputs=$p/share/proxyport/inputs") ||
+    fail "$app: the installed tools cannot read share/proxyport/$app/app.toml"
+  steps=$(tools get "$app" steps_are_samples --default false)
+  [ "$steps" = true ] || small="$small --samples 1"
+  run "$p/bin/$app" $small $fast; [ "$rc" = 0 ] || fail "$app $(echo $small): exit $rc"
+done
 # the decks of the other apps, by the installed path
-run "$p/bin/cgsolve" --deck "$p/share/proxyport/inputs/minife/tiny.deck" $fast
+run "$p/bin/cgsolve" --deck "$p/share/proxyport/inputs/minife/tiny.deck" --samples 1 $fast
 [ "$rc" = 0 ] || fail "cgsolve --deck of the install: exit $rc"
 # a lone binary: no inputs beside it, and it says so
 mkdir -p "$w/lone" && cp "$p/bin/testsnap" "$w/lone/"
@@ -51,4 +57,4 @@ PP_INPUTS=$p/share/proxyport/inputs run "$w/lone/testsnap" --case W_2J8_2000 --s
 [ "$rc" = 0 ] || fail "PP_INPUTS: exit $rc"
 run "$w/lone/testsnap" --inputs "$p/share/proxyport/inputs" --case W_2J8_2000 --steps 1 --quiet --backend host
 [ "$rc" = 0 ] || fail "--inputs: exit $rc"
-echo "install.sh: the moved prefix ran every app's default case"
+echo "install.sh: the moved prefix ran testsnap's default case and every app's small run"

@@ -52,7 +52,6 @@ pp_test(microbench_fault_unknown COMMAND ${MB} --backend host --size 2^24 ${PP_T
   EXPECT 2 "^microbench: --inject-fault: 'spmv-y' is not a fault microbench can plant" LABELS unit)
 set_tests_properties(microbench_fault_unknown PROPERTIES TIMEOUT 5)
 
-pp_test(microbench_help COMMAND ${MB} --help EXPECT 0 "--backend LIST.*" LABELS unit)
 pp_test(microbench_bad_backend COMMAND ${MB} --backend foo EXPECT 2 "unknown model 'foo'" LABELS unit input)
 pp_test(microbench_bad_size COMMAND ${MB} --size -5 EXPECT 2 "--size: '-5' is not" LABELS unit input)
 pp_test(microbench_zero_size COMMAND ${MB} --size 0 EXPECT 2 "--size: 0 is outside" LABELS unit input)
@@ -63,7 +62,6 @@ pp_test(microbench_bad_tpb COMMAND ${MB} --tpb 100 EXPECT 2 "multiples of 32" LA
 pp_test(microbench_bad_samples COMMAND ${MB} --samples 0 EXPECT 2 "--samples: 0 is outside" LABELS unit input)
 pp_test(microbench_bad_gpu_wait COMMAND ${MB} --gpu-wait fast EXPECT 2 "--gpu-wait: 'fast' is not" LABELS unit input)
 pp_test(microbench_bad_timer COMMAND ${MB} --timer cpu EXPECT 2 "--timer: 'cpu' is neither" LABELS unit input)
-pp_test(microbench_bad_option COMMAND ${MB} --frobnicate EXPECT 2 "unknown option '--frobnicate'" LABELS unit input)
 pp_test(microbench_bad_kernel COMMAND ${MB} --kernels triad,nope EXPECT 2 "unknown kernel 'nope'" LABELS unit input)
 pp_test(microbench_unwritable_json COMMAND ${MB} --json /nonexistent-dir/x.json EXPECT 2 "cannot write" LABELS unit input)
 if(NOT PP_HAVE_CUDA)

@@ -1,27 +1,21 @@
 #!/usr/bin/env bash
-# The models are listed once, in PP_MODELS (common/include/pp/model.h), and the
-# apps once, in apps.txt; everything that names them all is generated from or
-# reads those lists. Fails on a hand-written list elsewhere:
-# - models: per-model getter declarations, a table of the names, a per-model
-#   dispatch macro (C); two or more model names side by side in CMake
-#   (`foreach(m omp ompx)`, `HOST OMP OMPX CUDA HIP`) or as Python strings
-#   (`("cuda", "hip")`);
-# - apps: three or more apps named on one line, or one a line on three lines
-#   in a row, in any file but apps.txt, the apps' own folders, results/ and
-#   Markdown (prose and tables may name them). A list of some apps for a reason
-#   (the MPI apps, the CI's short matrix) says so on its line or the line
-#   above: "subset of apps.txt".
+# The models are listed once, in PP_MODELS (common/include/pp/model.h);
+# everything that names them all is generated from or reads that list. Fails
+# on a hand-written list elsewhere: per-model getter declarations, a table of
+# the names, a per-model dispatch macro (C); two or more model names side by
+# side in CMake (`foreach(m omp ompx)`, `HOST OMP OMPX CUDA HIP`) or as Python
+# strings (`("cuda", "hip")`). (The apps are listed once, in apps.txt, and what
+# is known of each in its manifest, <app>/app.toml: the test new_app_from_copy
+# proves a new app needs nothing else.)
 # It first runs on the planted lists of tests/listed-once/ (the names filled in
-# from the two lists), each of which it must report, so that it is not blind.
+# from the list), each of which it must report, so that it is not blind.
 # Usage: tests/models_listed_once.sh SOURCE_DIR
 set -u
 cd "${1:?usage: models_listed_once.sh SOURCE_DIR}" || exit 2
 src=$PWD
-# the two lists themselves
+# the list itself
 mapfile -t models < <(sed -nE 's/^ *X\(([A-Z0-9_]+), *([a-z0-9_]+),.*/\2/p' common/include/pp/model.h)
-mapfile -t apps < <(grep -v '^[[:space:]]*#' apps.txt | tr -d '[:blank:]' | grep .)
 ((${#models[@]} >= 2)) || { echo "models_listed_once: no models read from common/include/pp/model.h"; exit 2; }
-((${#apps[@]} >= 3)) || { echo "models_listed_once: fewer than 3 apps in apps.txt"; exit 2; }
 m_re=$(IFS='|'; echo "${models[*]}")
 M_re=${m_re^^}
 
@@ -41,12 +35,11 @@ kind() {
 }
 
 # scan ROOT [EXCLUDED_DIR...]: prints "file:line: what" for every hand-written list
-# under ROOT (relative paths), skipping Markdown, results/, apps.txt and the dirs
-# given; the apps' own folders are checked for model lists only.
+# under ROOT (relative paths), skipping Markdown, results/ and the dirs given.
 scan() {
   local root=$1 f k
   shift
-  local skip='^(results/|apps\.txt$)|\.md$'
+  local skip='^results/|\.md$'
   for d in "$@"; do skip+="|^$d/"; done
   # a checkout: its files and the new ones git does not ignore (not virtualenvs,
   # build trees); else (a source tarball, a Spack stage) every file but the build's
@@ -60,33 +53,11 @@ scan() {
     [[ -f $root/$f ]] || continue # deleted in the work tree
     grep -Iq . "$root/$f" 2>/dev/null || continue # text files only
     k=$(kind "$root/$f")
-    own=0
-    for a in "${apps[@]}"; do [[ $f == "$a"/* ]] && own=1; done
-    awk -v file="$f" -v kind="$k" -v own=$own -v apps="${apps[*]}" -v mre="$m_re" -v Mre="$M_re" '
-      BEGIN { napps = split(apps, A, " ") }
-      function napps_in(s,   i, n) { # distinct apps named in s as words
-        n = 0; s = " " s " "
-        for (i = 1; i <= napps; i++) if (s ~ ("[^A-Za-z0-9_]" A[i] "[^A-Za-z0-9_]")) n++
-        return n
-      }
-      function lone_app(s,   i) { # the app s names alone on its line (quotes, commas, brackets, a comment aside)
-        sub(/(#|\/\/|\/\*).*/, "", s)
-        gsub(/[][(){}"'"'"',;[:space:]\\]/, "", s)
-        for (i = 1; i <= napps; i++) if (s == A[i]) return A[i]
-        return ""
-      }
+    awk -v file="$f" -v kind="$k" -v mre="$m_re" -v Mre="$M_re" '
       function report(what) { print file ":" FNR ": " what; hit = 1 }
       {
-        line = $0
-        # apps: three or more on one line, unless it or the line above says it is a subset
-        subset = own || line ~ /subset of apps\.txt/ || prev ~ /subset of apps\.txt/
-        if (!subset && napps_in(line) >= 3) report("apps listed by hand (read apps.txt)")
-        a = lone_app(line)
-        if (a != "" && !subset && !(a in run)) { run[a] = 1; nrun++; if (nrun == 3) report("apps listed by hand, one a line (read apps.txt)") }
-        else if (a == "") { delete run; nrun = 0 }
-        prev = line
-        # models, outside comments
-        code = line
+        # outside comments
+        code = $0
         if (kind == "cmake" || kind == "python" || kind == "shell") sub(/#.*/, "", code)
         if (kind == "cmake") gsub(/"[^"]* [^"]*"/, "\"\"", code) # messages and patterns are prose
         if (kind == "cmake" && (code ~ ("(^|[^A-Za-z0-9_])(" mre ")[\"; ]+(" mre ")([^A-Za-z0-9_]|$)") ||
@@ -109,8 +80,7 @@ scan() {
 fix=$(mktemp -d)
 trap 'rm -rf "$fix"' EXIT
 for t in tests/listed-once/*; do
-  sed -e "s/@APP1@/${apps[0]}/g; s/@APP2@/${apps[1]}/g; s/@APP3@/${apps[2]}/g" \
-      -e "s/@M1@/${models[0]}/g; s/@M2@/${models[1]}/g; s/@M1U@/${models[0]^^}/g; s/@M2U@/${models[1]^^}/g" \
+  sed -e "s/@M1@/${models[0]}/g; s/@M2@/${models[1]}/g; s/@M1U@/${models[0]^^}/g; s/@M2U@/${models[1]^^}/g" \
       "$t" > "$fix/${t##*/}"
 done
 found=$(scan "$fix")
@@ -131,7 +101,7 @@ done
 hits=$(scan "$src" tests/listed-once)
 if [[ -n $hits ]]; then
   printf '%s\n' "$hits"
-  echo "models_listed_once: hand-written lists above; the one lists are PP_MODELS (common/include/pp/model.h) and apps.txt"
+  echo "models_listed_once: hand-written lists above; the one list is PP_MODELS (common/include/pp/model.h)"
   exit 1
 fi
-echo "models listed once: PP_MODELS; apps listed once: apps.txt (checked: ${#apps[@]} apps, ${#models[@]} models, $(ls tests/listed-once | wc -l) planted lists found)"
+echo "models listed once: PP_MODELS (checked: ${#models[@]} models, $(ls tests/listed-once | wc -l) planted lists found)"

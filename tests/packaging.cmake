@@ -55,7 +55,7 @@ pp_test(spack_package_release COMMAND ${SPREL} ${SPK} ${PROJECT_SOURCE_DIR} LABE
 pp_test(spack_package_release_wrong_sha COMMAND ${SPREL} --plant-wrong-sha ${SPK} ${PROJECT_SOURCE_DIR}
   EXPECT 1 "FAIL: .*package.py's sha256 [0-9a-f]+ is not the tarball's" LABELS unit)
 set_tests_properties(spack_package_release spack_package_release_wrong_sha PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
-# `cmake --install`, the prefix moved, every app's default case from it (tests/install.sh).
+# `cmake --install`, the prefix moved, every app's small run from it, as its installed manifest says (tests/install.sh).
 add_test(NAME install_relocated COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
 set_tests_properties(install_relocated PROPERTIES LABELS validate ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 600)
 # --version: every app prints its build record (what a module or Spack user asks first).

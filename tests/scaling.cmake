@@ -10,3 +10,7 @@ if(PP_HAVE_MPI)
   include(pytest.cmake)
   pp_pytest(tools_scaling MODULE test_scaling.py ARGS --pp-mpi "${pp_scaling_mpi}" LABELS mpi validate TIMEOUT 600)
 endif()
+# validate/scaling-run.sh --dry-run: the series of every app whose manifest names them.
+pp_test(scaling_run_dry_run COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scaling_plan.sh ${PROJECT_SOURCE_DIR}
+        ${CMAKE_CURRENT_BINARY_DIR}/scaling-plan EXPECT 0 "scaling_plan: every app with series planned, nothing run"
+        LABELS unit)

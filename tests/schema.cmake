@@ -8,21 +8,17 @@ set(SCH_MB $<TARGET_FILE:microbench> --backend ${PP_TEST_MODELS} --size 4096 --k
 
 pp_test(schema_microbench COMMAND ${SCH} --run schema_microbench.json -- ${SCH_MB} LABELS unit)
 set_tests_properties(schema_microbench PROPERTIES FIXTURES_SETUP schema_file)
-set(_tiny ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
-string(JOIN " " _fast ${PP_TEST_FAST})
-set(_schema_apps # app|its arguments
-  "spmv|--deck ${_tiny} --backend ${PP_TEST_MODELS} ${_fast}"
-  "cgsolve|--deck ${_tiny} --backend ${PP_TEST_MODELS} ${_fast}"
-  "xsbench_like|-s small -l 1000 --backend host ${_fast}"
-  "testsnap|--case W_2 --steps 2 --backend ${PP_TEST_MODELS} --warmup 0 --bootstrap 100 --ceiling-mib 8 --quiet")
-foreach(row IN LISTS _schema_apps)
-  string(REGEX MATCH "^([^|]*)\\|(.*)$" _ "${row}")
-  set(app ${CMAKE_MATCH_1})
-  separate_arguments(args UNIX_COMMAND "${CMAKE_MATCH_2}")
-  if(TARGET ${app})
-    pp_test(schema_${app} COMMAND ${SCH} --run schema_${app}.json -- $<TARGET_FILE:${app}> ${args}
-      LABELS unit)
+# Every other app's small run (its manifest's [tests] small; on the models of its
+# schema_models, else every model that runs here).
+foreach(app ${PP_APPS})
+  if(NOT TARGET ${app} OR TEST schema_${app})
+    continue()
   endif()
+  pp_app_args(args ${app} tests.small)
+  pp_app_get(models ${app} tests.schema_models ${PP_TEST_MODELS})
+  pp_app_fast(fast ${app})
+  pp_test(schema_${app} COMMAND ${SCH} --run schema_${app}.json -- $<TARGET_FILE:${app}> ${args}
+    --backend ${models} ${fast} LABELS unit)
 endforeach()
 
 # What the environment and a batch scheduler said (Slurm's variables set by hand).

@@ -132,21 +132,23 @@ add_test(NAME outputs_all_or_none_dump COMMAND ${PP_EXPECT} 4 "no output file wa
 set_tests_properties(outputs_end_names_escaped outputs_end_history_escaped outputs_all_or_none
   outputs_all_or_none_dump PROPERTIES LABELS "unit;input" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 120)
 # `app ... --json --csv | head -1`: the reader gone, the text stops, never the run or its files.
+# Every app's small run (its manifest's [tests] small); microbench's default sizes.
+function(pp_closed_stdout app)
+  pp_test(outputs_closed_stdout_${app} COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/app_closed_stdout.py
+    ${CMAKE_CURRENT_BINARY_DIR}/closed_stdout_${app} $<TARGET_FILE:${app}> ${ARGN} LABELS unit)
+  set_tests_properties(outputs_closed_stdout_${app} PROPERTIES TIMEOUT 60)
+endfunction()
+pp_closed_stdout(microbench --backend host ${_outF} --samples 1)
 foreach(app ${PP_APPS})
+  if(NOT TARGET ${app} OR TEST outputs_closed_stdout_${app})
+    continue()
+  endif()
   set(_args --backend host ${_outF})
-  if(NOT app STREQUAL "testsnap")
+  if(NOT "${PP_APP_${app}.steps_are_samples}" STREQUAL "true")
     list(APPEND _args --samples 1)
   endif()
-  if(app STREQUAL "spmv" OR app STREQUAL "cgsolve")
-    list(APPEND _args --deck ${PROJECT_SOURCE_DIR}/inputs/minife/tiny.deck)
-  elseif(app STREQUAL "xsbench_like")
-    list(APPEND _args -s small -l 1000)
-  elseif(app STREQUAL "testsnap")
-    list(APPEND _args --case W_2 --steps 2)
-  endif()
-  pp_test(outputs_closed_stdout_${app} COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/app_closed_stdout.py
-    ${CMAKE_CURRENT_BINARY_DIR}/closed_stdout_${app} $<TARGET_FILE:${app}> ${_args} LABELS unit)
-  set_tests_properties(outputs_closed_stdout_${app} PROPERTIES TIMEOUT 60)
+  pp_app_args(_small ${app} tests.small)
+  pp_closed_stdout(${app} ${_args} ${_small})
 endforeach()
 
 # The inherited OpenMP environment is checked before the runtime starts: on

@@ -50,22 +50,12 @@ Order: the base builds (clang-19, clang-16, clang-22, gcc-12: slow tags last), t
 so that a --budget cuts the flag sweep of the slowest compiler first.
 
 Short sizes (5 apps x 10 builds in about 4 minutes on an H100 or H200;
-docs/compilers.md); override with MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS, TS_ARGS:
-  microbench   --size 2^24 --tpb 256,1024 --samples 5 --bootstrap 200 --kernels (all but the
-               atomics; those as published: MB_ARGS='--size 2^20 --tpb 256 --kernels
-               atomic_update,atomic_capture --samples 5', a run of their own)
-  spmv         --deck inputs/minife/n150.deck --samples 5 --bootstrap 200
-  cgsolve      --deck inputs/minife/n150.deck --max-iters 30 --warmup 1 --samples 3 --bootstrap 200
-  xsbench_like -s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200
-               (checksum against the host computation of these lookups)
-  testsnap     --case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200
-               (forces and energies against the case's LAMMPS dump)
-Slow tags (SLOW_TAGS, a shell pattern, default 'gcc-*': GCC 12's offload runs 160-620x
-slower than cuda, docs/performance.md) keep the sizes, so that their
-cells compare with the others, and take fewer repetitions (appended; '' turns it off):
-  microbench, spmv  --warmup 1 --samples 3
-  cgsolve, xsbench_like  --warmup 0 --samples 1 --bootstrap 0
-  testsnap     --warmup 0 --steps 2
+docs/compilers.md): each app's [compilers] args in its manifest (<app>/app.toml), or
+the value of the variable its env names there (MB_ARGS, SPMV_ARGS, CG_ARGS, XS_ARGS,
+TS_ARGS); an app without them runs its default case. Slow tags (SLOW_TAGS, a shell
+pattern, default 'gcc-*': GCC 12's offload runs 160-620x slower than cuda,
+docs/performance.md) keep the sizes, so that their cells compare with the others, and
+take fewer repetitions: the manifest's [compilers] slow, appended ('' turns it off).
 Exit: 0 every run validated, 1 a validation failed or an app did not build,
 3 a run failed otherwise (timeout, crash, error, skipped), 2 usage.
 EOF
@@ -122,33 +112,22 @@ for t in $(for pass in base flags; do for slow in 0 1; do for t in $all; do
 done
 ((${#tags[@]})) || { echo "compilers-run: no built tags in $top${only:+ matching $only} (scripts/compilers build)" >&2; exit 2; }
 
-# (microbench's atomics take a run of their own at 2^20, as published: compilers/atomics/)
-mb_kernels=init,zaxpy_d,zaxpy_f,zaxpy_i,copy,mul,add,triad,dot,reduce,launch_empty,launch_sync,launch_async
-mb_args=${MB_ARGS:---size 2^24 --tpb 256,1024 --kernels $mb_kernels --samples 5 --bootstrap 200}
-spmv_args=${SPMV_ARGS:---deck inputs/minife/n150.deck --samples 5 --bootstrap 200}
-cg_args=${CG_ARGS:---deck inputs/minife/n150.deck --max-iters 30 --warmup 1 --samples 3 --bootstrap 200}
-xs_args=${XS_ARGS:--s small --lookups 1000000 --variant all --warmup 1 --samples 5 --bootstrap 200}
-ts_args=${TS_ARGS:---case W_2J14_2000_disp --warmup 1 --steps 5 --bootstrap 200}
-if ((full)); then
-  mb_args=${MB_ARGS:-} spmv_args=${SPMV_ARGS:-} cg_args=${CG_ARGS:-} xs_args=${XS_ARGS:-} ts_args=${TS_ARGS:-}
-fi
+# Each app's short run and a slow tag's fewer repetitions, from its manifest's [compilers]
+# (pptools/apps.py), read once per app (app_manifest_args, before the runs).
+declare -A short_args=() slow_args=()
+manifest() { PYTHONPATH="$repo/validate" python3 -m pptools.apps get "$@" | paste -sd' ' -; }
+app_manifest_args() {   # app_manifest_args APP: short_args[APP] and slow_args[APP]
+  local env a
+  env=$(manifest "$1" compilers.env --default "") || exit 2
+  if [[ -n $env && -n ${!env:-} ]]; then a=${!env}   # the variable the manifest names
+  elif ((full)); then a=""
+  else a=$(manifest "$1" compilers.args --default "") || exit 2; fi
+  short_args[$1]=$a
+  slow_args[$1]=$(manifest "$1" compilers.slow --default "") || exit 2
+}
 app_args() {   # app_args APP TAG: the app's options (a slow tag's fewer repetitions appended)
-  local a
-  case $1 in
-    microbench) a=$mb_args ;;
-    spmv) a=$spmv_args ;;
-    cgsolve) a=$cg_args ;;
-    xsbench_like) a=$xs_args ;;
-    testsnap) a=$ts_args ;;
-    *) a="" ;; # an app without options here: its default case
-  esac
-  if ((!full)) && is_slow "$2"; then
-    case $1 in
-      microbench|spmv) a+=" --warmup 1 --samples 3" ;;
-      cgsolve|xsbench_like) a+=" --warmup 0 --samples 1 --bootstrap 0" ;;
-      testsnap) a+=" --warmup 0 --steps 2" ;;
-    esac
-  fi
+  local a=${short_args[$1]}
+  if ((!full)) && is_slow "$2" && [[ -n ${slow_args[$1]} ]]; then a+=" ${slow_args[$1]}"; fi
   echo "$a"
 }
 
@@ -226,6 +205,7 @@ for t in "${tags[@]}"; do
   [[ -f $d/apps ]] || continue
   while read -r app; do want "$app" && runs+=("$t $app"); done < "$d/apps"
 done
+for r in "${runs[@]}"; do [[ -n ${short_args[${r#* }]+set} ]] || app_manifest_args "${r#* }"; done
 n=${#runs[@]} i=0 start=$(date +%s)
 for r in "${runs[@]}"; do
   t=${r% *} app=${r#* } i=$((i + 1))

@@ -4,6 +4,7 @@
              non-blocking reading, type and range checks, the row key, label
              vs model, native models, launch-shape families, the schema
   project    the one app list (apps.txt) and model list (pp/model.h's PP_MODELS)
+  apps       each app's manifest (<app>/app.toml): its cases, tests, checks, series
   runset     repeats combined: median over the repeats, best launch shape
   outfile    atomic writes that never follow a symbolic link
   bounded    bounded, non-blocking reading of the files the tools are given

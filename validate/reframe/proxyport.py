@@ -163,7 +163,7 @@ class proxyport_app(rfm.RunOnlyRegressionTest):
         self.perf_variables = {name: sn.make_performance_function(lambda v=fom: v, unit)
                                for name, (fom, unit, _) in rows.items()}
         published = self.current_partition.extras.get("pp_reference")
-        if published and self.case == "reference":
+        if published and self.case == "reference" and suite_cases.case(self.app)["published"]:
             pub = pp_rows.load(os.path.join(REPO, "results", published,
                                             suite_cases.case(self.app)["published"]))
             gpu, seen = suite_summary.gpu_name(pub or {}), pp_rows.gpu_names(doc)
@@ -235,7 +235,8 @@ class proxyport_node(rfm.RunOnlyRegressionTest):
                                                    if gpu is not None else [])
             args = suite_cases.case_args(app, self.case, inputs)
             if self.fast:  # as the suite's --fast: testsnap's steps are its samples
-                args = suite_run.fast_steps(args) if app == "testsnap" else args + suite_run.FAST
+                fast = suite_cases.steps_are_samples(app)
+                args = suite_run.fast_steps(args) if fast else args + suite_run.FAST
             fault_app, _, fault = self.inject_fault.partition(":")
             if fault and fault_app == app:
                 args += ["--inject-fault", fault]

@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 
+from .. import apps as manifests
 from .. import project
 from .. import result as resultfile
 
@@ -21,10 +22,11 @@ def known_apps():
     """The apps of apps.txt and "common", the common layer's kernel files."""
     return project.apps() + ("common",)
 
-# Kernel folders of libraries, under the app that runs them as its own (its
-# link relinks them): the miniFE library's SpMV is spmv's (cgsolve's cg_spmv
-# runs the same objects).
-LIBRARY_APP = {"minife": "spmv"}
+def library_apps():
+    """Kernel folders of libraries, under the app that runs them as its own (its link
+    relinks them), {library: app}: the libraries of the apps' manifests (spmv's: the
+    miniFE library's SpMV; cgsolve's cg_spmv runs the same objects)."""
+    return {lib: app for app in manifests.apps_with("libraries") for lib in manifests.get(app, "libraries")}
 
 
 def die(msg):
@@ -118,7 +120,7 @@ def kernel_sources(build, src_root):
         if not ("kernels" in parts or parts[:2] == ["common", "backend"]):
             continue
         seen.add(src)
-        out.append((src, model, LIBRARY_APP.get(parts[0], parts[0]), d, argv))
+        out.append((src, model, library_apps().get(parts[0], parts[0]), d, argv))
     return out
 
 

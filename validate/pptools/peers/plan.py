@@ -12,14 +12,29 @@ row's kernels), with the same problem as the timed runs.
 """
 import os
 
+from .. import apps as manifests
+from ..bounded import BadInput
 from .codes import CODES, GROUPS  # noqa: F401  (GROUPS: the step's and its tests' list)
 
 PUBLIC_BINS = {g: c.PUBLIC_BINS for g, c in CODES.items()}
 # builds shown beside the others for the difference (without -foffload-lto): a
 # missing one leaves its rows "not built" without making the step fail
 OPTIONAL_BINS = tuple(b for c in CODES.values() for b in c.OPTIONAL_BINS)
-# ProxyPort's side of each group: a subset of apps.txt (the apps with a public peer)
-PP_BINS = {g: c.PP_BIN for g, c in CODES.items()}
+
+
+def pp_bins():
+    """ProxyPort's side of each group, {group: app}: the apps whose manifest names the
+    group ([peers] group in <app>/app.toml); each must be the program its code's module
+    runs beside the public code (PP_BIN)."""
+    out = {}
+    for app in manifests.apps_with("peers.group"):
+        g = manifests.get(app, "peers.group")
+        if g not in CODES or g in out or CODES[g].PP_BIN != app:
+            why = ("taken by " + out[g] if g in out else f"its runs are {CODES[g].PP_BIN}'s" if g in CODES
+                   else "not one of " + ", ".join(GROUPS))
+            raise BadInput(f"{manifests.path_of(app)}: peers.group '{g}': {why}")
+        out[g] = app
+    return out
 
 
 def available(refs, bindir, groups):
@@ -27,8 +42,9 @@ def available(refs, bindir, groups):
     out = {}
     for g in groups:
         miss = [b for b in PUBLIC_BINS[g] if not os.access(os.path.join(refs, "bin", b), os.X_OK)]
-        if not os.access(os.path.join(bindir, PP_BINS[g]), os.X_OK):
-            miss.append(PP_BINS[g])
+        app = pp_bins().get(g)
+        if app is None or not os.access(os.path.join(bindir, app), os.X_OK):
+            miss.append(app or f"(no app of apps.txt for {g})")
         out[g] = miss
     return out
 

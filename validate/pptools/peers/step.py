@@ -83,7 +83,8 @@ def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=pri
     refs, bindir = os.path.abspath(refs), os.path.abspath(bindir)
     miss = plan.available(refs, bindir, groups)
     # a group runs where ProxyPort's program and one of its public builds are there
-    todo = [g for g in groups if plan.PP_BINS[g] not in miss[g]
+    bins = plan.pp_bins()
+    todo = [g for g in groups if g in bins and bins[g] not in miss[g]
             and len(miss[g]) < len(plan.PUBLIC_BINS[g])]
     for g in groups:
         if miss[g]:

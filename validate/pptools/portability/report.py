@@ -1,21 +1,32 @@
 """The Markdown table and the JSON document of a portability analysis."""
+from .. import apps as manifests
+from .. import project
 from .analysis import short_status
 
-# the rows of an app that a Markdown table shows by default (--rows main): the
-# whole run where an app times one (cgsolve's solve, testsnap's step), every
-# row of the others; the JSON has every row
-# subset of apps.txt: the apps with a whole-run row, and microbench's BabelStream kernels
-MAIN = {"cgsolve": {"cg_solve"}, "testsnap": {"step"}, "microbench": {"copy", "mul", "add", "triad", "dot"}}
-LARGEST_ONLY = {"microbench"}  # of these apps, the largest size measured on the row's machines
-MAIN_HELP = "; ".join(f"{a}: {', '.join(sorted(k))}" for a, k in MAIN.items()) + \
-    " (" + ", ".join(sorted(LARGEST_ONLY)) + " at the largest size); every row of the other apps"
 SCHEMA = "proxyport-portability-1"
 
 
+def main_rows():
+    """The rows of an app that a Markdown table shows by default (--rows main): its
+    manifest's headline_rows (the whole run where an app times one: cgsolve's solve,
+    testsnap's step; microbench's BabelStream kernels), every row of the others; the JSON
+    has every row. {app: set of rows}, and the apps whose largest size measured on the
+    row's machines alone stands for them (headline_largest_size)."""
+    main = {a: set(manifests.get(a, "headline_rows")) for a in manifests.apps_with("headline_rows")}
+    return main, {a for a in main if manifests.get(a, "headline_largest_size", False)}
+
+
+def main_help():
+    main, largest = main_rows()
+    return "; ".join(f"{a}: {', '.join(sorted(k))}" for a, k in main.items()) + \
+        " (" + ", ".join(sorted(largest)) + " at the largest size); every row of the other apps"
+
+
 def is_main(c, comps=()):
-    if c["kernel"] not in MAIN.get(c["app"], {c["kernel"]}):
+    main, largest = main_rows() if c["app"] in project.apps() else ({}, set())
+    if c["kernel"] not in main.get(c["app"], {c["kernel"]}):
         return False
-    if c["app"] in LARGEST_ONLY:
+    if c["app"] in largest:
         sizes = [int(o["size"]) for o in comps if (o["app"], o["kernel"], o["machines"]) ==
                  (c["app"], c["kernel"], c["machines"]) and o["size"].isdigit()]
         return not sizes or not c["size"].isdigit() or int(c["size"]) == max(sizes)

@@ -149,7 +149,7 @@ def run(argv):
     ap.add_argument("--flop-roof", action="append", metavar="NAME=GFLOPS",
                     help="a FLOP roof per GPU of machine NAME for rows without a copy fraction (repeatable)")
     ap.add_argument("--rows", choices=("main", "all"), default="main",
-                    help=f"Markdown rows: main ({report.MAIN_HELP}) or all")
+                    help=f"Markdown rows: main ({report.main_help()}) or all")
     ap.add_argument("--min-machines", type=int, default=2, help="Markdown rows measured on at least N machines (2)")
     ap.add_argument("--no-figures", action="store_true", help="no matplotlib figures")
     ap.add_argument("--doc", default=os.path.join(project.ROOT, "docs", "results.md"),

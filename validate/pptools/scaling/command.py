@@ -2,7 +2,9 @@
 
 Usage: validate/scaling DIR [--out DIR] [--min-efficiency X] [--no-figures]
 
-DIR holds one result file (--json) per run, named <app>-<series>-<P>.json:
+DIR holds one result file (--json) per run, named <app>-<series>-<P>.json
+(<app>: an app whose manifest, <app>/app.toml, names scaling series; its rows
+that scale: the manifest's headline_rows, else all):
 P is the number of ranks (one GPU each), <series> names the case and has the
 word "weak" ("n255-weak", "n255-weak-halo-host") for weak scaling (problem per
 rank fixed), anything else is strong scaling (global problem fixed); a run that
@@ -17,8 +19,8 @@ Checks (exit status 1 if any fails; each failure is printed):
   - every row of every file validated;
   - every rank count of a strong series computed the same answer as its 1-rank run
     (a weak series solves another global problem at each rank count: only its
-    rows' own validation holds):
-    xsbench_like's checksum exactly, testsnap's total energy within the
+    rows' own validation holds), as the app's manifest says ([scaling] agree,
+    metrics, tolerance, floor): xsbench_like's checksum exactly, testsnap's total energy within the
     per-atom tolerance (1e-10 eV) times the atoms twice (both runs are within
     it of their references), cgsolve (strong: the same global problem) its
     final relative residual and x error within 1e-6 (relative) of the 1-rank
@@ -35,15 +37,25 @@ import argparse
 import os
 import re
 
+from .. import apps as manifests
 from .. import cli, outfile
 from .. import result as resultfile
 
 PROG = "scaling"
-# subset of apps.txt: the apps that run on several MPI ranks, and the rows of each that scale
-MAIN_ROWS = {"cgsolve": {"cg_solve"}, "testsnap": {"step"}, "xsbench_like": None}  # None: all
 WHOLE_ROWS = {"cg_solve", "step", "event", "history"}  # a whole run's row (not one of its phases)
-TS_TOL_E = 1e-10  # testsnap's per-atom energy tolerance (testsnap/main.c TOL_E)
-NAME = re.compile(r"^(" + "|".join(map(re.escape, MAIN_ROWS)) + r")-(.+)-(\d+)\.json$")
+
+
+def main_rows_of():
+    """{app: the rows that scale (its manifest's headline_rows), None for all} of the apps
+    whose manifest names scaling series (the apps that split their work over ranks)."""
+    return {app: set(manifests.get(app, "headline_rows")) if manifests.get(app, "headline_rows") else None
+            for app in manifests.apps_with("scaling.series")}
+
+
+def name_re():
+    return re.compile(r"^(" + "|".join(map(re.escape, main_rows_of())) + r")-(.+)-(\d+)\.json$")
+
+
 # the fields the analysis reads from each row (refused when missing)
 NEEDED = ("kernel", "model", "variant", "time_s", "fom", "fom_unit", "fom_higher_is_better", "size")
 
@@ -54,13 +66,13 @@ def die(msg):
 
 def load_runs(folder):
     """{(app, series): {P: result}}"""
-    runs = {}
+    runs, main_rows_by_app, name_pattern = {}, main_rows_of(), name_re()
     try:
         names = sorted(os.listdir(folder))
     except OSError as e:
         die(f"{folder}: {e.strerror}")
     for name in names:
-        m = NAME.match(name)
+        m = name_pattern.match(name)
         if not m:
             continue
         path = os.path.join(folder, name)
@@ -68,7 +80,7 @@ def load_runs(folder):
         p = int(m.group(3))
         if res.get("mpi_ranks") != p:
             die(f"{path}: the name says {p} ranks, the file {res.get('mpi_ranks')}")
-        want = MAIN_ROWS[m.group(1)]
+        want = main_rows_by_app[m.group(1)]
         for i, r in enumerate(res["results"]):
             if want is None or r["kernel"] in want:
                 resultfile.require(r, NEEDED, path, f"results[{i}]")
@@ -79,14 +91,14 @@ def load_runs(folder):
                 die(f"{path}: system[{j}]: no rank")
         runs.setdefault((m.group(1), m.group(2)), {})[p] = res
     if not runs:
-        die(f"{folder}: no <app>-<series>-<P>.json files of {', '.join(MAIN_ROWS)}")
+        die(f"{folder}: no <app>-<series>-<P>.json files of {', '.join(main_rows_by_app)}")
     return runs
 
 
 def main_rows(app, res):
     """{(label, variant, kernel): row} of the rows that scale (the whole solve, step, lookups,
     and xsbench_like's phase rows of --phases, each its own line)."""
-    want = MAIN_ROWS[app]
+    want = main_rows_of()[app]
     return {(resultfile.label(r), r["variant"], r["kernel"]): r for r in res["results"]
             if want is None or r["kernel"] in want}
 
@@ -132,29 +144,30 @@ def gpus_of(res):
     return out
 
 
-CG_REL = 1e-6  # cgsolve's model-vs-model bound on relres and x error (cgsolve --help),
-CG_FLOOR = 1e-10  # not applied where both converged to rounding
-
-
 def same_answer(app, one, row, natoms, weak):
-    """None if row computed what the 1-rank row did, else why not."""
+    """None if row computed what the 1-rank row did, else why not: the app's manifest says
+    how ([scaling] agree: exact, per-atom or relative, on its metrics)."""
     if weak:  # another global problem per rank count: its own validation only
         return None
-    if app == "xsbench_like":
-        a, b = metric(one, "checksum"), metric(row, "checksum")
-        return None if a == b else f"checksum {b!r} != {a!r} of 1 rank"
-    if app == "testsnap":
-        a, b = metric(one, "energy_total"), metric(row, "energy_total")
-        if a is None or b is None:
-            return "no energy_total in the rows (testsnap built before that metric)"
-        tol = 2 * TS_TOL_E * natoms
-        return None if abs(a - b) <= tol else f"total energy {b!r} differs from {a!r} of 1 rank by {abs(a - b):.3g} > {tol:.3g} eV"
-    for m in ("relres_rel", "x_err_rel"):
+    how, metrics = manifests.get(app, "scaling.agree"), manifests.get(app, "scaling.metrics", [])
+    tol, floor = manifests.get(app, "scaling.tolerance", 0.0), manifests.get(app, "scaling.floor", 0.0)
+    for m in metrics:
         a, b = metric(one, m), metric(row, m)
+        if how == "exact":
+            if a != b:
+                return f"{m} {b!r} != {a!r} of 1 rank"
+            continue
         if a is None or b is None:
-            return f"no {m} in the cg_solve rows"
-        if max(a, b) > CG_FLOOR and abs(a - b) > CG_REL * abs(a):
-            return f"{m} {b!r} differs from {a!r} of 1 rank by more than {CG_REL:g} (relative)"
+            rows = "/".join(manifests.get(app, "headline_rows", []))
+            return (f"no {m} in the rows ({app} built before that metric)" if how == "per-atom"
+                    else f"no {m} in the {rows} rows")
+        if how == "per-atom":  # both runs within tol per atom of their references
+            bound = 2 * tol * natoms
+            if abs(a - b) > bound:
+                return (f"{manifests.get(app, 'scaling.quantity', m)} {b!r} differs from {a!r} of 1 rank "
+                        f"by {abs(a - b):.3g} > {bound:.3g} {manifests.get(app, 'scaling.unit', '')}").rstrip()
+        elif max(a, b) > floor and abs(a - b) > tol * abs(a):  # relative, unless both converged
+            return f"{m} {b!r} differs from {a!r} of 1 rank by more than {tol:g} (relative)"
     return None
 
 

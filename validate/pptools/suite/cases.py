@@ -1,61 +1,35 @@
 """The suite's cases and what a reportable run may change (RUNRULES.md).
 
-One case per app and scale. "reference" is the published case (the GPU-node
-sizes of results/nvidia-h200/); "small" finishes in a few minutes on
+One case per app and scale, from the [suite] table of the app's manifest
+(<app>/app.toml, pptools/apps.py): "reference" is the published case (the
+GPU-node sizes of results/nvidia-h200/); "small" finishes in a few minutes on
 a 2-core CPU machine. "{inputs}" is the inputs folder the apps use. The apps
-and their order are apps.txt's; an app there without a case here is refused
-when the suite would run it (a new app adds its case here).
+and their order are apps.txt's; an app whose manifest has no case is refused
+when the suite would run it.
 """
 import subprocess
 
+from .. import apps as manifests
 from .. import project
 from ..result import BadInput
-
-CASES = {
-    "microbench": {
-        "reference": ["--size", "2^24,2^25,2^26"],
-        "small": ["--size", "2^16,2^20"],
-        "published": "microbench.json",
-    },
-    "spmv": {
-        "reference": ["--deck", "{inputs}/minife/n150.deck"],
-        "small": ["--deck", "{inputs}/minife/tiny.deck"],
-        "published": "spmv-n150.json",
-    },
-    "cgsolve": {
-        "reference": ["--deck", "{inputs}/minife/n150.deck"],
-        "small": ["--deck", "{inputs}/minife/tiny.deck"],
-        "published": "cgsolve-n150.json",
-    },
-    "xsbench_like": {
-        "reference": ["-s", "large", "--variant", "all"],
-        "small": ["-s", "small", "--lookups", "200000", "--variant", "all"],
-        "published": "xsbench-large.json",
-    },
-    "testsnap": {
-        "reference": ["--case", "W_2J14_2000_disp"],
-        "small": ["--case", "W_2J8_2000_disp", "--steps", "10"],
-        "published": "testsnap-W_2J14_2000_disp.json",
-    },
-}
-
 
 
 def apps():
     """The suite's apps, in apps.txt's order."""
     return project.apps()
 
-# Options an optimized run may declare, per app (each takes one value): launch
-# shapes and the sort implementation. Everything else (sizes, inputs, timing,
-# tolerances, validation) is fixed by the rules.
-OPTIMIZABLE = {
-    "microbench": {"--tpb", "--blocks"},
-    "spmv": {"--rows-per-team", "--vector-len", "--reduce", "--grid", "--teams", "--omp-form",
-             "--ompx-loads"},
-    "cgsolve": set(),
-    "xsbench_like": {"--sort", "--threads"},
-    "testsnap": {"--scratch", "--levels", "--yi", "--team-size", "--deidrj"},
-}
+
+def optimizable(app):
+    """Options an optimized run may declare for app (each takes one value): launch
+    shapes and the sort implementation. Everything else (sizes, inputs, timing,
+    tolerances, validation) is fixed by the rules."""
+    return set(manifests.get(app, "suite.optimizable", []))
+
+
+def steps_are_samples(app):
+    """Whether each of the app's steps is a sample (testsnap): --steps, never --samples."""
+    return bool(manifests.get(app, "steps_are_samples", False))
+
 
 # Source files an optimized run may change (the models' kernel files);
 # anything else changed makes the run neither baseline nor optimized.
@@ -63,9 +37,11 @@ KERNEL_PATH_PARTS = ("/kernels/",)
 
 
 def case(app):
-    if app not in CASES:
-        raise BadInput(f"{app}: no suite case (pptools/suite/cases.py has none for this app of apps.txt)")
-    return CASES[app]
+    """{"reference": args, "small": args, "published": file name or None}."""
+    suite = manifests.get(app, "suite", {})
+    if "reference" not in suite or "small" not in suite:
+        raise BadInput(f"{app}: no suite case ({manifests.path_of(app)} has no [suite] reference and small)")
+    return {"reference": suite["reference"], "small": suite["small"], "published": suite.get("published")}
 
 
 def case_args(app, scale, inputs):
@@ -83,8 +59,8 @@ def check_declared(declared):
             problems.append(f"{app}: options must be a list of option, value pairs (strings)")
             continue
         for opt in args[0::2]:
-            if not isinstance(opt, str) or opt not in OPTIMIZABLE.get(app, ()):
-                allowed = ", ".join(sorted(OPTIMIZABLE.get(app, ()))) or "none"
+            if not isinstance(opt, str) or opt not in optimizable(app):
+                allowed = ", ".join(sorted(optimizable(app))) or "none"
                 problems.append(f"{app}: {opt} may not change in a reportable run (allowed: {allowed})")
     return problems
 

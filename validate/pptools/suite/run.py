@@ -167,8 +167,8 @@ def plan(a):
     for k in range(1, a.repeat + 1):
         for app in a.apps:
             args = suite_cases.case_args(app, scale, inputs) + declared.get(app, [])
-            if a.fast:  # testsnap: every step is a sample, so 3 steps are the 3 samples
-                args = fast_steps(args) if app == "testsnap" else args + FAST
+            if a.fast:  # an app whose steps are its samples (testsnap): 3 steps are the 3 samples
+                args = fast_steps(args) if suite_cases.steps_are_samples(app) else args + FAST
             if a.no_energy:
                 args = args + ["--no-energy"]
             runs.append({"app": app, "repeat": k,
@@ -181,8 +181,9 @@ def plan(a):
 
 
 def fast_steps(args):
-    """testsnap's case args with FAST, its --steps (its samples) cut to FAST's 3:
-    its 10 steps of the small case were half the test suite's small run."""
+    """The case args of an app whose steps are its samples (testsnap) with FAST, its
+    --steps cut to FAST's 3: testsnap's 10 steps of the small case were half the test
+    suite's small run."""
     args = list(args)
     if "--steps" in args:
         k = args.index("--steps")

@@ -296,7 +296,8 @@ def write(out, reportable, repo):
             continue
         sized = per_size(files)
         rows = headline(files, sized)
-        pubfile = load(os.path.join(PUBLISHED, suite_cases.case(app)["published"]))
+        published = suite_cases.case(app)["published"]  # None: the app has no published case
+        pubfile = load(os.path.join(PUBLISHED, published)) if published else None
         same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
         base = add_ratios(rows, sized, headline([pubfile]) if pubfile else {}, same_gpu)
         rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))

@@ -8,13 +8,15 @@
 
 (--update-readme, --check-readme and --readme FILE are the same options by
 their names from when the table was in README.md.) Which rows the table shows
-is chosen below (CASES); every number comes from the JSON. A case whose file
-did not validate is refused, never shown. Python 3 standard library only.
+is chosen by the apps' manifests ([[results_table]] in <app>/app.toml); every
+number comes from the JSON. A case whose file did not validate is refused,
+never shown. Python 3 standard library only.
 """
 import argparse
 import os
 import sys
 
+from .. import apps as manifests
 from .. import cli, outfile, project
 from .. import result as resultfile
 
@@ -30,22 +32,11 @@ def models():
 
 VENDOR = {"spmv_cusparse": "cuSPARSE", "spmv_hipsparse": "hipSPARSE"}
 
-# (label, file under results, kernel, size, variant, note after the figure)
-CASES = [
-    ("microbench triad 2^24, 256 thr", "nvidia-h200/microbench.json", "triad", 1 << 24, "tpb=256", ""),
-    ("microbench zaxpy_d 2^24, 256 thr", "nvidia-h200/microbench.json", "zaxpy_d", 1 << 24, "tpb=256", ""),
-    ("microbench triad, `--timer wall`", "nvidia-h200/microbench-wall.json", "triad", 1 << 24, "tpb=256", ""),
-    ("spmv N=150", "nvidia-h200/spmv-n150.json", "spmv", 150, "", "papers' byte count"),
-    ("spmv N=255", "nvidia-h200/spmv-n255.json", "spmv", 255, "", "papers' byte count"),
-    ("cgsolve N=150", "nvidia-h200/cgsolve-n150.json", "cg_solve", 150, "", ""),
-    ("cgsolve N=255", "nvidia-h200/cgsolve-n255.json", "cg_solve", 255, "", ""),
-    ("xsbench_like large, baseline (-k 0)", "nvidia-h200/xsbench-large.json", "event", 17000000,
-     "baseline (-k 0)", ""),
-    ("xsbench_like large, sorted-energy (-k 6)", "nvidia-h200/xsbench-large.json", "event", 17000000,
-     "sorted-energy (-k 6)", "own radix sort, counted"),
-    ("testsnap W_2J14_2000_disp, step", "nvidia-h200/testsnap-W_2J14_2000_disp.json", "step", 2000,
-     "", "grind time"),
-]
+def cases():
+    """(label, file under results, kernel, size, variant, note after the figure) of every
+    row, from the [[results_table]] rows of the apps' manifests, in apps.txt's order."""
+    return [(r["label"], r["file"], r["kernel"], r["size"], r["variant"], r["note"])
+            for app in project.apps() for r in manifests.get(app, "results_table", [])]
 
 
 Refused = resultfile.BadInput
@@ -119,7 +110,7 @@ def stamp(d):
 
 def table(results):
     lines, natives, sources = [], set(), {}
-    for case in CASES:
+    for case in cases():
         nat, d, line = case_line(results, case)
         natives.add(nat)
         lines.append(line)
