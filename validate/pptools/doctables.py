@@ -30,7 +30,9 @@ DOCS = os.path.join(project.ROOT, "docs")
 RESULTS = os.path.join(project.ROOT, "results")
 BEGIN = re.compile(r"^<!-- doc-table:begin (\w+)((?: [\w.-]+)+) -->$", re.M)
 END = "<!-- doc-table:end -->"
-MODELS = ("omp", "ompx")
+def _others():
+    """The GPU models compared with the native one (PP_MODELS' non-native device models)."""
+    return tuple(m for m in project.device_models() if m not in project.native_models())
 
 
 def _load(path):
@@ -81,15 +83,17 @@ def _headline(rows):
 def summary(sets):
     setdir = os.path.join(RESULTS, sets[0])
     s = _load(os.path.join(setdir, "summary.json"))
-    lines = ["| app | kernel | size | cuda | omp / cuda | ompx / cuda | cuda %copy |", "|---|---|---|---|---|---|---|"]
+    others = _others()
+    lines = ["| app | kernel | size | native | " + " | ".join(f"{m} / native" for m in others) + " | native %copy |",
+             "|---|---|---|---|" + "---|" * len(others) + "---|"]
     for app, a in s["apps"].items():
         for (kernel, variant), by in _headline(a["rows"]).items():
-            c = by.get("cuda")
+            c = next((by[m] for m in project.native_models() if m in by), None)
             if not c:
                 continue
             name = kernel + (f" {variant}" if variant else "")
             ratios = []
-            for m in MODELS:
+            for m in others:
                 r = by.get(m)
                 if not (r and c["fom"] and r["fom"]):
                     ratios.append("-")
@@ -97,10 +101,11 @@ def summary(sets):
                 q = r["fom"] / c["fom"] if c["higher_is_better"] else c["fom"] / r["fom"]
                 ratios.append(f"{q:.3f}")
             copy = c.get("fraction_of_copy_ceiling")
-            lines.append(f"| {app} | {name} | {c['size']} | {_fom(c['fom'], c['fom_unit'])} | {ratios[0]} | "
-                         f"{ratios[1]} | {_g(None if copy is None else 100 * copy, '.1f')}{'%' if copy else ''} |")
+            lines.append(f"| {app} | {name} | {c['size']} | {c['model']}: {_fom(c['fom'], c['fom_unit'])} | "
+                         + " | ".join(ratios) + f" | {_g(None if copy is None else 100 * copy, '.1f')}"
+                         + ("%" if copy else "") + " |")
     lines += ["", f"`results/{sets[0]}` (`summary.json`, git {_commit(setdir)}): each kernel at its largest size, "
-              "each model at its fastest launch shape, median over the runs; a ratio above 1 is faster than cuda."]
+              "each model at its fastest launch shape, median over the runs; a ratio above 1 is faster than the native model."]
     return lines
 
 
@@ -110,7 +115,7 @@ def energy(sets):
     lines = ["| app | kernel | model | per joule | W | idle W | note |", "|---|---|---|---|---|---|---|"]
     for app, a in s["apps"].items():
         for (kernel, variant), by in _headline(a["rows"]).items():
-            for m in ("cuda",) + MODELS:
+            for m in project.native_models() + _others():
                 r = by.get(m)
                 if not r or r.get("per_joule") is None:
                     continue
@@ -156,7 +161,7 @@ def _run_commit(setdir, rel):
 
 def scaling(sets):
     lines = []
-    order = ("cuda", "ompx", "omp")
+    order = project.native_models()[:1] + tuple(reversed(_others()))
     for name in sets:
         setdir = os.path.join(RESULTS, name)
         for path in sorted(glob.glob(os.path.join(setdir, "**", "scaling.json"), recursive=True)):
@@ -169,7 +174,7 @@ def scaling(sets):
                 pts = {p["gpus"]: p["efficiency"] for p in x["points"]}
                 rows.setdefault((x["app"], x["series"], x["variant"] or "-"), {})[model] = pts
             lines += [f"`results/{name}/{os.path.dirname(rel) or '.'}` (git {_run_commit(setdir, rel)}): "
-                      "parallel efficiency, cuda / ompx / omp", "",
+                      "parallel efficiency, " + " / ".join(order), "",
                       "| app | series | kernel | " + " | ".join(f"{g} GPUs" for g in gpus) + " |",
                       "|---|---|---|" + "---|" * len(gpus)]
             for (app, series, kernel), by in rows.items():

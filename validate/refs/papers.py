@@ -51,7 +51,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 import parse  # noqa: E402  (validate/refs/parse.py: TestSNAP's and XSBench's formats)
-from parse import Malformed, field, commas  # noqa: E402
+from parse import Malformed  # noqa: E402
+from pptools import project  # noqa: E402
+from pptools.peers import public  # noqa: E402
+
+# ProxyPort's models beside the papers' builds: the GPU models of NVIDIA nodes (PP_MODELS)
+PP_MODELS_RUN = tuple(m for m in project.device_models() if m != "hip")
+commas = public.commas
+
+
+def field(text, pattern, what, conv=str):
+    """The peers' field reader, its refusal this script's (Malformed)."""
+    try:
+        return public.field(text, pattern, what, conv)
+    except public.Rejected as e:
+        raise Malformed(str(e)) from None
 
 SIZES = (150, 255, 325)
 ITERS = 200                 # CG iterations, as miniFE and cgsolve's decks
@@ -166,7 +180,7 @@ def parse_cgsolve_paper(text, binary="CGSolve-kokkos-ompt", sizes=SIZES, iters=I
     return {"rows": rows, "exec_space": space and sp[0]}
 
 
-def parse_cgsolve_pp(csv_path, sizes=None, models=("cuda", "omp", "ompx")):
+def parse_cgsolve_pp(csv_path, sizes=None, models=PP_MODELS_RUN):
     """ProxyPort's cgsolve --csv (and its stdout, CSV path with .txt): per model,
     the cg_solve and cg_spmv medians, each row PASS."""
     try:
@@ -407,7 +421,7 @@ def cg_table(runs):
                 for p in paths:
                     rows.append({"code": code, "path": p, "N": n, "status": status_of(run), "run": run["name"]})
         else:
-            for p in ("cuda", "omp", "ompx"):
+            for p in PP_MODELS_RUN:
                 rows.append({"code": code, "path": p, "N": int(run["arg"]) if run["arg"] else None,
                              "status": status_of(run), "run": run["name"]})
     base = {r["N"]: r for r in rows if (r["code"], r["path"]) == BASE_CG and r["status"] == "ok"}
