@@ -3,14 +3,10 @@
 pp_test(publish_standins COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/publish_test.sh ${PROJECT_SOURCE_DIR}
         ${CMAKE_CURRENT_BINARY_DIR}/publish_test
         EXPECT 0 "publish_test: every step ran, the failure was reported" LABELS unit)
-# the published cases, in the order publish.sh runs them (apps.txt's)
-set(_steps "refs/run.sh .*"
-  "microbench .*--size 2\\^24,2\\^26"
-  ".*spmv .*n150.deck"
-  ".*cgsolve .*n255.deck"
-  ".*xsbench_like .*--variant all"
-  ".*testsnap .*W_2J14_2000_disp"
-  ".*gpu-check.sh")
+# the published steps, in the order publish.sh runs them
+set(_steps "python3 validate/suite --bin build/nvidia-sm90/bin --scale reference --out out --peers .refs"
+  "sh -c validate/gpu-check.sh .*"
+  "sh -c python3 validate/energy-check .*--kernels triad --size 2\\^28 --tpb 256 .*--energy-min-s 20 ")
 list(JOIN _steps "\n" _steps)
 pp_test(publish_dry_run COMMAND ${PROJECT_SOURCE_DIR}/validate/publish.sh --dry-run out
         EXPECT 0 "${_steps}" LABELS unit)
