@@ -294,6 +294,10 @@ static void print_help(const pp_app *app) {
       printf("  %s: %s\n", pp_model_name((pp_model)m), pp_model_absent_reason((pp_model)m));
   printf("\nExit codes: 0 all results validated, 1 a validation failed, 2 bad usage or input,\n"
          "3 runtime or device error.\n");
+  char env[1024];
+  printf("\nEnvironment: values of these variables on which the OpenMP runtime (libomp,\n"
+         "libomptarget) would abort or hang are refused before it starts (exit 2):\n%s\n",
+         pp_omp_env_names(env, sizeof env));
   if (app->epilog) printf("\n%s", app->epilog);
 }
 
