@@ -134,9 +134,22 @@ set(_hostile
   scaling_array scaling_int_rows scaling_out_file scaling_out_readonly scaling_fifo
   table_array table_int_rows table_no_fom table_doc_dev_full table_doc_symlink table_doc_atomic
   suite_apps_empty suite_optimized_deep suite_optimized_fifo suite_summarize_plan suite_summarize_deep
-  suite_summarize_result suite_repeat_huge)
+  suite_summarize_result suite_repeat_huge suite_summarize_long_name)
 foreach(c IN LISTS _hostile)
   pp_test(hostile_${c} COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/hostile_input.py ${PROJECT_SOURCE_DIR}
     ${CMAKE_CURRENT_BINARY_DIR}/hostile ${c} EXPECT 0 "^ok ${c}: " LABELS unit input
     ENV PP_TEST_BIN=${PROJECT_BINARY_DIR}/bin)
+endforeach()
+
+# Names from files and command lines (paths, kernels, models, variants, site-file
+# strings) reach the terminal, Markdown and figures escaped (\xNN, validate/pptools/
+# text.py), as the C apps print them: no raw control character in any output, the
+# name shown escaped (tests/tools_escape.py). Before, each case printed ESC ] 0 ;
+# ... BEL as given (and matplotlib warned of the glyphs, raw, on stderr).
+foreach(c compare_file_name compare_kernel_name compare_report_names compare_unknown_argument
+          suite_summary_names suite_dry_run_path scaling_series_name site_check_string portability_folder)
+  pp_test(tools_escape_${c} COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/tools_escape.py ${PROJECT_SOURCE_DIR}
+    ${CMAKE_CURRENT_BINARY_DIR}/tools-escape ${c} EXPECT 0 "^ok ${c}: " LABELS unit input
+    ENV PP_TEST_BIN=${PROJECT_BINARY_DIR}/bin)
+  set_tests_properties(tools_escape_${c} PROPERTIES TIMEOUT 180)
 endforeach()

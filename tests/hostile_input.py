@@ -46,6 +46,13 @@ def deep(n=200000):
     return '{"results": ' + "[" * n + "]" * n + "}"
 
 
+def long_kernel(w):
+    """A suite run whose one result row has a kernel name of a million characters."""
+    run = result()
+    run["results"][0]["kernel"] = "k" * 1000000
+    return suite_dir(w, run=run)
+
+
 def fifo(path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.lexists(path):
@@ -175,6 +182,9 @@ CASES = {
                                r"run1\.json: results\[0\]"),
     "suite_repeat_huge": ("suite", lambda s, w: ["--bin", bindir(w), "--dry-run", "--repeat", "99999999999"],
                           r"--repeat 99999999999: "),
+    # a name that reaches a figure is bounded: before, matplotlib ran out of memory after 28 s
+    "suite_summarize_long_name": ("suite", lambda s, w: ["--summarize", long_kernel(w)],
+                                  r"run1\.json: results\[0\]\.kernel: a name of 1000000 characters"),
 }
 
 

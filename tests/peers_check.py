@@ -303,7 +303,8 @@ def usage_tests():
         p = subprocess.run([sys.executable, os.path.join(VALIDATE, "peers")] + args, capture_output=True,
                            text=True, timeout=60)
         last = p.stderr.strip().splitlines()[-1:] or [""]
-        check(p.returncode == 2 and last[0].startswith("peers: error"), f"usage: {what}: exit 2 ({p.returncode})")
+        check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and last[0].startswith("peers: "),
+              f"usage: {what}: exit 2, one line ({p.returncode})")
     with tempfile.TemporaryDirectory() as tmp:
         p = subprocess.run([sys.executable, os.path.join(VALIDATE, "peers"), "--refs", tmp, "--bin", tmp,
                             "--out", os.path.join(tmp, "o")], capture_output=True, text=True, timeout=60)

@@ -25,6 +25,7 @@ import sys
 import time
 
 from .. import cli, outfile, result
+from ..text import show
 from . import analyze, devtime, plan, report, runner
 
 PROG = "peers"
@@ -77,7 +78,11 @@ CONDITIONS = [
 ]
 
 
-def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=print, command=None,
+def say(msg):
+    print(show(msg, 8000), flush=True)
+
+
+def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=say, command=None,
          device_time=True):
     """The peers step: run, analyze, write. Returns the exit status (0/1/2)."""
     refs, bindir = os.path.abspath(refs), os.path.abspath(bindir)
@@ -127,7 +132,7 @@ def finish(doc, out):
     dev = sum(1 for r in doc["rows"] if (r.get("device") or {}).get("ratio"))
     print(f"peers: {sum(1 for r in doc['rows'] if r['ok'])} of {len(doc['rows'])} rows comparable"
           f"{f' ({nb} not built)' if nb else ''}; {dev} with a device time; "
-          f"{sum(1 for r in doc['runs'] if r.get('rejected'))} runs rejected; {os.path.join(out, 'peers.md')}")
+          f"{sum(1 for r in doc['runs'] if r.get('rejected'))} runs rejected; {show(os.path.join(out, 'peers.md'), 2000)}")
     return 1 if bad else 0
 
 
@@ -137,7 +142,7 @@ def reanalyze(out):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+    p = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--refs", help="validate/refs/build.sh's output (bin/, lib/, versions.txt)")
     p.add_argument("--bin", help="ProxyPort's binaries (build/<preset>/bin)")
@@ -173,9 +178,9 @@ def run(argv):
         refs, bindir = os.path.abspath(a.refs), os.path.abspath(a.bin)
         lib, why = runner.device_view(refs, not a.no_device_time)
         for r in plan.runs(refs, bindir, a.groups, a.rounds) + (plan.device_runs(refs, bindir, a.groups) if lib else []):
-            print(f"{r['id']}: {' '.join(r['argv'])}" + (" (under CUPTI)" if r.get("device") else ""))
+            print(show(f"{r['id']}: {' '.join(r['argv'])}", 8000) + (" (under CUPTI)" if r.get("device") else ""))
         if why:
-            print(f"device-time view not available: {why}")
+            print(f"device-time view not available: {show(why, 2000)}")
         return 0
     return step(a.refs, a.bin, a.out, a.rounds, a.groups, a.omp_runtime or default_activate(),
                 device_time=not a.no_device_time)
