@@ -46,6 +46,15 @@ def deep(n=200000):
     return '{"results": ' + "[" * n + "]" * n + "}"
 
 
+SITE = 'format = "proxyport-site/1"\n[site]\nname = "x"\n[[build]]\nname = "a"\npreset = "cpu"\n'
+
+
+def deep_toml(n=3000, table=False):
+    """A site file with a value nested n deep: arrays, or inline tables."""
+    v = "{a=" * n + "1" + "}" * n if table else "[" * n + "]" * n
+    return "x = " + v + "\n" + SITE
+
+
 def long_kernel(w):
     """A suite run whose one result row has a kernel name of a million characters."""
     run = result()
@@ -185,6 +194,13 @@ CASES = {
     # a name that reaches a figure is bounded: before, matplotlib ran out of memory after 28 s
     "suite_summarize_long_name": ("suite", lambda s, w: ["--summarize", long_kernel(w)],
                                   r"run1\.json: results\[0\]\.kernel: a name of 1000000 characters"),
+    # the site reader (python3 -m pptools.site): before, a RecursionError of 3,000 lines, exit 1
+    "site_toml_deep": ("pptools.site", lambda s, w: ["check", write(os.path.join(w, "deep.toml"), deep_toml())],
+                       r"deep\.toml: nested more than 64 levels deep"),
+    "site_toml_deep_tables": ("pptools.site", lambda s, w: [
+        "check", write(os.path.join(w, "deep.toml"), deep_toml(table=True))], r"deep\.toml: nested more than 64"),
+    "site_toml_deep_65": ("pptools.site", lambda s, w: [
+        "check", write(os.path.join(w, "deep.toml"), deep_toml(65))], r"deep\.toml: nested more than 64"),
 }
 
 
@@ -242,11 +258,16 @@ def main(argv):
         return atomic(src, w, case)
     tool, args, want = CASES[case]
     tool_args = args(src, w)
-    argv_tool = [sys.executable, os.path.join(src, "validate", tool)] + tool_args
+    env = None
+    if tool.startswith("pptools."):  # a module of the package: python3 -m pptools.site
+        argv_tool = [sys.executable, "-m", tool] + tool_args
+        env = dict(os.environ, PYTHONPATH=os.path.join(src, "validate"))
+    else:
+        argv_tool = [sys.executable, os.path.join(src, "validate", tool)] + tool_args
     links = [p for p in tool_args if os.path.islink(p) and os.readlink(p).endswith(".target")]
     try:
         r = subprocess.run(argv_tool, capture_output=True, text=True, errors="replace", stdin=subprocess.DEVNULL,
-                           timeout=TIME_LIMIT_S, preexec_fn=limits)
+                           timeout=TIME_LIMIT_S, preexec_fn=limits, env=env)
     except subprocess.TimeoutExpired:
         print(f"FAIL {case}: still running after {TIME_LIMIT_S} s (a FIFO or a file without end blocks it)")
         return 1

@@ -5,7 +5,10 @@ scripts/compilers (through `python3 -m pptools.site`, see __main__.py) and the
 ReFrame configurations (import). Every problem is a BadInput: one line, exit 2.
 
 TOML is read with the standard library's tomllib (Python >= 3.11), else the
-tomli package; the schema is checked with jsonschema.
+tomli package; the schema is checked with jsonschema. Nesting is at most
+result.MAX_DEPTH levels (tomllib recurses: a deeper array was a RecursionError
+of 3,000 lines), and no string holds a control character (module names,
+compilers and flags are printed and handed to the shell).
 """
 import json
 import os
@@ -13,6 +16,8 @@ import re
 
 from ..bounded import BadInput, read_text
 from .. import project
+from ..result import MAX_DEPTH, depth
+from ..text import clean, show
 
 SCHEMA = os.path.join(project.ROOT, "site", "schema.json")
 FORMAT = "proxyport-site/1"
@@ -43,7 +48,21 @@ def _validate(doc, path):
         e = errors[0]
         where = "/".join(str(p) for p in e.path) or "(top)"
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise BadInput(f"site file {path}: {where}: {e.message}{more}")
+        raise BadInput(f"site file {path}: {where}: {show(e.message)}{more}")
+
+
+def _strings(x, where):
+    """(where, string) for every key and string value of a parsed document."""
+    if isinstance(x, str):
+        yield where, x
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _strings(v, f"{where}/{i}" if where else str(i))
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            at = f"{where}/{k}" if where else k
+            yield at, k
+            yield from _strings(v, at)
 
 
 class Site:
@@ -111,10 +130,18 @@ def _expand(x, values):
 def load(path, environ=os.environ):
     """The site file at path, checked against site/schema.json; BadInput if not one."""
     text = read_text(path, what="site file", limit=1 << 20)
+    deep = f"site file {path}: nested more than {MAX_DEPTH} levels deep"
     try:
         doc = _toml().loads(text)
+    except RecursionError:
+        raise BadInput(deep) from None
     except ValueError as e:  # tomllib.TOMLDecodeError is a ValueError
-        raise BadInput(f"site file {path}: not TOML: {e}") from None
+        raise BadInput(f"site file {path}: not TOML: {show(e)}") from None
+    if depth(doc) > MAX_DEPTH:
+        raise BadInput(deep)
+    for where, x in _strings(doc, ""):
+        if not clean(x):
+            raise BadInput(f"site file {path}: {show(where)}: '{show(x)}' holds a control character")
     _validate(doc, path)
     names = [b["name"] for b in doc["build"]]
     dup = sorted({n for n in names if names.count(n) > 1})
@@ -145,7 +172,7 @@ def preset(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
     presets = {p["name"]: p for p in doc.get("configurePresets", [])}
     if name not in presets or presets[name].get("hidden"):
         shown = [n for n, p in presets.items() if not p.get("hidden")]
-        raise BadInput(f"unknown preset '{name}' (CMakePresets.json: {', '.join(shown)})")
+        raise BadInput(f"unknown preset '{show(name)}' (CMakePresets.json: {', '.join(shown)})")
     chain, p = [], presets[name]
     while p:
         chain.append(p)
