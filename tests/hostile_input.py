@@ -201,6 +201,20 @@ CASES = {
         "check", write(os.path.join(w, "deep.toml"), deep_toml(table=True))], r"deep\.toml: nested more than 64"),
     "site_toml_deep_65": ("pptools.site", lambda s, w: [
         "check", write(os.path.join(w, "deep.toml"), deep_toml(65))], r"deep\.toml: nested more than 64"),
+    # check is as strict as the consumers: the suite's --repeat takes no 3.0, cmake --preset no
+    # unknown preset (before: both accepted, exit 0)
+    "site_repeat_float": ("pptools.site", lambda s, w: [
+        "check", write(os.path.join(w, "r.toml"), SITE + "[run]\nrepeat = 3.0\n")],
+        r"r\.toml: run/repeat: 3\.0 is not of type 'integer'"),
+    "site_gpus_float": ("pptools.site", lambda s, w: [
+        "check", write(os.path.join(w, "g.toml"), SITE + "[scheduler]\ntype = \"slurm\"\ngpus_per_node = 4.0\n")],
+        r"g\.toml: scheduler/gpus_per_node: 4\.0 is not of type 'integer'"),
+    "site_unknown_preset": ("pptools.site", lambda s, w: [
+        "check", write(os.path.join(w, "p.toml"), SITE.replace('"cpu"', '"nvidia-sm99"'))],
+        r"p\.toml: build/0/preset: unknown preset 'nvidia-sm99' \(CMakePresets\.json: cpu, "),
+    "site_unknown_matrix_preset": ("pptools.site", lambda s, w: [
+        "check", write(os.path.join(w, "m.toml"), SITE + "matrix_presets = [\"cpu\", \"cpux\"]\n")],
+        r"m\.toml: build/0/matrix_presets/1: unknown preset 'cpux'"),
 }
 
 

@@ -5,9 +5,12 @@ scripts/compilers (through `python3 -m pptools.site`, see __main__.py) and the
 ReFrame configurations (import). Every problem is a BadInput: one line, exit 2.
 
 TOML is read with the standard library's tomllib (Python >= 3.11), else the
-tomli package; the schema is checked with jsonschema. Nesting is at most
-result.MAX_DEPTH levels (tomllib recurses: a deeper array was a RecursionError
-of 3,000 lines), and no string holds a control character (module names,
+tomli package; the schema is checked with jsonschema. The check is as strict as
+the file's consumers: nesting at most result.MAX_DEPTH levels (tomllib
+recurses: a deeper array was a RecursionError of 3,000 lines), an integer
+field an integer (JSON Schema takes 3.0 for one; the suite's --repeat does
+not), every preset one of CMakePresets.json's (scripts/setup's cmake --preset
+takes no other), and no control character in any string (module names,
 compilers and flags are printed and handed to the shell).
 """
 import json
@@ -43,7 +46,11 @@ def _validate(doc, path):
         raise BadInput("checking a site file needs the jsonschema package (apt install python3-jsonschema, "
                        "pip install --user jsonschema, or scripts/setup --install-deps)") from None
     schema = json.loads(read_text(SCHEMA, what="site schema"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
+    base = jsonschema.Draft202012Validator
+    # an integer is an int: JSON Schema's integer takes 3.0, which the consumers refuse
+    ints = base.TYPE_CHECKER.redefine("integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
+    cls = jsonschema.validators.extend(base, type_checker=ints)
+    errors = sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.path))
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.path) or "(top)"
@@ -63,6 +70,17 @@ def _strings(x, where):
             at = f"{where}/{k}" if where else k
             yield at, k
             yield from _strings(v, at)
+
+
+def _presets(doc, path):
+    """Every preset the file names is a visible configure preset of CMakePresets.json."""
+    known = presets()
+    for i, b in enumerate(doc["build"]):
+        for where, p in [(f"build/{i}/preset", b["preset"])] + [
+                (f"build/{i}/matrix_presets/{j}", m) for j, m in enumerate(b.get("matrix_presets", []))]:
+            if p not in known:
+                raise BadInput(f"site file {path}: {where}: unknown preset '{show(p)}' "
+                               f"(CMakePresets.json: {', '.join(known)})")
 
 
 class Site:
@@ -143,6 +161,7 @@ def load(path, environ=os.environ):
         if not clean(x):
             raise BadInput(f"site file {path}: {show(where)}: '{show(x)}' holds a control character")
     _validate(doc, path)
+    _presets(doc, path)
     names = [b["name"] for b in doc["build"]]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -163,6 +182,12 @@ def preset_cache(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
     """{cache variable: value} of a configure preset, inherits resolved (base first);
     BadInput if there is no such visible preset."""
     return preset(name, path)[1]
+
+
+def presets(path=os.path.join(project.ROOT, "CMakePresets.json")):
+    """The visible configure presets of CMakePresets.json, in its order."""
+    doc = json.loads(read_text(path, what="CMake presets"))
+    return [p["name"] for p in doc.get("configurePresets", []) if not p.get("hidden")]
 
 
 def preset(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
