@@ -135,6 +135,7 @@ set(_hostile
   table_array table_int_rows table_no_fom table_doc_dev_full table_doc_symlink table_doc_atomic
   suite_apps_empty suite_optimized_deep suite_optimized_fifo suite_summarize_plan suite_summarize_deep
   suite_summarize_result suite_repeat_huge suite_summarize_long_name
+  suite_peers_fifo suite_peers_file suite_peers_dry_run suite_peers_nothing_built
   site_toml_deep site_toml_deep_tables site_toml_deep_65
   site_repeat_float site_gpus_float site_unknown_preset site_unknown_matrix_preset)
 foreach(c IN LISTS _hostile)

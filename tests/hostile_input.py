@@ -126,6 +126,17 @@ def scaling_dir(w, doc=None, name="cgsolve-s-1.json", as_fifo=False):
     return d
 
 
+def small_suite(w):
+    """A short suite run of this build (what a refusal must stop before it starts)."""
+    return ["--bin", bindir(w), "--apps", "microbench", "--scale", "small", "--fast", "--no-energy",
+            "--out", os.path.join(w, "out")]
+
+
+def empty_dir(w):
+    os.makedirs(os.path.join(w, "refs"), exist_ok=True)
+    return os.path.join(w, "refs")
+
+
 def good(w):
     return write(os.path.join(w, "good.json"), result())
 
@@ -194,6 +205,16 @@ CASES = {
     # a name that reaches a figure is bounded: before, matplotlib ran out of memory after 28 s
     "suite_summarize_long_name": ("suite", lambda s, w: ["--summarize", long_kernel(w)],
                                   r"run1\.json: results\[0\]\.kernel: a name of 1000000 characters"),
+    # the peers step runs after the whole suite: its folder is checked before anything runs
+    # (before: the suite ran, then exit 1 with nothing on stderr; --dry-run exited 0)
+    "suite_peers_fifo": ("suite", lambda s, w: small_suite(w) + ["--peers", fifo(os.path.join(w, "peers.fifo"))],
+                         r"--peers: .*peers\.fifo: a FIFO: "),
+    "suite_peers_file": ("suite", lambda s, w: small_suite(w) + ["--peers", good(w)],
+                         r"--peers: .*good\.json: a regular file: "),
+    "suite_peers_dry_run": ("suite", lambda s, w: ["--bin", bindir(w), "--dry-run", "--peers", good(w)],
+                            r"--peers: .*good\.json: a regular file: "),
+    "suite_peers_nothing_built": ("suite", lambda s, w: small_suite(w) + ["--peers", empty_dir(w)],
+                                  r"--peers: nothing to run: no public build in .*/refs/bin"),
     # the site reader (python3 -m pptools.site): before, a RecursionError of 3,000 lines, exit 1
     "site_toml_deep": ("pptools.site", lambda s, w: ["check", write(os.path.join(w, "deep.toml"), deep_toml())],
                        r"deep\.toml: nested more than 64 levels deep"),

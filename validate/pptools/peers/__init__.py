@@ -2,4 +2,4 @@
 plan (what runs, alternating), runner (runs it), public (the public codes'
 outputs and their rejections), analyze (rows), method (the arithmetic),
 report (peers.md/.json/.png), command (the `peers` tool and `suite --peers`)."""
-from .command import main, suite_step  # noqa: F401
+from .command import main, preflight, suite_step  # noqa: F401

@@ -20,6 +20,7 @@ missing); 2 bad usage, or nothing to run.
 """
 import argparse
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -78,6 +79,29 @@ CONDITIONS = [
 ]
 
 
+def plan_groups(refs, bindir, groups):
+    """({group: [missing binaries]}, [groups that run]): a group runs where ProxyPort's
+    program and one of its public builds are there."""
+    miss = plan.available(refs, bindir, groups)
+    return miss, [g for g in groups if plan.PP_BINS[g] not in miss[g] and len(miss[g]) < len(plan.PUBLIC_BINS[g])]
+
+
+def preflight(refs, bindir, groups=plan.GROUPS):
+    """Why the step cannot run (one line), or None: found before anything runs, so that
+    `suite --peers X` refuses X at once instead of after the whole suite."""
+    if not os.path.isdir(refs):
+        kind = ("not there" if not os.path.lexists(refs) else "a FIFO" if stat.S_ISFIFO(os.stat(refs).st_mode)
+                else "a regular file" if os.path.isfile(refs) else "not a folder")
+        return f"{refs}: {kind}: --refs/--peers takes validate/refs/build.sh's output folder (bin/, lib/)"
+    if not plan_groups(os.path.abspath(refs), os.path.abspath(bindir), groups)[1]:
+        return (f"nothing to run: no public build in {os.path.join(refs, 'bin')} beside its ProxyPort "
+                f"program in {bindir} (validate/refs/build.sh builds them)")
+    if not os.path.isfile(runner.spin_lib(refs)):
+        return (f"no {runner.spin_lib(refs)} (validate/refs/build.sh builds it): the wait modes could not "
+                "be made equal")
+    return None
+
+
 def say(msg):
     print(show(msg, 8000), flush=True)
 
@@ -86,19 +110,13 @@ def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=say
          device_time=True):
     """The peers step: run, analyze, write. Returns the exit status (0/1/2)."""
     refs, bindir = os.path.abspath(refs), os.path.abspath(bindir)
-    miss = plan.available(refs, bindir, groups)
-    # a group runs where ProxyPort's program and one of its public builds are there
-    todo = [g for g in groups if plan.PP_BINS[g] not in miss[g]
-            and len(miss[g]) < len(plan.PUBLIC_BINS[g])]
+    miss, todo = plan_groups(refs, bindir, groups)
     for g in groups:
         if miss[g]:
             log(f"peers: {g}: {'left out' if g not in todo else 'partly run'}: not built: {', '.join(miss[g])}")
-    if not todo:
-        log("peers: nothing to run")
-        return 2
-    if not os.path.isfile(runner.spin_lib(refs)):
-        log(f"peers: no {runner.spin_lib(refs)} (validate/refs/build.sh builds it): "
-            "the wait modes could not be made equal")
+    why = preflight(refs, bindir, groups)
+    if why:
+        log(f"peers: {why}")
         return 2
     outfile.out_dir(out)
     runs = [r for r in plan.runs(refs, bindir, todo, rounds) if os.access(r["argv"][0], os.X_OK)]

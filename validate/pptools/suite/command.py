@@ -121,6 +121,10 @@ def parse_args(argv):
         p.error("--binary-stamp-only goes with --reportable")
     if not a.summarize and not a.bin:
         p.error("--bin DIR is required (or --summarize DIR)")
+    # the peers step runs after the whole suite: what would stop it is refused now
+    why = peers.preflight(a.peers, a.bin) if a.peers and not a.summarize else None
+    if why:
+        raise result.BadInput(f"--peers: {why}")
     return a
 
 
