@@ -10,10 +10,19 @@ pp_test(suite_small_run COMMAND python3 ${PP_SUITE_TEST} run ${PROJECT_BINARY_DI
 pp_test(suite_reportable_after COMMAND python3 ${PP_SUITE_TEST} after ${PP_SUITE_OUT} LABELS validate)
 # the summary's work per joule, on a copy of that run with planted energy
 pp_test(suite_energy_summary COMMAND python3 ${PP_SUITE_TEST} energy ${PP_SUITE_OUT} LABELS validate)
+# that run's figures: matplotlib is optional, so without it this is skipped (77) with
+# the reason, and suite_small_run checks that each app says why it has none
+pp_test(suite_small_figures COMMAND python3 ${PP_SUITE_TEST} figures ${PP_SUITE_OUT} LABELS validate)
+# ... and a copy summarized where matplotlib does not import: checked, figures skipped
+# (suite_small_run's figure checks failed there before: a missing option is no failure)
+pp_test(suite_small_no_matplotlib COMMAND python3 ${PP_SUITE_TEST} no-matplotlib ${PP_SUITE_OUT} LABELS validate)
 # suite_small_run: 93 s on a busy 2-core machine (load average 8-9);
 # 300 s leaves room for a busier one and fails a run that blocks.
 set_tests_properties(suite_small_run PROPERTIES FIXTURES_SETUP suite_small TIMEOUT 300)
-set_tests_properties(suite_reportable_after suite_energy_summary PROPERTIES FIXTURES_REQUIRED suite_small)
+set_tests_properties(suite_reportable_after suite_energy_summary suite_small_figures suite_small_no_matplotlib
+  PROPERTIES FIXTURES_REQUIRED suite_small)
+set_tests_properties(suite_small_no_matplotlib PROPERTIES TIMEOUT 120)
+set_tests_properties(suite_small_figures PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 set_tests_properties(suite_energy_summary PROPERTIES TIMEOUT 120)
 # The summary's ratio to a published row of another size than the headline's (synthetic rows).
 pp_test(suite_summary_published COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_suite_summary.py LABELS unit)

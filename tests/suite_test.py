@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """CTest checks of validate/suite (the suite run and its run rules).
 
-  suite_test.py run BIN OUT          a fast small run of every app: summary.md/json, figures
+  suite_test.py run BIN OUT          a fast small run of every app: summary.md/json (without
+                                     matplotlib: each app says why it has no figure)
+  suite_test.py figures OUT          the run's figures (exit 77, skipped, without matplotlib)
+  suite_test.py checks OUT           run's checks of the summary of OUT, without running
+  suite_test.py no-matplotlib OUT    OUT summarized again without matplotlib: checks pass,
+                                     figures skipped
   suite_test.py refusals BIN         --reportable refuses a dirty tree, a non-reference size,
                                      too few repeats, an undeclarable option; a clean tree at the
                                      reference size with 3 repeats is accepted (the control)
@@ -22,6 +27,15 @@ sys.path.insert(0, os.path.join(HERE, "..", "validate"))
 from pptools.suite import cases as suite_cases  # noqa: E402  (the build record of a binary)
 from pptools import project  # noqa: E402
 failures = []
+
+
+def matplotlib_missing():
+    """Why the figures cannot be drawn here (matplotlib, optional, does not import), or None."""
+    try:
+        import matplotlib.pyplot  # noqa: F401
+        return None
+    except Exception as e:  # ImportError, or a matplotlib built for another numpy
+        return f"matplotlib does not import for {sys.executable} ({type(e).__name__}: {e})"
 
 
 def check(cond, what):
@@ -59,16 +73,58 @@ def run(bindir, out):
     rc, text = suite("--bin", bindir, "--scale", "small", "--repeat", "2", "--fast", "--out", out)
     print(text[-3000:])
     check(rc == 0, "small fast run of all apps exits 0")
+    summary_checks(out)
+
+
+def summary_checks(out):
+    """What every summary of the small run must say (its figures aside: `figures`)."""
     s = json.load(open(os.path.join(out, "summary.json")))
     check(sorted(s["apps"]) == sorted(suite_cases.apps()), "summary.json has every app of apps.txt")
+    md = open(os.path.join(out, "summary.md")).read()
     for app, a in s["apps"].items():
         check(a["runs"] == 2 and a["rows"] and all(r["valid"] and r["runs"] == 2 for r in a["rows"]),
               f"{app}: 2 runs, every headline row valid in both")
-        check(a["figure"] and os.path.getsize(os.path.join(out, a["figure"])) > 1000, f"{app}: figure written")
-    md = open(os.path.join(out, "summary.md")).read()
+    why = matplotlib_missing()
+    if why:  # the figures are the optional part: `figures` checks them where they can be drawn
+        check(all(a["figure"] is None for a in s["apps"].values()) and
+              md.count("(no figure: matplotlib is missing") == len(s["apps"]),
+              "without matplotlib: no figure, and summary.md says why for every app")
+        print(f"skipped: the figure checks ({why}; suite_test.py figures checks them)")
     check(md.count("| kernel | model |") == 5 and "every app validated: yes" in md,
           "summary.md: a table per app, every app validated")
     check("host model: run as the reference" in md, "summary.md says why the host model ran")
+
+
+def no_matplotlib(out):
+    """The small run summarized again where matplotlib does not import (a package that
+    raises ImportError first on the path): the summary is written, each app saying why it
+    has no figure, and `figures` is skipped (77), not failed."""
+    d = tempfile.mkdtemp(prefix="pp-suite-nompl-")
+    shutil.copytree(out, d, dirs_exist_ok=True)
+    block = os.path.join(tempfile.mkdtemp(prefix="pp-nompl-"), "matplotlib")
+    os.makedirs(block)
+    with open(os.path.join(block, "__init__.py"), "w") as f:
+        f.write('raise ImportError("matplotlib made absent by tests/suite_test.py")\n')
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(block))
+    r = subprocess.run([sys.executable, SUITE, "--summarize", d], capture_output=True, text=True, env=env)
+    check(r.returncode == 0, f"summarized without matplotlib ({r.returncode}: {r.stderr.strip()[-300:]})")
+    for mode, want in (("checks", 0), ("figures", 77)):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), mode, d], capture_output=True, text=True,
+                           env=env)
+        print(r.stdout[-1500:])
+        check(r.returncode == want and "skipped" in r.stdout, f"suite_test.py {mode} without matplotlib: exit "
+              f"{r.returncode}, expected {want}, with the reason")
+
+
+def figures(out):
+    """The small run's figures: one per app, drawn (exit 77 where matplotlib is missing)."""
+    why = matplotlib_missing()
+    if why:
+        print(f"skipped: {why}")
+        sys.exit(77)
+    s = json.load(open(os.path.join(out, "summary.json")))
+    for app, a in s["apps"].items():
+        check(a["figure"] and os.path.getsize(os.path.join(out, a["figure"])) > 1000, f"{app}: figure written")
 
 
 def refusals(bindir):
@@ -204,8 +260,12 @@ def energy(out):
           "summary.md: a work-per-joule table per app with watts and idle watts")
     check("below the counter resolution" in md.split("### spmv: work per joule")[1].split("##")[0],
           "spmv's rows marked below the counter's resolution")
-    check(all(a.get("energy_figure") and os.path.getsize(os.path.join(d, a["energy_figure"])) > 1000
-              for a in s["apps"].values()), "an energy figure per app")
+    why = matplotlib_missing()
+    if why:
+        print(f"skipped: the energy figure check ({why})")
+    else:
+        check(all(a.get("energy_figure") and os.path.getsize(os.path.join(d, a["energy_figure"])) > 1000
+                  for a in s["apps"].values()), "an energy figure per app")
     check(rc == 0, "summarized")
     d2 = tempfile.mkdtemp(prefix="pp-suite-noenergy-")  # the run as it is: no counter on a CPU machine
     shutil.copytree(out, d2, dirs_exist_ok=True)
@@ -216,6 +276,8 @@ def energy(out):
 
 cmd = sys.argv[1]
 {"run": lambda: run(sys.argv[2], sys.argv[3]), "refusals": lambda: refusals(sys.argv[2]),
+ "figures": lambda: figures(sys.argv[2]), "checks": lambda: summary_checks(sys.argv[2]),
+ "no-matplotlib": lambda: no_matplotlib(sys.argv[2]),
  "after": lambda: after(sys.argv[2]), "energy": lambda: energy(sys.argv[2])}[cmd]()
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

@@ -67,7 +67,7 @@ def figure(app, rlist, base, path, draw, smoke=None):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:
+    except Exception:  # ImportError, or a matplotlib built for another numpy
         return "matplotlib is missing"
     fig = draw(app, rows, base, smoke)
     ax = fig.axes[0]

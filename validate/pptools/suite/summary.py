@@ -191,7 +191,7 @@ def figure(app, rows, base, path, smoke=None):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:
+    except Exception:  # ImportError, or a matplotlib built for another numpy
         return "matplotlib is missing (scripts/setup installs python3-matplotlib)"
     fig = draw_figure(app, rows, base, smoke)
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
