@@ -148,13 +148,16 @@ if(PP_HAVE_MPI)
     EXPECT 2 "--size: empty element" COMMAND ${_mpi2} ${MB} --size 1,,2)
   pp_input_test(input_mpi_cli_repeat ONCE ABSENT "MPI_ABORT|MPI_Abort" LABELS mpi
     EXPECT 2 "--samples given twice" COMMAND ${_mpi2} ${MB} --samples 2 --samples 3)
-  # A file size limit MPI cannot start under (ulimit -f 4000: Open MPI failed in
-  # MPI_Init_thread with 15 lines of PMIx errors and exit 1, also in one process
-  # alone): one line before MPI_Init, exit 2, printed by rank 0 only.
+  # A file size limit the ranks of a launcher cannot start under (ulimit -f 4000:
+  # Open MPI failed in MPI_Init_thread with 15 lines of PMIx errors and exit 1):
+  # one line before MPI_Init, exit 2, printed by rank 0 only. A rank is known by
+  # its launcher's variables (here Slurm's, on a process that MPI_Init then
+  # starts alone: exit 1 before); a process no launcher started is left to MPI
+  # (the write-error tests run one under ulimit -f 0).
   set(_fsize bash -c "ulimit -f 4000 && exec \"$@\"" bash) # bash: KiB (sh: 512-byte blocks)
   set(_fsize_re "the file size limit \\(ulimit -f\\) is 4000 KiB: MPI cannot start under it.*ulimit -f unlimited")
   pp_input_test(input_fsize_small ONCE EXPECT 2 "^microbench: ${_fsize_re}"
-    COMMAND ${_fsize} ${MB} --backend host --size 4096 --kernels copy --quiet)
+    COMMAND env SLURM_PROCID=0 ${_fsize} ${MB} --backend host --size 4096 --kernels copy --quiet)
   pp_input_test(input_mpi_fsize_small ONCE ABSENT "MPI_Init_thread" LABELS mpi TIMEOUT 120
     EXPECT 2 "^microbench: ${_fsize_re}" COMMAND ${_fsize} ${_mpi2} ${MB} --backend host --size 4096 --kernels copy --quiet)
   pp_input_test(input_mpi_unwritable_json ONCE ABSENT "MPI_ABORT|MPI_Abort" LABELS mpi

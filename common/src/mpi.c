@@ -18,8 +18,8 @@ static int rank_, size_ = 1, local_rank_, local_size_ = 1, inited_, thread_level
  * MPI's PMIx store and shared-memory transport write files of a few MiB:
  * with Open MPI 4.1, 2 to 8 ranks, MPI_Init_thread failed below about 5 MiB
  * (4000 KiB: 15 lines of PMIx and MPI_ERRORS_ARE_FATAL, exit 1, the code of a
- * failed validation; 5000 KiB ran), one process alone too, and a run's
- * result files need room after it. */
+ * failed validation; 5000 KiB ran; with PMIX_MCA_gds=hash the ranks died of
+ * SIGXFSZ), and a run's result files need room after it. */
 #define PP_MIN_FSIZE_MIB 64
 
 /* This process's rank as its launcher's variables give it (Open MPI, PMIx,
@@ -34,16 +34,19 @@ static long launcher_rank(void) {
   return -1;
 }
 
-/* A file size limit MPI cannot start under is said in one line, exit 2,
- * before MPI_Init (which would print Open MPI's errors and exit 1): by the
- * launcher's rank 0 only (every rank sees the same limit), or by a process
- * that no launcher started. */
+/* A file size limit the ranks of a launcher cannot start under is said in
+ * one line, exit 2, before MPI_Init (which would print Open MPI's errors and
+ * exit 1), by the launcher's rank 0 (every rank sees the same limit). A
+ * process no launcher started is left to MPI: alone, it starts under a small
+ * limit where PMIx keeps its store in memory (PMIX_MCA_gds=hash, as the tests
+ * of write errors run), which the ranks of mpirun did not. */
 static void refuse_small_file_limit(const char *argv0) {
   struct rlimit rl;
-  if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+  const long rank = launcher_rank();
+  if (rank < 0 || getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
       rl.rlim_cur >= (rlim_t)PP_MIN_FSIZE_MIB << 20)
     return;
-  if (launcher_rank() <= 0) {
+  if (rank == 0) {
     const char *app = argv0 && strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0 ? argv0 : "proxyport";
     pp_error_line(app, "the file size limit (ulimit -f) is %llu KiB: MPI cannot start under it (Open MPI's "
                   "files need a few MiB, the results more); give at least %d MiB: ulimit -f unlimited",
