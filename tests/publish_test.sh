@@ -30,4 +30,7 @@ grep -q "^gpu-check rc=1 " "$work/out/publish.log" || { echo "publish_test: gpu-
 for c in 'xsbench_like --backend all -s large --variant all --json' 'testsnap --backend all --case W_2J14_2000_disp --json'; do
   grep -q "^$c" "$work/calls.txt" || { echo "publish_test: not run with every model: $c"; exit 1; }
 done
+# the apps refuse an option given twice (the last value would win): no step passes one twice
+dup=$(awk '{ split("", seen); for (i = 2; i <= NF; i++) if ($i ~ /^--?[A-Za-z]/ && seen[$i]++) { print; next } }' "$work/calls.txt")
+[ -z "$dup" ] || { echo "publish_test: an option given twice: $dup"; exit 1; }
 echo "publish_test: every step ran, the failure was reported"
