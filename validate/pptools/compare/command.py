@@ -63,10 +63,9 @@ import random
 import sys
 import zlib
 
-from .. import cli, outfile
+from .. import cli, outfile, text
 from .. import result as resultfile
 from ..text import show
-from .. import text
 from . import facts as compare_facts
 from . import stats as compare_stats
 
@@ -208,9 +207,9 @@ def print_text(pairs, args):
         print(f"  baseline: {describe(base)}")
         print(f"  new:      {describe(new)}")
         lines = table_lines(rows, args.facts_docs)
-        w = [max(len(str(l[i])) for l in lines) for i in range(len(lines[0]))]
-        for l in lines:
-            print("  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(l)).rstrip())
+        w = [max(len(str(line[i])) for line in lines) for i in range(len(lines[0]))]
+        for line in lines:
+            print("  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(line)).rstrip())
 
 
 def write_markdown(path, pairs, args, method, summary):
@@ -222,8 +221,8 @@ def write_markdown(path, pairs, args, method, summary):
         lines = table_lines(rows, args.facts_docs)
         md.append("| " + " | ".join(lines[0]) + " |")
         md.append("|" + "---|" * len(lines[0]))
-        for l in lines[1:]:
-            cells = [str(c).replace("|", "\\|") for c in l]
+        for line in lines[1:]:
+            cells = [str(c).replace("|", "\\|") for c in line]
             v = VERDICT_COL
             if cells[v] in ("regression", "improvement") or cells[v].startswith("INVALID"):
                 cells[v] = f"**{cells[v]}**"

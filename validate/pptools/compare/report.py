@@ -25,10 +25,10 @@ import os
 import re
 import zlib
 
-from .. import outfile, project
+from .. import outfile, project, text
 from .. import result as resultfile
-from .. import text
-from ..text import cell as C, show
+from ..text import cell as C
+from ..text import show
 from . import facts as compare_facts
 
 TUNING = resultfile.TUNING
@@ -195,6 +195,7 @@ def bars(path, title, cats, labels, vals, native, per_row=6):
     at most per_row kernels per panel, panels stacked, so that many labels
     stay readable."""
     import math
+
     import matplotlib.pyplot as plt
     vals = {(text.figure(c), text.figure(x)): v for (c, x), v in vals.items()}
     cats, labels = [text.figure(x) for x in cats], [text.figure(x) for x in labels]
@@ -420,7 +421,8 @@ def report(runs, args, die):
         md += ["Figures not drawn: matplotlib is not installed or does not import.", ""]
     path = os.path.join(out, "report.md")
     outfile.write_text(path, "\n".join(md))
-    print(f"compare: wrote {show(path, 1000)}" + ("" if plot else " (no figures: matplotlib is not installed or does not import)"))
+    print(f"compare: wrote {show(path, 1000)}"
+          + ("" if plot else " (no figures: matplotlib is not installed or does not import)"))
     print(f"compare: report of {len(pool.rows)} rows, {len(labels_all)} labels, {len(heat_cols)} kernels, "
           f"{len(flag_tab)} flag-sweep rows, {len(invalid)} invalid row(s)")
     for k, v in invalid:

@@ -21,7 +21,6 @@ import argparse
 import datetime
 import os
 import subprocess
-import sys
 import tempfile
 import time
 

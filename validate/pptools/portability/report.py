@@ -1,5 +1,6 @@
 """The Markdown table and the JSON document of a portability analysis."""
-from ..text import cell as C, show
+from ..text import cell as C
+from ..text import show
 from .analysis import short_status
 
 # the rows of an app that a Markdown table shows by default (--rows main): the
@@ -76,7 +77,8 @@ def markdown(machines, comps, rows="main", min_machines=2, heading="##", figures
     for f in figures:
         out += [f, ""]
     for names, cs in sorted(sets.items(), key=lambda kv: (-len(kv[0]), kv[0])):
-        out += [f"{heading}# Rows measured on {show(', '.join(names), 1000)} ({len(names)} machine{'s' if len(names) > 1 else ''})", ""]
+        n_machines = f"{len(names)} machine{'s' if len(names) > 1 else ''}"
+        out += [f"{heading}# Rows measured on {show(', '.join(names), 1000)} ({n_machines})", ""]
         out += ["| app | case | kernel | size | variant | model | " + " | ".join(C(n) for n in names)
                 + " | PP (app) | PP (arch) | arch basis |",
                 "|---" * (9 + len(names)) + "|"]

@@ -37,8 +37,8 @@ import re
 import sys
 
 from .. import cli, outfile, project
-from ..text import show
 from .. import result as resultfile
+from ..text import show
 from . import analysis, figure, load, report
 
 PROG = "portability"

@@ -37,7 +37,8 @@ import re
 
 from .. import cli, outfile, text
 from .. import result as resultfile
-from ..text import cell as C, show
+from ..text import cell as C
+from ..text import show
 
 PROG = "scaling"
 # subset of apps.txt: the apps that run on several MPI ranks, and the rows of each that scale

@@ -17,8 +17,8 @@ import json
 import os
 import re
 
-from ..bounded import BadInput, read_text
 from .. import project
+from ..bounded import BadInput, read_text
 from ..result import MAX_DEPTH, depth
 from ..text import clean, show
 

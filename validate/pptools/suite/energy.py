@@ -6,7 +6,8 @@ files give (no counter on this machine, --no-energy) is what the summary says.""
 import math
 
 from .. import outfile, runset, text
-from ..text import cell as C, show
+from ..text import cell as C
+from ..text import show
 
 
 def energy_of(rs):

@@ -17,7 +17,8 @@ import sys
 
 from .. import outfile, project, runset, text
 from .. import result as resultfile
-from ..text import cell as C, show
+from ..text import cell as C
+from ..text import show
 from . import cases as suite_cases
 from . import energy as suite_energy
 from . import rules as suite_rules
