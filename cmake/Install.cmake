@@ -31,5 +31,7 @@ install(FILES validate/schema/result.schema.json DESTINATION ${CMAKE_INSTALL_DAT
 # the site files and their schema, where the installed tools look (pptools/site: <root>/site)
 install(FILES site/schema.json site/debian.toml site/perlmutter.toml site/frontier.toml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport/site)
+# the configure presets a site file's builds must name (pptools/site checks them: <root>/CMakePresets.json)
+install(FILES CMakePresets.json DESTINATION ${CMAKE_INSTALL_DATADIR}/proxyport)
 install(FILES README.md RUNRULES.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport)
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/proxyport/docs FILES_MATCHING PATTERN "*.md")

@@ -127,3 +127,10 @@ pp_pytest(tools_result_reader MODULE test_result_reader.py LABELS unit input TIM
 # cases check that a written file replaces its target by a rename. Each failed before
 # validate/pptools.
 pp_pytest(tools_hostile MODULE test_hostile.py LABELS unit input TIMEOUT 300)
+
+# Names from files and command lines (paths, kernels, models, variants, site-file
+# strings) reach the terminal, Markdown and figures escaped (\xNN, validate/pptools/
+# text.py), as the C apps print them: no raw control character in any output, the
+# name shown escaped (tests/tools/test_escape.py, a case per tool). Before, each case
+# printed ESC ] 0 ; ... BEL as given (and matplotlib warned of the glyphs, raw, on stderr).
+pp_pytest(tools_escape MODULE test_escape.py LABELS unit input TIMEOUT 300)

@@ -15,10 +15,14 @@ function(ct_literal out s)
 endfunction()
 
 # ct_case(NAME ID VERSION BANNER TAG ROW FLAGS [LINK link-adds] [OMPX yes|no-reason]
-#         [OPTS --debian-llvm|--preset P ...] [ARGS cmake args...] [ENV VAR=v...])
-# passes when the summary names TAG and ROW and prints exactly FLAGS.
+#         [OPTS --debian-llvm|--preset P ...] [ARGS cmake args...] [ENV VAR=v...]
+#         [NEEDS PATH PACKAGE])
+# passes when the summary names TAG and ROW and prints exactly FLAGS; with NEEDS,
+# FLAGS hold what the table adds where PATH exists, and the case is skipped (77,
+# with the reason) where it does not, when the test runs: an optional package
+# missing is not a failure.
 function(ct_case name id version banner tag row flags)
-  cmake_parse_arguments(C "" "LINK;OMPX" "OPTS;ARGS;ENV" ${ARGN})
+  cmake_parse_arguments(C "" "LINK;OMPX" "OPTS;ARGS;ENV;NEEDS" ${ARGN})
   ct_literal(f "${flags}")
   ct_literal(t "${tag}")
   set(re "omp compiler +${t}: table row ${row} \\(\nomp flags +${f}$")
@@ -30,8 +34,15 @@ function(ct_case name id version banner tag row flags)
     ct_literal(o "${C_OMPX}")
     string(APPEND re "\nompx[[:space:]]+${o}")
   endif()
+  set(needs)
+  if(C_NEEDS)
+    set(needs ${CMAKE_CURRENT_SOURCE_DIR}/needs.sh ${C_NEEDS})
+  endif()
   pp_test(ctable_${name} LABELS unit compilers EXPECT 0 "${re}" ENV ${C_ENV}
-    COMMAND ${CT_SH} ${PROJECT_SOURCE_DIR} ${CT_WORK}/${name} "${id}" "${version}" "${banner}" ${C_OPTS} -- ${C_ARGS})
+    COMMAND ${needs} ${CT_SH} ${PROJECT_SOURCE_DIR} ${CT_WORK}/${name} "${id}" "${version}" "${banner}" ${C_OPTS} -- ${C_ARGS})
+  if(C_NEEDS)
+    set_tests_properties(ctable_${name} PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
 endfunction()
 
 # ct_refused(NAME ID VERSION BANNER REGEX [ARGS ...] [ENV ...]): configure must fail with REGEX.
@@ -71,11 +82,14 @@ ct_case(clang17_nvidia_untuned Clang 17.0.6 ${B_LLVM17} clang-17 clang
 # An LLVM module (perlmutter-llvm): finds its own device runtime.
 ct_case(clang_nvidia_module Clang 21.1.0 ${B_LLVM21} clang-21 clang "-fopenmp --offload-arch=sm_80 -foffload-lto"
   LINK "-Wl,-rpath,${CT_WORK}/clang_nvidia_module/root/lib" OPTS --preset perlmutter-llvm)
-set(_amd "-fopenmp --offload-arch=gfx90a")
-if(EXISTS /usr/lib/x86_64-linux-gnu/amdgcn/bitcode) # Debian's ROCm device libraries
-  string(APPEND _amd " --rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
-endif()
-ct_case(clang_amd Clang 19.1.7 ${B_DEBIAN19} clang-19 clang "${_amd}" ARGS -DPP_OFFLOAD=amd)
+# Debian's ROCm device libraries (rocm-device-libs), looked for when the test runs: its
+# expectation was fixed at configure, so a build configured with them and tested
+# without them failed instead of saying what is missing. clang-22's AMD case takes the
+# same --rocm-device-lib-path from the table, so it needs them too.
+set(_amd_libs /usr/lib/x86_64-linux-gnu/amdgcn/bitcode)
+set(_amd "-fopenmp --offload-arch=gfx90a --rocm-device-lib-path=${_amd_libs}")
+ct_case(clang_amd Clang 19.1.7 ${B_DEBIAN19} clang-19 clang "${_amd}"
+  ARGS -DPP_OFFLOAD=amd NEEDS ${_amd_libs} rocm-device-libs)
 # Debian's clang-22 with the runtime of scripts/llvm-offload (PP_OMP_RUNTIME_DIR): the device
 # runtime named for the compile and its archive for the device link, CUDA 13's ptxas (no legacy
 # root), -fgnu-keywords for its <ompx.h>; ompx blocks of two dimensions unless PP_OMPX_GRID=flat,
@@ -89,7 +103,7 @@ set(RT ${CT_WORK}/clang22_amd_runtime/rt)
 ct_case(clang22_amd_runtime Clang 22.1.8 ${B_DEBIAN22} clang-22 clang
   "${_amd} --libomptarget-amdgpu-bc-path=${RT}/lib/amdgcn-amd-amdhsa/libomptarget-amdgpu.bc -mcode-object-version=5"
   LINK "-Xoffload-linker -L${RT}/lib/amdgcn-amd-amdhsa -Wl,-rpath,${RT}/lib" OMPX "yes (offload to amd, gfx90a, multi blocks)"
-  OPTS --llvm-runtime ARGS -DPP_OFFLOAD=amd -DPP_OMP_RUNTIME_DIR=${RT}/lib)
+  OPTS --llvm-runtime ARGS -DPP_OFFLOAD=amd -DPP_OMP_RUNTIME_DIR=${RT}/lib NEEDS ${_amd_libs} rocm-device-libs)
 pp_test(ctable_clang22_flat LABELS unit compilers
   EXPECT 0 "omp banner +Debian clang version 22\\.1\\.8 \\(1~deb12u1\\); OpenMP runtime [^ ]*/clang22_flat/rt/lib$\nbuild tag +clang-22\\+ompx1d$\nompx[[:space:]]+yes \\(offload to nvidia, sm_80, flat blocks\\)"
   COMMAND ${CT_SH} ${PROJECT_SOURCE_DIR} ${CT_WORK}/clang22_flat Clang 22.1.8 ${B_DEBIAN22} --llvm-runtime --

@@ -100,6 +100,27 @@ foreach(bad
 endforeach()
 add_test(NAME input_cli_value_empty COMMAND ${PP_EXPECT} 2 "--json needs a value, found an empty string" -- ${MB} --json "")
 set_tests_properties(input_cli_value_empty PROPERTIES LABELS input)
+# Each option is given once, common and app options of every app, and two spellings
+# of one option are one option: a repeat was taken silently, the last value winning.
+foreach(row "samples|microbench|--samples;3;--samples;5|--samples given twice \\('3', then '5'\\)"
+            "quiet|microbench|--quiet;--quiet|--quiet given twice"
+            "json|microbench|--json;a.json;--json;b.json|--json given twice"
+            "tpb|microbench|--tpb;128;--tpb;256|--tpb given twice"
+            "deck|spmv|--deck;tiny;--deck;tiny|--deck given twice"
+            "max_iters|cgsolve|--max-iters;5;--max-iters;6|--max-iters given twice"
+            "xs_size|xsbench_like|-s;small;-s;large|-s given twice \\('small', then 'large'\\)"
+            "xs_alias|xsbench_like|-s;small;--problem;large|-s and --problem are one option, given twice"
+            "xs_kernel_variant|xsbench_like|-k;4;--variant;baseline|-k and --variant are one option"
+            "xs_hash_bins|xsbench_like|-h;5;--hash-bins;6|--hash-bins given twice"
+            "steps|testsnap|--steps;1;--steps;2|--steps given twice")
+  pp_case_split("${row}" name parts re)
+  list(GET parts 0 app)
+  list(REMOVE_AT parts 0)
+  if(TARGET ${app})
+    pp_input_test(input_cli_repeat_${name} CLEAN EXPECT 2 "^${app}: ${re}.* \\(see --help\\)$"
+      COMMAND $<TARGET_FILE:${app}> ${parts})
+  endif()
+endforeach()
 pp_input_test(input_cli_ok EXPECT 0 "sizes 3: 1 8 2048" COMMAND ${TI} cli --size 1,2^3,2K --samples 100000 --bootstrap 1000)
 pp_input_test(input_cli_no_bootstrap EXPECT 0 "samples 100000 bootstrap 0" COMMAND ${TI} cli --samples 100000 --bootstrap 0)
 
@@ -126,6 +147,20 @@ if(PP_HAVE_MPI)
     EXPECT 2 "rank 1 of 2: bad input seen by rank 1 only" COMMAND ${_mpi2} ${TI} collective-error)
   pp_input_test(input_mpi_cli_error ONCE ABSENT "MPI_ABORT|MPI_Abort" LABELS mpi
     EXPECT 2 "--size: empty element" COMMAND ${_mpi2} ${MB} --size 1,,2)
+  pp_input_test(input_mpi_cli_repeat ONCE ABSENT "MPI_ABORT|MPI_Abort" LABELS mpi
+    EXPECT 2 "--samples given twice" COMMAND ${_mpi2} ${MB} --samples 2 --samples 3)
+  # A file size limit the ranks of a launcher cannot start under (ulimit -f 4000:
+  # Open MPI failed in MPI_Init_thread with 15 lines of PMIx errors and exit 1):
+  # one line before MPI_Init, exit 2, printed by rank 0 only. A rank is known by
+  # its launcher's variables (here Slurm's, on a process that MPI_Init then
+  # starts alone: exit 1 before); a process no launcher started is left to MPI
+  # (the write-error tests run one under ulimit -f 0).
+  set(_fsize bash -c "ulimit -f 4000 && exec \"$@\"" bash) # bash: KiB (sh: 512-byte blocks)
+  set(_fsize_re "the file size limit \\(ulimit -f\\) is 4000 KiB: MPI cannot start under it.*ulimit -f unlimited")
+  pp_input_test(input_fsize_small ONCE EXPECT 2 "^microbench: ${_fsize_re}"
+    COMMAND env SLURM_PROCID=0 ${_fsize} ${MB} --backend host --size 4096 --kernels copy --quiet)
+  pp_input_test(input_mpi_fsize_small ONCE ABSENT "MPI_Init_thread" LABELS mpi TIMEOUT 120
+    EXPECT 2 "^microbench: ${_fsize_re}" COMMAND ${_fsize} ${_mpi2} ${MB} --backend host --size 4096 --kernels copy --quiet)
   pp_input_test(input_mpi_unwritable_json ONCE ABSENT "MPI_ABORT|MPI_Abort" LABELS mpi
     EXPECT 2 "--json: cannot write" COMMAND ${_mpi2} ${MB_TINY} --json /nonexistent/x.json)
   if(TARGET spmv)

@@ -31,4 +31,7 @@ grep -q "^gpu-check	rc=[1-9]" "$work/out/publish.log" || { echo "publish_test: g
 grep -q "^microbench " "$work/calls.txt" && grep -q "^xsbench_like " "$work/calls.txt" ||
   { echo "publish_test: the stand-ins were not called"; exit 1; }
 [ -s "$work/out/node.txt" ] || { echo "publish_test: no node.txt"; exit 1; }
+# the apps refuse an option given twice (the last value would win): no step passes one twice
+dup=$(awk '{ split("", seen); for (i = 2; i <= NF; i++) if ($i ~ /^--?[A-Za-z]/ && seen[$i]++) { print; next } }' "$work/calls.txt")
+[ -z "$dup" ] || { echo "publish_test: an option given twice: $dup"; exit 1; }
 echo "publish_test: every step ran, the failure was reported"

@@ -49,8 +49,10 @@ function(pp_pytest name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
-  # pytest's last line "N skipped in ..." (no passed, no failed): every test of it skipped
+  # pytest's last line "N skipped in ..." (no passed, no failed): every test of it skipped. The
+  # line must end the output: a failed test's captured output may hold such a line (a pytest
+  # the test ran), which must not turn the failure into a skip.
   set(env ${PP_TEST_ENV} PYTHONDONTWRITEBYTECODE=1 ${T_ENV})
   set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "${env}"
-                       TIMEOUT ${T_TIMEOUT} SKIP_REGULAR_EXPRESSION "\n[0-9]+ skipped(, [0-9]+ deselected)? in [0-9.]+s")
+                       TIMEOUT ${T_TIMEOUT} SKIP_REGULAR_EXPRESSION "\n[0-9]+ skipped(, [0-9]+ deselected)? in [0-9.]+s\n?$")
 endfunction()

@@ -151,19 +151,72 @@ foreach(app ${PP_APPS})
   pp_closed_stdout(${app} ${_args} ${_small})
 endforeach()
 
-# The inherited OpenMP environment is checked before the runtime starts: on
-# these values libomp aborts (SIGABRT), hangs or warns and goes on. Each is
-# refused with exit 2 and one line ("OMP:" is the runtime speaking: too late).
+# The inherited OpenMP environment is checked before the runtime starts, from
+# one table (common/src/omp_env.c): on these values LLVM 19's libomp or
+# libomptarget aborts (SIGABRT: an assertion, "OMP: Error", an uncaught C++
+# exception, a heap error), crashes or hangs. Each is refused with exit 2 and
+# one line ("OMP:" is the runtime speaking: too late). Before the table, every
+# row but the first five ran into the runtime: exit 134 with a backtrace, 139,
+# or a hang past the TIMEOUT (KMP_CPUINFO_FILE=/dev/zero, the FIFOs); the
+# libomptarget memory manager's row, read only by GPU plugins, exited 0 here.
+set(_ompfifo ${CMAKE_CURRENT_BINARY_DIR}/omp-env.fifo)
+file(REMOVE ${_ompfifo})
+execute_process(COMMAND mkfifo ${_ompfifo})
+set(_big "\\(the OpenMP runtime could abort\\)")
+set(_ovf "more than 2147483647 \\(libomp's parser overflows and aborts\\)")
 foreach(row "omp_threads_negative|OMP_NUM_THREADS=-1|OMP_NUM_THREADS='-1' is not a comma-separated list of positive integers"
             "omp_threads_word|OMP_NUM_THREADS=abc|OMP_NUM_THREADS='abc' is not a comma-separated list of positive integers"
             "omp_threads_empty|OMP_NUM_THREADS=|OMP_NUM_THREADS='' is not a comma-separated list of positive integers"
-            "omp_threads_many|OMP_NUM_THREADS=100000|OMP_NUM_THREADS='100000' asks for more than 4096 threads \\(the OpenMP runtime could abort\\)"
-            "omp_stack_huge|OMP_STACKSIZE=1T|OMP_STACKSIZE='1T' is more than 1024 MiB per thread \\(the OpenMP runtime could abort\\)")
+            "omp_threads_many|OMP_NUM_THREADS=100000|OMP_NUM_THREADS='100000' asks for more than 4096 threads ${_big}"
+            "omp_stack_huge|OMP_STACKSIZE=1T|OMP_STACKSIZE='1T' is more than 1024 MiB per thread ${_big}"
+            "omp_kmp_stack_huge|KMP_STACKSIZE=1T|KMP_STACKSIZE='1T' is more than 1024 MiB per thread ${_big}"
+            "omp_gomp_stack_huge|GOMP_STACKSIZE=1T|GOMP_STACKSIZE='1T' is more than 1024 MiB per thread ${_big}"
+            "omp_gomp_stack_overflow|GOMP_STACKSIZE=99999999999999999999|GOMP_STACKSIZE='99999999999999999999' is more than 1024 MiB per thread ${_big}"
+            "omp_stack_offset_huge|KMP_STACKOFFSET=2G|KMP_STACKOFFSET='2G' is more than 1024 MiB ${_big}"
+            "omp_align_alloc_big|KMP_ALIGN_ALLOC=32768|KMP_ALIGN_ALLOC='32768' is 32 KiB or more"
+            "omp_align_alloc_odd|KMP_ALIGN_ALLOC=100|KMP_ALIGN_ALLOC='100' is not a power of two"
+            "omp_places_overflow|OMP_PLACES=threads(2147483648)|OMP_PLACES='threads\\(2147483648\\)' holds the number 2147483648, ${_ovf}"
+            "omp_proc_bind_overflow|OMP_PROC_BIND=2147483648|OMP_PROC_BIND='2147483648' holds the number 2147483648, ${_ovf}"
+            "omp_affinity_overflow|KMP_AFFINITY=granularity=fine,2147483648|KMP_AFFINITY='granularity=fine,2147483648' holds the number 2147483648, ${_ovf}"
+            "omp_helper_affinity_overflow|KMP_HIDDEN_HELPER_AFFINITY=0,2147483648|KMP_HIDDEN_HELPER_AFFINITY='0,2147483648' holds the number 2147483648, ${_ovf}"
+            "omp_blocktime_overflow|KMP_BLOCKTIME=2147483648us|KMP_BLOCKTIME='2147483648us' holds the number 2147483648, ${_ovf}"
+            "omp_gomp_affinity_junk|GOMP_CPU_AFFINITY=1x|GOMP_CPU_AFFINITY='1x' is not a list of CPUs N, N-M, N-M:S or \\{N,...\\}"
+            "omp_gomp_affinity_overflow|GOMP_CPU_AFFINITY=0-2147483648|GOMP_CPU_AFFINITY='0-2147483648' holds the number 2147483648, ${_ovf}"
+            "omp_force_reduction|KMP_FORCE_REDUCTION=fast|KMP_FORCE_REDUCTION='fast' is not critical, atomic or tree"
+            "omp_forkjoin_zero|KMP_FORKJOIN_BARRIER=0,1|KMP_FORKJOIN_BARRIER='0,1' sets 0 branch bits"
+            "omp_forkjoin_release_zero|KMP_FORKJOIN_BARRIER=1,|KMP_FORKJOIN_BARRIER='1,' sets 0 branch bits"
+            "omp_lock_props_empty|KMP_ADAPTIVE_LOCK_PROPS=|KMP_ADAPTIVE_LOCK_PROPS='' is empty"
+            "omp_backoff_empty|KMP_SPIN_BACKOFF_PARAMS=|KMP_SPIN_BACKOFF_PARAMS='' is empty"
+            "omp_hot_teams_huge|KMP_HOT_TEAMS_MAX_LEVEL=2147483647|KMP_HOT_TEAMS_MAX_LEVEL='2147483647' is more than 65536 levels"
+            "omp_cpuinfo_dev_zero|KMP_CPUINFO_FILE=/dev/zero|KMP_CPUINFO_FILE='/dev/zero' is not a regular file"
+            "omp_cpuinfo_missing|KMP_CPUINFO_FILE=/nonexistent/cpuinfo|KMP_CPUINFO_FILE='/nonexistent/cpuinfo' cannot be opened: No such file or directory"
+            "omp_cpuinfo_invalid|KMP_CPUINFO_FILE=${PROJECT_SOURCE_DIR}/apps.txt|KMP_CPUINFO_FILE='.*/apps.txt' has no 'processor' line"
+            "omp_tool_verbose_file|OMP_TOOL_VERBOSE_INIT=${CMAKE_CURRENT_BINARY_DIR}/omp-tool.log|OMP_TOOL_VERBOSE_INIT='.*/omp-tool.log' names a file"
+            "omp_tool_libraries_fifo|OMP_TOOL_LIBRARIES=${_ompfifo}|OMP_TOOL_LIBRARIES='.*/omp-env.fifo' names .*/omp-env.fifo, a FIFO"
+            "omp_target_profile_fifo|LIBOMPTARGET_PROFILE=${_ompfifo}|LIBOMPTARGET_PROFILE='.*/omp-env.fifo' is a FIFO"
+            "omp_target_info_word|LIBOMPTARGET_INFO=abc|LIBOMPTARGET_INFO='abc' is not an integer \\(libomptarget's std::stoi throws"
+            "omp_target_debug_range|LIBOMPTARGET_DEBUG=2147483648|LIBOMPTARGET_DEBUG='2147483648' is out of int range"
+            "omp_target_mm_word|LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=abc|LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD='abc' is not an integer")
   pp_case_split("${row}" name env re)
-  pp_test(session_${name} COMMAND ${MB} --backend host --size 4096 --kernels copy ${PP_TEST_FAST}
-    EXPECT 2 "^microbench: ${re} \\(see --help\\)$" LABELS unit input ENV ${env})
+  pp_test(session_${name} COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 4096 --kernels copy ${PP_TEST_FAST}
+    EXPECT 2 "^microbench: ${re}.* \\(see --help\\)$" LABELS unit input ENV ${env})
   set_tests_properties(session_${name} PROPERTIES TIMEOUT 10 FAIL_REGULAR_EXPRESSION "OMP:")
 endforeach()
+# ... and every such variable at a value the runtime takes runs (no false
+# refusal), in two runs: libomp warns when rivals (KMP_STACKSIZE and
+# GOMP_STACKSIZE, GOMP_CPU_AFFINITY and OMP_PLACES) are both set.
+pp_test(session_omp_env_valid COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 4096 --kernels copy,dot ${PP_TEST_FAST}
+  EXPECT 0 "dot +omp" LABELS unit
+  ENV KMP_STACKSIZE=4M KMP_STACKOFFSET=64 KMP_ALIGN_ALLOC=128 GOMP_CPU_AFFINITY=0 KMP_BLOCKTIME=200ms
+      KMP_FORCE_REDUCTION=atomic KMP_FORKJOIN_BARRIER=2,2 KMP_ADAPTIVE_LOCK_PROPS=1,1024
+      KMP_SPIN_BACKOFF_PARAMS=4096,100 KMP_HOT_TEAMS_MAX_LEVEL=2 KMP_CPUINFO_FILE=/proc/cpuinfo
+      OMP_TOOL_VERBOSE_INIT=disabled OMP_TOOL_LIBRARIES= LIBOMPTARGET_INFO=0 LIBOMPTARGET_DEBUG=0
+      LIBOMPTARGET_MEMORY_MANAGER_THRESHOLD=0 LIBOMPTARGET_PROFILE=)
+pp_test(session_omp_env_valid_places COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 4096 --kernels copy,dot ${PP_TEST_FAST}
+  EXPECT 0 "dot +omp" LABELS unit
+  ENV GOMP_STACKSIZE=4096 OMP_PLACES=threads OMP_PROC_BIND=close KMP_HIDDEN_HELPER_AFFINITY=none)
+set_tests_properties(session_omp_env_valid session_omp_env_valid_places PROPERTIES TIMEOUT 60
+  FAIL_REGULAR_EXPRESSION "OMP:")
 if(PP_HAVE_MPI)
   # Under MPI rank 0 writes, so rank 0 checks; every rank exits 2, the line printed once.
   pp_mpi_command(_mpi2o 2)

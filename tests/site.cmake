@@ -51,3 +51,27 @@ if(PP_TEST_CLANG19 AND _nvv MATCHES "release (1[3-9]|[2-9][0-9])\\.")
           LABELS unit)
   set_tests_properties(noroot_setup_sm90_tries_download PROPERTIES TIMEOUT 60)
 endif()
+
+# scripts/setup and scripts/run read their paths as every tool does: relative to the
+# current folder (a site file there was "no such file": setup resolved it in the
+# repository); /dev/zero and a FIFO are "not a regular file" (were "no such file");
+# an empty --preset is refused (it built the cpu preset) and --install-deps with
+# --no-install contradict each other (the last one won). --deps-only: no build.
+set(_setup ${PROJECT_SOURCE_DIR}/scripts/setup)
+set(_sdir ${CMAKE_CURRENT_BINARY_DIR}/setup-cwd)
+file(WRITE ${_sdir}/s.toml "format = \"proxyport-site/1\"\n[site]\nname = \"cwd\"\n[[build]]\nname = \"a\"\npreset = \"cpu\"\n")
+file(REMOVE ${_sdir}/site.fifo)
+execute_process(COMMAND mkfifo ${_sdir}/site.fifo)
+pp_test(setup_site_relative COMMAND ${_setup} --site s.toml --deps-only
+  EXPECT 0 "setup: site cwd, build a: preset cpu \\(PP_SITE_FILE=.*/setup-cwd/s\\.toml\\)" LABELS unit input)
+set_tests_properties(setup_site_relative PROPERTIES WORKING_DIRECTORY ${_sdir})
+foreach(row "setup_site_dev_zero|${_setup}|--site|/dev/zero|setup: --site '/dev/zero': not a regular file"
+            "setup_site_fifo|${_setup}|--site|${_sdir}/site.fifo|setup: --site '.*/site.fifo': not a regular file"
+            "setup_site_missing|${_setup}|--site|${_sdir}/none.toml|setup: --site '.*/none.toml': no such file"
+            "setup_preset_empty|${_setup}|--preset=|--deps-only|--no-install|setup: --preset '': empty preset"
+            "setup_install_contradiction|${_setup}|--install-deps|--no-install|--deps-only|setup: --install-deps and --no-install contradict each other"
+            "run_site_dev_zero|${PROJECT_SOURCE_DIR}/scripts/run|--site|/dev/zero|run: --site '/dev/zero': not a regular file")
+  pp_case_split("${row}" name args re)
+  pp_test(${name} COMMAND ${args} EXPECT 2 "^${re}" LABELS unit input)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 60)
+endforeach()

@@ -54,7 +54,13 @@ file(WRITE ${_sys}/big.toml "${_big}")
 set(_site_bad
   "dir|${_sys}|not available: PP_SITE_FILE '${_sys}' is not a regular file"
   "missing|${_sys}/none.toml|not available: PP_SITE_FILE '${_sys}/none.toml': No such file or directory"
-  "big|${_sys}/big.toml|not available: PP_SITE_FILE '${_sys}/big.toml' has 262160 bytes, more than 262144")
+  "big|${_sys}/big.toml|not available: PP_SITE_FILE '${_sys}/big.toml' has 262160 bytes, more than 262144"
+  # the kernel's files claim to be regular (size 0 in /proc): /proc/self/environ
+  # copied the process environment into the result before
+  "proc_environ|/proc/self/environ|not available: PP_SITE_FILE '/proc/self/environ' is a kernel file (procfs), not a file on a real file system")
+if(EXISTS /sys/devices/system/cpu/online)
+  list(APPEND _site_bad "sysfs|/sys/devices/system/cpu/online|not available: PP_SITE_FILE '/sys/devices/system/cpu/online' is a kernel file (sysfs), not a file on a real file system")
+endif()
 foreach(row IN LISTS _site_bad)
   string(REPLACE "|" ";" parts "${row}")
   list(GET parts 0 name)
@@ -80,7 +86,7 @@ foreach(row IN LISTS _sys_bad)
 endforeach()
 
 foreach(t system_modules_cray_alloc system_not_available system_governor system_site_file system_site_dir
-          system_site_missing system_site_big)
+          system_site_missing system_site_big system_site_proc_environ)
   set_tests_properties(${t} PROPERTIES TIMEOUT 60)
 endforeach()
 

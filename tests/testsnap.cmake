@@ -10,10 +10,12 @@ set(TS_J8C ${TS_IN}/W_2J8_2000/W_2940_2017_2.snapcoeff)
 set(TS_J8P ${TS_IN}/W_2J8_2000/W_2940_2017_2.snapparam)
 set(TS_J14C ${TS_IN}/W_2J14_2000_disp/W_2J14_TestSNAP.snapcoeff)
 set(TS_J14P ${TS_IN}/W_2J14_2000_disp/W_2J14_TestSNAP.snapparam)
-set(TS_FAST --warmup 0 --steps 1 --bootstrap 100 --ceiling-mib 8 --quiet)
+# TS_FAST without --steps, for tests of their own step count (an option is given once)
+set(TS_FAST_BASE --warmup 0 --bootstrap 100 --ceiling-mib 8 --quiet)
+set(TS_FAST ${TS_FAST_BASE} --steps 1)
 
 # TestSNAP's 2-atom reference: forces on local and ghost atoms, unfolded.
-pp_test(testsnap_w2 COMMAND ${TS} --case W_2 --backend ${PP_TEST_MODELS} ${TS_FAST} --steps 2
+pp_test(testsnap_w2 COMMAND ${TS} --case W_2 --backend ${PP_TEST_MODELS} ${TS_FAST_BASE} --steps 2
   EXPECT 0 "host: forces vs TestSNAP's forces .*RMS \\|F_i - F_ref\\| = [0-9.]+e-1[5-9] eV/A" LABELS validate)
 # LAMMPS's per-atom energies and forces (peratom.dump of each case).
 foreach(c W_2J8_2000 W_2J8_2000_disp W_2J14_2000_disp)
@@ -43,7 +45,7 @@ pp_test(testsnap_fault_w2 COMMAND ${TS} --case W_2 --backend host ${TS_FAST} --i
   EXPECT 1 "host: FAIL" LABELS validate fault)
 # A fault name the app does not plant is refused at start-up, not after the
 # run (the timeout fails a late refusal).
-pp_test(testsnap_fault_unknown COMMAND ${TS} --case W_2J14_2000_disp --backend host --steps 20 ${TS_FAST}
+pp_test(testsnap_fault_unknown COMMAND ${TS} --case W_2J14_2000_disp --backend host --steps 20 ${TS_FAST_BASE}
   --inject-fault snap-bogus
   EXPECT 2 "^testsnap: --inject-fault: 'snap-bogus' is not a fault testsnap can plant" LABELS unit)
 set_tests_properties(testsnap_fault_unknown PROPERTIES TIMEOUT 5)

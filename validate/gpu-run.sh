@@ -36,7 +36,9 @@ if [ $allow_dirty = 0 ] && [ $tree_check = 1 ] && git rev-parse --git-dir >/dev/
 fi
 mkdir -p "$out"
 export OMP_TARGET_OFFLOAD=MANDATORY # a silent host fallback must never pass as a GPU result
-cmd="$bin/$app --backend all $* --json $out/$name.json --csv $out/$name.csv"
+# every model unless the options name them (an app takes each option once)
+case " $* " in *" --backend "*) models= ;; *) models="--backend all " ;; esac
+cmd="$bin/$app $models$* --json $out/$name.json --csv $out/$name.csv"
 {
   echo "$cmd" | sed "s|$out/|<outdir>/|g"
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>&1 || true

@@ -525,6 +525,8 @@ int main(int argc, char **argv) {
   /* The faults this app plants (pp_fault calls, and ROW-missed for each row it times). */
   static const char *const faults[] = {"xs-sort", "xs-checksum", "xs-band", "xs-band-check", "history-missed",
                                        "event-missed", NULL};
+  /* -k and --variant both choose the variants: one option */
+  static const char *const same_options[] = {"-k", "--variant", NULL};
   static pp_app app = {
       .name = "xsbench_like",
       .summary = "XSBench's macroscopic cross-section lookups, XSBench's checksums",
@@ -533,6 +535,7 @@ int main(int argc, char **argv) {
       .max_size = 1ll << 40,
       .ctx = &cfg, /* .options: xs_options(), below */
       .faults = faults,
+      .same_options = same_options,
       .epilog =
       "Data, random streams and checksum are XSBench 20's, bit for bit: for every run (any\n"
       "size, grid, lookup count, variant, model, number of MPI ranks) the checksum is the one\n"

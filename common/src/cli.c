@@ -292,8 +292,14 @@ static void print_help(const pp_app *app) {
   for (int m = 0; m < PP_MODEL_COUNT; m++)
     if (!(built & (1u << m)))
       printf("  %s: %s\n", pp_model_name((pp_model)m), pp_model_absent_reason((pp_model)m));
+  printf("\nEach option is given at most once: a repeated one (or two spellings of one) is refused,\n"
+         "exit 2 (the last would silently win).\n");
   printf("\nExit codes: 0 all results validated, 1 a validation failed, 2 bad usage or input,\n"
          "3 runtime or device error.\n");
+  char env[1024];
+  printf("\nEnvironment: values of these variables on which the OpenMP runtime (libomp,\n"
+         "libomptarget) would abort or hang are refused before it starts (exit 2):\n%s\n",
+         pp_omp_env_names(env, sizeof env));
   if (app->epilog) printf("\n%s", app->epilog);
 }
 
@@ -343,6 +349,79 @@ static void record_command(int argc, char **argv, char *out, size_t cap) {
   }
 }
 
+/* The common options that take a value; the others are flags (--help and
+ * --version end the parse). */
+static const char *const common_valued[] = {
+    "--backend", "--size", "--warmup", "--samples", "--timer", "--gpu-wait", "--bootstrap", "--confidence",
+    "--seed", "--json", "--csv", "--device", "--ceiling-mib", "--inject-fault", "--energy-max-s",
+    "--energy-min-s", NULL};
+static const char *const common_flags[] = {"--quiet", "--no-energy", NULL};
+
+static int listed(const char *const *names, const char *a) {
+  for (; *names; names++)
+    if (!strcmp(*names, a)) return 1;
+  return 0;
+}
+
+/* The option pp_app.same_options makes `name` one with, else name itself. */
+static const char *same_option(const pp_app *app, const char *name) {
+  for (const char *const *p = app->same_options; p && p[0] && p[1]; p += 2)
+    if (!strcmp(p[0], name)) return p[1];
+  return name;
+}
+
+/* The app option spelled a, or NULL; *one is the first option of the table
+ * that is the same option (a shared parse function, or same_options). */
+static const pp_app_option *app_option(const pp_app *app, const char *a, const pp_app_option **one) {
+  const pp_app_option *o = app->options;
+  while (o && o->name && strcmp(o->name, a)) o++;
+  if (!o || !o->name) return NULL;
+  const char *canon = same_option(app, o->name);
+  for (const pp_app_option *p = app->options; p->name; p++)
+    if (p->parse == o->parse || !strcmp(same_option(app, p->name), canon)) {
+      *one = p;
+      break;
+    }
+  return o;
+}
+
+/* Every option is given once: a second --samples (or -s after --problem) would
+ * silently replace the first. Walks argv as cli_parse does and stops where it
+ * would stop (an unknown option, a missing value: cli_parse says which). */
+static void refuse_repeats(const pp_app *app, int argc, char **argv) {
+  enum { MAX_SEEN = 128 };
+  const void *key[MAX_SEEN]; /* the app option (its table's first spelling), or the common option's name */
+  int at[MAX_SEEN], app_opt[MAX_SEEN];
+  int n = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const pp_app_option *o = NULL, *one = NULL;
+    int valued;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "--version")) return;
+    if (listed(common_valued, a)) valued = 1;
+    else if (listed(common_flags, a)) valued = 0;
+    else if ((o = app_option(app, a, &one))) valued = o->arg != NULL;
+    else return;
+    const void *k = one ? (const void *)one : (const void *)a;
+    for (int j = 0; j < n; j++) {
+      const int same = one ? app_opt[j] && key[j] == k : !app_opt[j] && !strcmp((const char *)key[j], a);
+      if (!same) continue;
+      const char *first = argv[at[j]];
+      if (strcmp(first, a))
+        pp_usage_error(app->name, "%s and %s are one option, given twice: give it once", first, a);
+      if (valued)
+        pp_usage_error(app->name, "%s given twice ('%s', then '%s'): give each option once (the last "
+                       "would silently win)", a, at[j] + 1 < argc ? argv[at[j] + 1] : "", i + 1 < argc ? argv[i + 1] : "");
+      pp_usage_error(app->name, "%s given twice: give each option once", a);
+    }
+    if (n < MAX_SEEN) key[n] = k, app_opt[n] = one != NULL, at[n++] = i;
+    if (valued) {
+      if (i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] == '-')) return;
+      i++;
+    }
+  }
+}
+
 typedef struct cli_args {
   int argc;
   char **argv;
@@ -360,6 +439,7 @@ static void cli_parse(void *ctx) {
   if (err) pp_usage_error(app->name, "internal: default sizes: %s", err);
   /* Before any option: an app's parser may start the OpenMP runtime. */
   if ((err = pp_omp_env_check())) pp_usage_error(app->name, "%s", err);
+  refuse_repeats(app, argc, argv);
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];

@@ -5,16 +5,60 @@
 #include <unistd.h>
 #include "pp/mpi.h"
 #ifdef PP_HAVE_MPI
+#include <sys/resource.h>
 #include <mpi.h>
+#include "pp/escape.h"
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h> /* MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
 #endif
 
 static int rank_, size_ = 1, local_rank_, local_size_ = 1, inited_, thread_level_;
 
+/* The smallest file size limit (ulimit -f) MPI_Init is called under. Open
+ * MPI's PMIx store and shared-memory transport write files of a few MiB:
+ * with Open MPI 4.1, 2 to 8 ranks, MPI_Init_thread failed below about 5 MiB
+ * (4000 KiB: 15 lines of PMIx and MPI_ERRORS_ARE_FATAL, exit 1, the code of a
+ * failed validation; 5000 KiB ran; with PMIX_MCA_gds=hash the ranks died of
+ * SIGXFSZ), and a run's result files need room after it. */
+#define PP_MIN_FSIZE_MIB 64
+
+/* This process's rank as its launcher's variables give it (Open MPI, PMIx,
+ * MPICH/Hydra, Slurm, Flux, Cray PALS, MVAPICH), or -1 where none is set. */
+static long launcher_rank(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+                                     "FLUX_TASK_RANK", "PALS_RANKID", "MV2_COMM_WORLD_RANK", NULL};
+  for (const char *const *v = vars; *v; v++) {
+    const char *e = getenv(*v);
+    if (e && *e) return strtol(e, NULL, 10);
+  }
+  return -1;
+}
+
+/* A file size limit the ranks of a launcher cannot start under is said in
+ * one line, exit 2, before MPI_Init (which would print Open MPI's errors and
+ * exit 1), by the launcher's rank 0 (every rank sees the same limit). A
+ * process no launcher started is left to MPI: alone, it starts under a small
+ * limit where PMIx keeps its store in memory (PMIX_MCA_gds=hash, as the tests
+ * of write errors run), which the ranks of mpirun did not. */
+static void refuse_small_file_limit(const char *argv0) {
+  struct rlimit rl;
+  const long rank = launcher_rank();
+  if (rank < 0 || getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+      rl.rlim_cur >= (rlim_t)PP_MIN_FSIZE_MIB << 20)
+    return;
+  if (rank == 0) {
+    const char *app = argv0 && strrchr(argv0, '/') ? strrchr(argv0, '/') + 1 : argv0 ? argv0 : "proxyport";
+    pp_error_line(app, "the file size limit (ulimit -f) is %llu KiB: MPI cannot start under it (Open MPI's "
+                  "files need a few MiB, the results more); give at least %d MiB: ulimit -f unlimited",
+                  (unsigned long long)(rl.rlim_cur >> 10), PP_MIN_FSIZE_MIB);
+  }
+  exit(2);
+}
+
 void pp_mpi_init(int *argc, char ***argv) {
   int already;
   MPI_Initialized(&already);
+  if (!already) refuse_small_file_limit(argc && *argc > 0 && argv && *argv ? (*argv)[0] : NULL);
   /* SERIALIZED: cgsolve's overlapped halo runs its MPI calls on a helper
    * thread while the main thread computes (never two calls at once). */
   int provided;

@@ -6,12 +6,16 @@
  * "not available: <reason>" when it cannot be read. */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/vfs.h> /* fstatfs */
+#endif
 #include <unistd.h>
 #ifdef PP_HAVE_MPI
 #include <mpi.h>
@@ -187,6 +191,26 @@ static pp_site_file site;
 static double load0[3] = {NAN, NAN, NAN};
 static char load0_why[96] = "not available: not read at start";
 
+/* The kernel's own file systems: their files are regular files whose bytes the
+ * kernel makes when read (/proc/self/environ is the process environment, and
+ * would be copied into every result), not a file anyone wrote. */
+static const char *kernel_fs(const int fd) {
+#ifdef __linux__
+  static const struct { unsigned long magic; const char *name; } fs[] = {
+      {0x9fa0, "procfs"},        {0x62656572, "sysfs"},    {0x64626720, "debugfs"},
+      {0x74726163, "tracefs"},   {0x73636673, "securityfs"}, {0x27e0eb, "cgroupfs"},
+      {0x63677270, "cgroup2fs"}, {0x62656570, "configfs"}, {0xcafe4a11, "bpffs"},
+      {0xde5e81e4, "efivarfs"},  {0x6165676c, "pstorefs"}};
+  struct statfs sf;
+  if (fstatfs(fd, &sf) == 0)
+    for (size_t i = 0; i < sizeof fs / sizeof *fs; i++)
+      if ((unsigned long)sf.f_type == fs[i].magic) return fs[i].name;
+#else
+  (void)fd;
+#endif
+  return NULL;
+}
+
 static void site_read(void) {
   free(site.text);
   memset(&site, 0, sizeof site);
@@ -197,22 +221,33 @@ static void site_read(void) {
   }
   snprintf(site.path, sizeof site.path, "%s", p);
   struct stat st;
-  FILE *f = NULL;
-  if (stat(p, &st) != 0) {
+  const char *fs = NULL;
+  /* O_NONBLOCK: a FIFO is refused below, never waited on */
+  const int fd = open(p, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0 || fstat(fd, &st) != 0) {
     snprintf(site.why, sizeof site.why, "not available: PP_SITE_FILE '%.1000s': %s", p, strerror(errno));
   } else if (!S_ISREG(st.st_mode)) {
     snprintf(site.why, sizeof site.why, "not available: PP_SITE_FILE '%.1000s' is not a regular file", p);
+  } else if ((fs = kernel_fs(fd))) {
+    snprintf(site.why, sizeof site.why, "not available: PP_SITE_FILE '%.1000s' is a kernel file (%s), "
+             "not a file on a real file system", p, fs);
   } else if (st.st_size > PP_SITE_FILE_MAX) {
     snprintf(site.why, sizeof site.why, "not available: PP_SITE_FILE '%.1000s' has %lld bytes, more than %d", p,
              (long long)st.st_size, PP_SITE_FILE_MAX);
-  } else if (!(f = fopen(p, "rb"))) {
-    snprintf(site.why, sizeof site.why, "not available: PP_SITE_FILE '%.1000s': %s", p, strerror(errno));
   } else {
     char *buf = malloc(PP_SITE_FILE_MAX + 1);
-    size_t n = buf ? fread(buf, 1, PP_SITE_FILE_MAX + 1, f) : 0;
-    if (!buf || ferror(f) || n > PP_SITE_FILE_MAX) { /* it grew since stat: refuse rather than cut */
+    size_t n = 0;
+    ssize_t r = 0;
+    while (buf && n <= PP_SITE_FILE_MAX && (r = read(fd, buf + n, PP_SITE_FILE_MAX + 1 - n)) != 0)
+      if (r > 0) n += (size_t)r;
+      else if (errno != EINTR) break;
+    if (!buf || r < 0 || n > PP_SITE_FILE_MAX || (st.st_size == 0 && n > 0)) {
+      /* it grew since fstat: refuse rather than cut; bytes from a size-0 file are
+       * the kernel's (a pseudo-file of a file system not named above) */
       snprintf(site.why, sizeof site.why, "not available: PP_SITE_FILE '%.1000s': %s", p,
-               !buf ? "out of memory" : n > PP_SITE_FILE_MAX ? "grew past the limit while read" : "read error");
+               !buf ? "out of memory" : r < 0 ? strerror(errno)
+               : n > PP_SITE_FILE_MAX ? "grew past the limit while read"
+               : "its size is 0, yet it reads bytes (a kernel file, not a file on a real file system)");
       free(buf);
     } else {
       buf[n] = 0;
@@ -220,8 +255,8 @@ static void site_read(void) {
       site.bytes = n;
       pp_sha256_hex(buf, n, site.sha256);
     }
-    fclose(f);
   }
+  if (fd >= 0) close(fd);
 }
 
 void pp_system_start(void) {

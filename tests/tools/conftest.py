@@ -26,6 +26,9 @@ def pytest_addoption(parser):
                      help="a folder for files that outlive the run (default: pytest's temporary folder)")
     parser.addoption("--pp-mpi", default=None,
                      help="the MPI launcher and its options, the rank count flag last (scaling)")
+    parser.addoption("--pp-suite-run", default=None,
+                     help="the suite's small run made by an earlier test (tools_suite_run's), read again "
+                          "instead of running the suite (test_suite_run's figures and no-matplotlib cases)")
 
 
 def pytest_configure(config):
@@ -82,9 +85,14 @@ def compare_runs(tmp_path_factory):
     return d
 
 
-def have_matplotlib():
+def matplotlib_missing():
+    """Why figures cannot be drawn here (matplotlib, optional, does not import), or None."""
     try:
         import matplotlib.pyplot  # noqa: F401
-    except Exception:  # ImportError, or a matplotlib built for another numpy
-        return False
-    return True
+    except Exception as e:  # ImportError, or a matplotlib built for another numpy
+        return f"matplotlib does not import for {sys.executable} ({type(e).__name__}: {e})"
+    return None
+
+
+def have_matplotlib():
+    return matplotlib_missing() is None

@@ -4,6 +4,7 @@ shortened), and the tool on a real sm_90 compile of one kernel file (skipped wit
 clang-19 and the legacy ptxas)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pytest
 
 from pptools.facts import compiler_output as cf
 from pptools.facts import kernel_names, occupancy
+from pptools.facts import tool as facts_tool
 
 from conftest import REPO, TESTS, tool_path
 
@@ -100,6 +102,35 @@ def test_occupancy(arch, regs, smem, threads, want):
 
 def test_block_threads():
     assert (occupancy.block_threads([128, 2, 1]), occupancy.block_threads(256)) == (256, 256)
+
+
+# ---- names as shown: escaped (pptools/text.py), as the C apps print them ---------------
+
+ESC = "\x1b]0;pwn\x07"  # sets a terminal's title
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_text_table_escapes_names():
+    """Names from the build's files and compilers (folder, kernel, source, remark) are shown
+    \\xNN: none drives the terminal or forges a line of the table."""
+    doc = {"build": {"dir": f"/b{ESC}", "compiler": "clang", "tag": "t", "offload": "nvidia", "arch": "sm_90"},
+           "kernels": [{"app": "microbench", "model": "omp", "kernel": f"k{ESC}\nFAKE LINE", "line": 3,
+                        "registers": 32, "remarks": [f"r{ESC}"]}],
+           "files": [{"source": f"s{ESC}.c", "model": "omp", "status": "failed", "method": "m",
+                      "remarks": [f"r{ESC}\nFAKE\x7f"]}]}
+    text = facts_tool.text_table(doc)
+    print(text)
+    assert not RAW.search(text) and "\\x1b" in text, "every name shown escaped"
+    assert len(text.splitlines()) == 5, "the heading, the header, one kernel, one file and its remark: no forged line"
+
+
+def test_usage_error_one_escaped_line():
+    r = subprocess.run([sys.executable, tool_path("compile-facts"), f"--bogus{ESC}"], capture_output=True, text=True,
+                       timeout=60)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("compile-facts: "), \
+        f"exit 2 and one line ({r.returncode}: {r.stderr[-500:]!r})"
+    assert "\\x1b" in lines[0] and not RAW.search(r.stderr), "the unknown argument shown escaped"
 
 
 @pytest.fixture(scope="module")

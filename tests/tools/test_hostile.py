@@ -50,6 +50,22 @@ def deep(n=200000):
     return '{"results": ' + "[" * n + "]" * n + "}"
 
 
+SITE = 'format = "proxyport-site/1"\n[site]\nname = "x"\n[[build]]\nname = "a"\npreset = "cpu"\n'
+
+
+def deep_toml(n=3000, table=False):
+    """A site file with a value nested n deep: arrays, or inline tables."""
+    v = "{a=" * n + "1" + "}" * n if table else "[" * n + "]" * n
+    return "x = " + v + "\n" + SITE
+
+
+def long_kernel(w):
+    """A suite run whose one result row has a kernel name of a million characters."""
+    run = result()
+    run["results"][0]["kernel"] = "k" * 1000000
+    return suite_dir(w, run=run)
+
+
 def fifo(path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.lexists(path):
@@ -112,6 +128,17 @@ def scaling_dir(w, doc=None, name="cgsolve-s-1.json", as_fifo=False):
     else:
         write(os.path.join(d, name), doc if doc is not None else result())
     return d
+
+
+def small_suite(w):
+    """A short suite run of this build (what a refusal must stop before it starts)."""
+    return ["--bin", bindir(w), "--apps", "microbench", "--scale", "small", "--fast", "--no-energy",
+            "--out", os.path.join(w, "out")]
+
+
+def empty_dir(w):
+    os.makedirs(os.path.join(w, "refs"), exist_ok=True)
+    return os.path.join(w, "refs")
 
 
 def good(w):
@@ -179,6 +206,40 @@ CASES = {
                                r"run1\.json: results\[0\]"),
     "suite_repeat_huge": ("suite", lambda s, w: ["--bin", bindir(w), "--dry-run", "--repeat", "99999999999"],
                           r"--repeat 99999999999: "),
+    # a name that reaches a figure is bounded: before, matplotlib ran out of memory after 28 s
+    "suite_summarize_long_name": ("suite", lambda s, w: ["--summarize", long_kernel(w)],
+                                  r"run1\.json: results\[0\]\.kernel: a name of 1000000 characters"),
+    # the peers step runs after the whole suite: its folder is checked before anything runs
+    # (before: the suite ran, then exit 1 with nothing on stderr; --dry-run exited 0)
+    "suite_peers_fifo": ("suite", lambda s, w: small_suite(w) + ["--peers", fifo(os.path.join(w, "peers.fifo"))],
+                         r"--peers: .*peers\.fifo: a FIFO: "),
+    "suite_peers_file": ("suite", lambda s, w: small_suite(w) + ["--peers", good(w)],
+                         r"--peers: .*good\.json: a regular file: "),
+    "suite_peers_dry_run": ("suite", lambda s, w: ["--bin", bindir(w), "--dry-run", "--peers", good(w)],
+                            r"--peers: .*good\.json: a regular file: "),
+    "suite_peers_nothing_built": ("suite", lambda s, w: small_suite(w) + ["--peers", empty_dir(w)],
+                                  r"--peers: nothing to run: no public build in .*/refs/bin"),
+    # the site reader (validate/site, pptools.site): before, a RecursionError of 3,000 lines, exit 1
+    "site_toml_deep": ("site", lambda s, w: ["check", write(os.path.join(w, "deep.toml"), deep_toml())],
+                       r"deep\.toml: nested more than 64 levels deep"),
+    "site_toml_deep_tables": ("site", lambda s, w: [
+        "check", write(os.path.join(w, "deep.toml"), deep_toml(table=True))], r"deep\.toml: nested more than 64"),
+    "site_toml_deep_65": ("site", lambda s, w: [
+        "check", write(os.path.join(w, "deep.toml"), deep_toml(65))], r"deep\.toml: nested more than 64"),
+    # check is as strict as the consumers: the suite's --repeat takes no 3.0, cmake --preset no
+    # unknown preset (before: both accepted, exit 0)
+    "site_repeat_float": ("site", lambda s, w: [
+        "check", write(os.path.join(w, "r.toml"), SITE + "[run]\nrepeat = 3.0\n")],
+        r"r\.toml: run/repeat: 3\.0 is not of type 'integer'"),
+    "site_gpus_float": ("site", lambda s, w: [
+        "check", write(os.path.join(w, "g.toml"), SITE + "[scheduler]\ntype = \"slurm\"\ngpus_per_node = 4.0\n")],
+        r"g\.toml: scheduler/gpus_per_node: 4\.0 is not of type 'integer'"),
+    "site_unknown_preset": ("site", lambda s, w: [
+        "check", write(os.path.join(w, "p.toml"), SITE.replace('"cpu"', '"nvidia-sm99"'))],
+        r"p\.toml: build/0/preset: unknown preset 'nvidia-sm99' \(CMakePresets\.json: cpu, "),
+    "site_unknown_matrix_preset": ("site", lambda s, w: [
+        "check", write(os.path.join(w, "m.toml"), SITE + "matrix_presets = [\"cpu\", \"cpux\"]\n")],
+        r"m\.toml: build/0/matrix_presets/1: unknown preset 'cpux'"),
 }
 
 

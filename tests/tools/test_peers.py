@@ -355,8 +355,9 @@ def test_faults_md_device_column(faults):
                          ids=["missing --bin", "unknown group", "rounds 0"])
 def test_usage_errors(args):
     p = subprocess.run([sys.executable, os.path.join(VALIDATE, "peers")] + args, capture_output=True, text=True, timeout=60)
-    last = p.stderr.strip().splitlines()[-1:] or [""]
-    assert p.returncode == 2 and last[0].startswith("peers: error"), f"exit 2 ({p.returncode})"
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 1 and lines[0].startswith("peers: "), \
+        f"exit 2, one line ({p.returncode}: {p.stderr[-500:]!r})"
 
 
 def test_nothing_built(tmp_path):

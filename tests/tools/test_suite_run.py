@@ -1,9 +1,19 @@
-"""validate/suite on a build: a fast small run of every app (summary.md/json,
-figures), then on copies of that run: the reportable checks after a run (a
-failed row, a missing system record, a binary of another revision, each found
-only where planted), and the summary's work per joule (planted energy)."""
+"""validate/suite on a build: a fast small run of every app (summary.md/json; without
+matplotlib, which is optional, each app says why it has no figure), then on copies of
+that run: the reportable checks after a run (a failed row, a missing system record, a
+binary of another revision, each found only where planted), and the summary's work per
+joule (planted energy).
+
+  test_small_figures_*   the run's figures (skipped, with the reason, without matplotlib)
+  test_no_matplotlib_*   the run summarized again where matplotlib does not import: the
+                         summary checks pass and the figure tests are skipped, not failed
+
+CTest runs the figures and the no-matplotlib cases as tests of their own
+(tools_suite_small_figures, tools_suite_small_no_matplotlib) on tools_suite_run's run
+(--pp-suite-run DIR); without that option the module makes its own run."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,7 +23,7 @@ import pytest
 from pptools import project
 from pptools.suite import cases as suite_cases
 
-from conftest import tool_path
+from conftest import REPO, matplotlib_missing, tool_path
 
 
 def suite(*args, env=None):
@@ -22,8 +32,15 @@ def suite(*args, env=None):
 
 
 @pytest.fixture(scope="module")
-def small_run(bin_dir, work):
-    """suite --scale small --repeat 2 --fast into WORK/suite-small: (exit, output, folder)."""
+def small_run(request):
+    """suite --scale small --repeat 2 --fast into WORK/suite-small: (exit, output, folder);
+    or the run --pp-suite-run names, made (and its exit checked) by an earlier test."""
+    given = request.config.getoption("--pp-suite-run")
+    if given:
+        if not os.path.isfile(os.path.join(given, "summary.json")):
+            pytest.fail(f"--pp-suite-run {given}: no summary.json (tools_suite_run makes the run)")
+        return 0, "", given
+    bin_dir, work = request.getfixturevalue("bin_dir"), request.getfixturevalue("work")
     out = os.path.join(work, "suite-small")
     shutil.rmtree(out, ignore_errors=True)
     rc, text = suite("--bin", bin_dir, "--scale", "small", "--repeat", "2", "--fast", "--out", out)
@@ -41,23 +58,90 @@ def test_small_run_exits_0(small_run):
     assert small_run[0] == 0, "small fast run of all apps exits 0"
 
 
+# ---- what every summary of the small run says (its figures aside) --------------------
+
 def test_summary_has_every_app(summary):
-    assert sorted(summary["apps"]) == sorted(suite_cases.apps())
+    assert sorted(summary["apps"]) == sorted(suite_cases.apps()), "summary.json has every app of apps.txt"
 
 
 @pytest.mark.parametrize("app", suite_cases.apps())
-def test_app_runs_and_figure(summary, small_run, app):
+def test_summary_app_runs(summary, app):
     a = summary["apps"][app]
     assert a["runs"] == 2 and a["rows"] and all(r["valid"] and r["runs"] == 2 for r in a["rows"]), \
         f"{app}: 2 runs, every headline row valid in both"
-    assert a["figure"] and os.path.getsize(os.path.join(small_run[2], a["figure"])) > 1000, f"{app}: figure written"
 
 
 def test_summary_md(small_run, summary):
     md = open(os.path.join(small_run[2], "summary.md")).read()
+    if matplotlib_missing():  # the figures are the optional part: test_small_figures checks them where drawn
+        assert all(a["figure"] is None for a in summary["apps"].values()) and \
+            md.count("(no figure: matplotlib is missing") == len(summary["apps"]), \
+            "without matplotlib: no figure, and summary.md says why for every app"
     assert md.count("| kernel | model |") == len(suite_cases.apps()) and "every app validated: yes" in md, \
         "summary.md: a table per app, every app validated"
     assert "host model: run as the reference" in md, "summary.md says why the host model ran"
+
+
+# ---- the run's figures (matplotlib is optional: skipped, with the reason, without it) --
+
+@pytest.mark.parametrize("app", suite_cases.apps())
+def test_small_figures(summary, small_run, app):
+    why = matplotlib_missing()
+    if why:
+        pytest.skip(why)
+    a = summary["apps"][app]
+    assert a["figure"] and os.path.getsize(os.path.join(small_run[2], a["figure"])) > 1000, f"{app}: figure written"
+
+
+# ---- the run summarized again where matplotlib does not import -------------------------
+
+@pytest.fixture(scope="module")
+def no_matplotlib(small_run, summary, tmp_path_factory):
+    """A copy of the small run summarized where matplotlib does not import (a package that
+    raises ImportError first on the path): (exit, stderr, the copy, that environment)."""
+    d = str(tmp_path_factory.mktemp("suite-nompl"))
+    shutil.copytree(small_run[2], d, dirs_exist_ok=True)
+    block = os.path.join(str(tmp_path_factory.mktemp("nompl")), "matplotlib")
+    os.makedirs(block)
+    with open(os.path.join(block, "__init__.py"), "w") as f:
+        f.write('raise ImportError("matplotlib made absent by tests/tools/test_suite_run.py")\n')
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(block))
+    r = subprocess.run([sys.executable, tool_path("suite"), "--summarize", d], capture_output=True, text=True, env=env)
+    return r.returncode, r.stderr, d, env
+
+
+def pytest_here(run, env, select):
+    """This module's tests selected by -k, on the run folder `run`, in the environment env."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-ra",
+                           "-c", os.path.join(REPO, "pyproject.toml"), "--rootdir", REPO,
+                           "--pp-suite-run", run, os.path.abspath(__file__), "-k", select],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_no_matplotlib_summarized(no_matplotlib):
+    rc, err, _, _ = no_matplotlib
+    assert rc == 0, f"summarized without matplotlib ({rc}: {err.strip()[-300:]})"
+
+
+def test_no_matplotlib_checks(no_matplotlib):
+    """The summary checks pass on it, the figure checks skipped with the reason."""
+    _, _, d, env = no_matplotlib
+    r = pytest_here(d, env, "test_summary_ or test_small_figures")
+    print(r.stdout[-3000:])
+    assert r.returncode == 0 and " passed" in r.stdout and " failed" not in r.stdout, \
+        f"the summary checks without matplotlib: exit {r.returncode}, expected 0"
+    assert f"{len(suite_cases.apps())} skipped" in r.stdout and "made absent by tests/tools/test_suite_run.py" in r.stdout, \
+        "the figure checks skipped, with the reason"
+
+
+def test_no_matplotlib_figures_skipped(no_matplotlib):
+    """The figure tests alone: every one skipped (CTest reports such a test skipped), none failed."""
+    _, _, d, env = no_matplotlib
+    r = pytest_here(d, env, "test_small_figures")
+    print(r.stdout[-3000:])
+    all_skipped = re.search(r"\n[0-9]+ skipped(, [0-9]+ deselected)? in [0-9.]+s\n?$", r.stdout)  # as pytest.cmake reads it
+    assert r.returncode == 0 and all_skipped and "matplotlib" in r.stdout, \
+        f"the figures without matplotlib: exit {r.returncode}, expected every test skipped, with the reason"
 
 
 # ---- reportable after the run (copies of it, each with one fault planted) -----------
@@ -157,12 +241,19 @@ def test_energy_per_joule_and_ratio(energy_summary):
         "work per joule over the reference model's: 1 for it, 0.5 for the others"
 
 
-def test_energy_tables_and_figures(energy_summary):
+def test_energy_tables(energy_summary):
     _, s, md, d = energy_summary
     assert md.count(": work per joule") == len(s["apps"]) and "| x/J | 40 | 20 |" in md, \
         "summary.md: a work-per-joule table per app with watts and idle watts"
     assert "below the counter resolution" in md.split("### spmv: work per joule")[1].split("##")[0], \
         "spmv's rows marked below the counter's resolution"
+
+
+def test_energy_figures(energy_summary):
+    why = matplotlib_missing()
+    if why:
+        pytest.skip(f"the energy figure check ({why})")
+    _, s, md, d = energy_summary
     assert all(a.get("energy_figure") and os.path.getsize(os.path.join(d, a["energy_figure"])) > 1000
                for a in s["apps"].values()), "an energy figure per app"
 

@@ -1,17 +1,29 @@
 """What every tool's entry point shares: a refused input (BadInput) is one line
 "<prog>: <why>" on stderr and exit 2, never a traceback; a reader that goes
-away (`compare ... | head -1`) ends the tool quietly, as it ends cat or grep."""
+away (`compare ... | head -1`) ends the tool quietly, as it ends cat or grep.
+Every such line is escaped (text.show): the paths and names in it are the
+user's. Parser is argparse's, with its errors escaped and one line."""
+import argparse
 import os
 import select
 import signal
 import sys
 
 from .result import BadInput
+from .text import show
 
 
 def die(prog, msg, code=2):
-    print(f"{prog}: {msg}", file=sys.stderr)
+    print(f"{prog}: {show(msg, limit=4 * 1024)}", file=sys.stderr)
     sys.exit(code)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one escaped line (exit 2):
+    "unrecognized arguments: ..." would print the arguments as given."""
+
+    def error(self, message):
+        die(self.prog, f"{message} (see --help)")
 
 
 def stdout_closed():

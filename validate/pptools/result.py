@@ -7,6 +7,8 @@ folder is refused before a byte is read), of at most `limit` bytes, UTF-8, with
 numbers that are finite (no NaN/Infinity, no float that overflows to inf, no
 integer of more than 30 digits) and at most MAX_DEPTH levels of nesting.
 Everything wrong is a BadInput: one line, which the tools print with exit 2.
+The names every table and figure shows (app, kernel, model, label, variant,
+unit) are at most MAX_NAME characters: a longer one is refused, not drawn.
 
 A result file is checked for the type of every field the tools use, and the
 numbers they compute with for their range (a sample of 1e308 s would make
@@ -33,6 +35,7 @@ RESULT_LIMIT = 64 << 20   # the largest published result file is under 1 MiB
 MAX_INT_DIGITS = 30
 MAX_SECONDS = 1e9         # a timed run or sample in seconds: 0 <= t <= 1e9 (31 years)
 MAX_NUMBER = 1e100        # any other number the tools compute with (FOMs, bytes, metrics)
+MAX_NAME = 256            # a row's names (kernel, model, label, variant, unit): the apps write < 64
 SCHEMA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schema",
                       "result.schema.json")
 
@@ -119,6 +122,14 @@ class _Check:
                       f"{json.dumps(v)[:40]} is not {' or '.join(_TYPE_WORDS[t] for t in types)}")
         return v
 
+    def shown(self, obj, key, where, optional=True):
+        """obj[key] if a string of at most MAX_NAME characters (a name the tools show)."""
+        v = self.typed(obj, key, ("str",), where, optional)
+        if v is not None and len(v) > MAX_NAME:
+            self.fail(f"{where}.{key}" if where else key,
+                      f"a name of {len(v)} characters; at most {MAX_NAME} (the apps write under 64)")
+        return v
+
     def number(self, v, where, lo, hi):
         if not is_number(v) or not lo <= v <= hi:
             self.fail(where, f"{json.dumps(v)[:40]} is out of range ({lo:g} to {hi:g})")
@@ -126,7 +137,7 @@ class _Check:
 
 _BUILD_STR = ("version", "git_revision", "git_diff_sha256", "c_compiler", "offload", "cuda_compiler",
               "hip_compiler", "tag", "build_type")
-_ROW_STR = ("kernel", "model", "label", "variant", "fom_unit", "check")
+_ROW_NAME = ("kernel", "model", "label", "variant", "fom_unit")
 _ROW_NUM = ("fom", "bytes_per_run", "flops_per_run", "fraction_of_copy_ceiling", "ratio_to_native")
 
 
@@ -137,8 +148,9 @@ def check_result(doc, name):
     c = _Check(name)
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
         raise BadInput(f"{name}: not a ProxyPort result file (no top-level \"results\" list)")
-    for k in ("app", "command", "started_utc", "schema"):
+    for k in ("command", "started_utc", "schema"):
         c.typed(doc, k, ("str",), "")
+    c.shown(doc, "app", "")
     c.typed(doc, "validated", ("bool",), "")
     ranks = c.typed(doc, "mpi_ranks", ("int",), "")
     if ranks is not None and not 1 <= ranks <= 1 << 24:
@@ -155,6 +167,9 @@ def check_result(doc, name):
                 c.fail(w, "not an object")
             for k in ("model", "label", "name", "hostname", "uuid", "reason", "os", "kernel", "cpu_model"):
                 c.typed(d, k, ("str", "null"), w)
+            for k in ("model", "label"):
+                if isinstance(d.get(k), str):
+                    c.shown(d, k, w)
             for k in ("ran", "is_gpu"):
                 c.typed(d, k, ("bool",), w)
             for k in ("rank", "cpus_online"):
@@ -181,10 +196,9 @@ def check_result(doc, name):
         w = f"results[{i}]"
         if not isinstance(r, dict):
             c.fail(w, "not a row object")
-        for k in ("kernel", "model"):
-            c.typed(r, k, ("str",), w, optional=False)
-        for k in _ROW_STR:
-            c.typed(r, k, ("str",), w)
+        for k in _ROW_NAME:
+            c.shown(r, k, w, optional=k not in ("kernel", "model"))
+        c.typed(r, "check", ("str",), w)
         size = c.typed(r, "size", ("int",), w)
         if size is not None and not 0 <= size < 1 << 63:
             c.fail(f"{w}.size", f"{size} is out of range (0 to 2^63)")
@@ -208,7 +222,7 @@ def check_result(doc, name):
                 v = c.typed(energy, k, ("number", "null"), f"{w}.energy")
                 if v is not None:
                     c.number(v, f"{w}.energy.{k}", 0.0, MAX_NUMBER)
-            c.typed(energy, "fom_per_joule_unit", ("str",), f"{w}.energy")
+            c.shown(energy, "fom_per_joule_unit", f"{w}.energy")
             c.typed(energy, "below_counter_resolution", ("bool",), f"{w}.energy")
         metrics = c.typed(r, "metrics", ("dict",), w)
         for k, v in (metrics or {}).items():

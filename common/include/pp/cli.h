@@ -45,7 +45,10 @@ typedef struct pp_options {
   char command[1024];     /* the command line, for reports */
 } pp_options;
 
-/* An app-specific option. `parse` returns NULL on success or a message. */
+/* An app-specific option. `parse` returns NULL on success or a message.
+ * Every option, common or the app's, is given at most once (the last would
+ * silently win): options that share a parse function (XSBench's -s and
+ * --problem) are one option, and so are those pp_app.same_options pairs. */
 typedef struct pp_app_option {
   const char *name;       /* "--tpb" */
   const char *arg;        /* "LIST", or NULL for a flag */
@@ -67,6 +70,9 @@ typedef struct pp_app {
    * (pp_measure_run, pp_kernel_bench). Any other name is refused at start-up
    * (exit 2), not after the run. NULL: the app plants none. */
   const char *const *faults;
+  /* NULL, or pairs "spelling", "option", NULL-terminated: options parsed
+   * apart that set one thing, so one option (xsbench_like's -k and --variant). */
+  const char *const *same_options;
   /* NULL, or called after the last option, inside the command line's
    * collective check (so an error there is printed once, exit 2, on every
    * rank): checks of options against each other, and options that set the
@@ -74,7 +80,7 @@ typedef struct pp_app {
   void (*check)(pp_options *opt, void *ctx);
 } pp_app;
 
-/* Parses argv; exits 0 after --help, 2 on bad usage. */
+/* Parses argv; exits 0 after --help, 2 on bad usage (an option given twice too). */
 void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt);
 
 /* Parses "2^24", "16M", "1<<10", "4096" (K/M/G are powers of 1024).

@@ -63,8 +63,9 @@ import random
 import sys
 import zlib
 
-from .. import cli, outfile
+from .. import cli, outfile, text
 from .. import result as resultfile
+from ..text import show
 from . import facts as compare_facts
 from . import stats as compare_stats
 
@@ -72,8 +73,7 @@ PROG = "compare"
 
 
 def die(msg):
-    print(f"{PROG}: {msg}", file=sys.stderr)
-    sys.exit(2)
+    cli.die(PROG, msg)
 
 
 median = compare_stats.median
@@ -166,7 +166,7 @@ def table_lines(rows, facts=None):
     lines = [HEAD + (("base facts", "new facts") if facts else ())]
     for x in rows:
         ci = "-" if x["lo"] is None else f"[{x['lo']:.3f}, {x['hi']:.3f}]"
-        lines.append(tuple(x["key"]) + (f"{x['nb']}:{x['nn']}",
+        lines.append(tuple(show(k) for k in x["key"]) + (f"{x['nb']}:{x['nn']}",
                                        fmt_time(x["base"]) if x["base"] else "-",
                                        fmt_time(x["new"]) if x["new"] else "-",
                                        "-" if x["ratio"] is None else f"{x['ratio']:.3f}",
@@ -198,31 +198,31 @@ def describe(sd):
     started = [str(d["started_utc"]) for d in docs if d.get("started_utc")]
     if started:
         bits.append(started[0] if len(started) == 1 else f"{min(started)} .. {max(started)}")
-    return ", ".join(x for x in bits if x)
+    return show(", ".join(x for x in bits if x), limit=1000)
 
 
 def print_text(pairs, args):
     for base, new, rows in pairs:
-        print(f"\n{new['label']} vs baseline {base['label']}")
+        print(f"\n{show(new['label'])} vs baseline {show(base['label'])}")
         print(f"  baseline: {describe(base)}")
         print(f"  new:      {describe(new)}")
         lines = table_lines(rows, args.facts_docs)
-        w = [max(len(str(l[i])) for l in lines) for i in range(len(lines[0]))]
-        for l in lines:
-            print("  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(l)).rstrip())
+        w = [max(len(str(line[i])) for line in lines) for i in range(len(lines[0]))]
+        for line in lines:
+            print("  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(line)).rstrip())
 
 
 def write_markdown(path, pairs, args, method, summary):
     md = ["# ProxyPort run comparison", "", method, ""]
     for base, new, rows in pairs:
-        md += [f"## {new['label']} vs {base['label']}", "",
-               f"- baseline `{base['path']}`: {describe(base)}",
-               f"- new `{new['path']}`: {describe(new)}", ""]
+        md += [f"## {show(new['label'])} vs {show(base['label'])}", "",
+               f"- baseline `{show(base['path'], limit=2000)}`: {describe(base)}",
+               f"- new `{show(new['path'], limit=2000)}`: {describe(new)}", ""]
         lines = table_lines(rows, args.facts_docs)
         md.append("| " + " | ".join(lines[0]) + " |")
         md.append("|" + "---|" * len(lines[0]))
-        for l in lines[1:]:
-            cells = [str(c).replace("|", "\\|") for c in l]
+        for line in lines[1:]:
+            cells = [str(c).replace("|", "\\|") for c in line]
             v = VERDICT_COL
             if cells[v] in ("regression", "improvement") or cells[v].startswith("INVALID"):
                 cells[v] = f"**{cells[v]}**"
@@ -244,7 +244,7 @@ def write_png(prefix, pairs, args, level):
         rows = [x for x in rows if x["ratio"] is not None]
         if not rows:
             continue
-        labels = [" ".join(k for k in x["key"][1:] if k) for x in rows]
+        labels = [text.figure(" ".join(k for k in x["key"][1:] if k), limit=80) for x in rows]
         ys = [x["ratio"] for x in rows]
         err = [[0.0 if x["lo"] is None else x["ratio"] - x["lo"] for x in rows],
                [0.0 if x["hi"] is None else x["hi"] - x["ratio"] for x in rows]]
@@ -260,14 +260,14 @@ def write_png(prefix, pairs, args, level):
         logy = pos and max(pos) / min(pos) > 10  # ratios over decades: a log axis
         if logy:
             ax.set_yscale("log")
-        ax.set_ylabel(f"time ratio vs {base['label']}" + (" (log)" if logy else ""))
-        ax.set_title(f"{new['label']} vs {base['label']} "
+        ax.set_ylabel(f"time ratio vs {text.figure(base['label'])}" + (" (log)" if logy else ""))
+        ax.set_title(f"{text.figure(new['label'])} vs {text.figure(base['label'])} "
                      f"(across-run {level * 100:.4g}% intervals where >= 2 runs a side)", fontsize=9)
         fig.tight_layout()
         path = f"{prefix}-{i + 1}.png"
         outfile.save_figure(fig, path, "--png", dpi=120, bbox_inches="tight")
         plt.close(fig)
-        print(f"{PROG}: wrote {path}")
+        print(f"{PROG}: wrote {show(path, limit=2000)}")
 
 
 def model_pairs(runs, spec):
@@ -317,7 +317,7 @@ def main(argv=None):
 
 
 def run(argv):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[1],
+    p = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="*", help="result JSON files (one run each), compared with the baseline")
     p.add_argument("--base", nargs="+", metavar="FILE", help="the baseline's runs (one result file per process)")
@@ -416,7 +416,7 @@ def run(argv):
         print_text(done, args)
         print()
     for label, k in invalid:
-        print(f"{PROG}: INVALID {label}: {' '.join(x for x in k if x)}")
+        print(f"{PROG}: INVALID {show(label)}: {show(' '.join(x for x in k if x))}")
     print(f"{PROG}: {summary}")
     if args.markdown:
         write_markdown(args.markdown, done, args, method, summary)

@@ -7,6 +7,7 @@ the names are equal or the row's name ends in "_" + the function's name
 (cgsolve's row cg_dot is the function dot); failing that, the same match in
 another app's kernel files (cgsolve's cg_spmv runs spmv's kernel file)."""
 from .. import result
+from ..text import show
 
 split_label = result.split_label
 
@@ -61,4 +62,4 @@ def brief(ks):
                 v.append(s)
         return "/".join(v)
     sp = "/".join(dict.fromkeys(f"{k.get('spill_stores', '-')}:{k.get('spill_loads', '-')}" for k in ks))
-    return f"regs {vals('registers')} smem {vals('smem_static')} stack {vals('stack')} spill {sp}"
+    return show(f"regs {vals('registers')} smem {vals('smem_static')} stack {vals('stack')} spill {sp}")

@@ -25,8 +25,10 @@ import os
 import re
 import zlib
 
-from .. import outfile, project
+from .. import outfile, project, text
 from .. import result as resultfile
+from ..text import cell as C
+from ..text import show
 from . import facts as compare_facts
 
 TUNING = resultfile.TUNING
@@ -166,6 +168,7 @@ def heatmap(path, title, rows, cols, vals, cbar, failed=None):
     if not finite:
         return False
     span = max(max(finite), 1 / min(finite), 1.05)
+    rows, cols, title = [text.figure(x) for x in rows], [text.figure(x) for x in cols], text.figure(title, 160)
     fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(cols) + 3), max(2.5, 0.45 * len(rows) + 1.8)))
     grid = [[float("nan") if v is None else v for v in r] for r in vals]
     im = ax.imshow(grid, cmap="RdYlGn_r", norm=LogNorm(vmin=1 / span, vmax=span), aspect="auto")
@@ -173,13 +176,13 @@ def heatmap(path, title, rows, cols, vals, cbar, failed=None):
         for j, v in enumerate(r):
             if failed and failed[i][j]:
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color="0.35"))
-                ax.text(j, i, failed[i][j] if isinstance(failed[i][j], str) else "FAIL", ha="center",
+                ax.text(j, i, text.figure(failed[i][j], 12) if isinstance(failed[i][j], str) else "FAIL", ha="center",
                         va="center", fontsize=5 if len(str(failed[i][j])) > 5 else 6, color="white", weight="bold")
             elif v is not None:
                 ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=7)
     ax.set_xticks(range(len(cols)), cols, rotation=60, ha="right", fontsize=8)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
-    fig.colorbar(im, ax=ax, label=cbar + " (log scale)")
+    fig.colorbar(im, ax=ax, label=text.figure(cbar, 80) + " (log scale)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     outfile.save_figure(fig, path, dpi=120, bbox_inches="tight")
@@ -192,7 +195,11 @@ def bars(path, title, cats, labels, vals, native, per_row=6):
     at most per_row kernels per panel, panels stacked, so that many labels
     stay readable."""
     import math
+
     import matplotlib.pyplot as plt
+    vals = {(text.figure(c), text.figure(x)): v for (c, x), v in vals.items()}
+    cats, labels = [text.figure(x) for x in cats], [text.figure(x) for x in labels]
+    title, native = text.figure(title, 160), text.figure(native)
     n = len(labels)
     w = 0.8 / max(n, 1)
     rows = max(1, math.ceil(len(cats) / per_row))
@@ -248,12 +255,12 @@ def energy_table(pool, app, cells, cats, native, labels):
             continue
         vals = [per_joule(cat, x) for x in labels]
         if any(v is not None for v in vals):
-            lines.append(f"| {cat} | " + " | ".join("-" if v is None else f"{v / base:.3g}" for v in vals) + " |")
+            lines.append(f"| {C(cat)} | " + " | ".join("-" if v is None else f"{v / base:.3g}" for v in vals) + " |")
     if not lines:
         return []
-    return ([f"Energy: work per joule / {native}'s (higher = less energy for the same work; the rows of the "
+    return ([f"Energy: work per joule / {show(native)}'s (higher = less energy for the same work; the rows of the "
              "table above, each measured over its timed region):", "",
-             "| kernel | " + " | ".join(labels) + " |", "|" + "---|" * (len(labels) + 1)] + lines + [""])
+             "| kernel | " + " | ".join(C(x) for x in labels) + " |", "|" + "---|" * (len(labels) + 1)] + lines + [""])
 
 
 def report(runs, args, die):
@@ -268,9 +275,9 @@ def report(runs, args, die):
         plot = False
     pool = Pool(runs, load_status(getattr(args, "status", None), die))
     facts = args.facts_docs
-    device = ", ".join(pool.devices) or "device unknown"
+    device = show(", ".join(pool.devices) or "device unknown")
     md = [f"# ProxyPort compiler report ({device})", "",
-          f"{len(runs)} result file(s): " + ", ".join(f"`{r['path']}`" for r in runs) + ".", "",
+          f"{len(runs)} result file(s): " + ", ".join(f"`{show(r['path'], 1000)}`" for r in runs) + ".", "",
           f"Ratios are of medians of the raw samples, with {args.confidence:.0%} percentile bootstrap CIs "
           f"({args.resamples} resamples of both rows' samples, seed {args.seed}). Each kernel at its largest "
           "size; tuning variants (name=value) collapsed to each label's fastest. The intervals cover one "
@@ -283,7 +290,8 @@ def report(runs, args, die):
     md += ["## Validation", ""]
     if invalid:
         md += ["| app | kernel | label | size | variant | check | file |", "|---|---|---|---|---|---|---|"]
-        md += [f"| {k[0]} | {k[1]} | **FAIL {k[2]}** | {k[3]} | {k[4]} | {v['check']} | `{v['path']}` |"
+        md += [f"| {C(k[0])} | {C(k[1])} | **FAIL {C(k[2])}** | {C(k[3])} | {C(k[4])} | {C(v['check'], 1000)} "
+               f"| `{C(v['path'], 1000)}` |"
                for k, v in invalid]
     else:
         md.append(f"Every one of the {len(pool.rows)} rows validated"
@@ -294,16 +302,16 @@ def report(runs, args, die):
                "Each is a cell of its name in the tables and heat maps below (for every kernel of the app "
                "that has no row of that label).", "",
                "| app | label | result | why | from |", "|---|---|---|---|---|"]
-        md += [f"| {a} | {x} | **{r}** | {n or '-'} | `{p}` |"
+        md += [f"| {C(a)} | {C(x)} | **{C(r)}** | {C(n or '-', 1000)} | `{C(p, 1000)}` |"
                for (a, x), (r, n, p) in sorted(pool.status.items(), key=lambda i: (i[0][0], label_order(i[0][1])))]
         md.append("")
     labels_all = pool.labels()
-    md += ["## Coverage", "", "Labels: " + ", ".join(f"`{x}`" for x in labels_all) + "."]
+    md += ["## Coverage", "", "Labels: " + ", ".join(f"`{show(x)}`" for x in labels_all) + "."]
     tags = sorted({compare_facts.split_label(x)[1] for x in labels_all} - {None})
     for t in tags:
         if t.startswith("gcc") and f"ompx[{t}]" not in labels_all:
-            md.append(f"- `ompx[{t}]`: none: kernel mode (ompx_bare) is an LLVM extension GCC does not have.")
-    md += [f"- {n}" for n in sorted(set(pool.notes))] + [""]
+            md.append(f"- `ompx[{show(t)}]`: none: kernel mode (ompx_bare) is an LLVM extension GCC does not have.")
+    md += [f"- {show(n, 1000)}" for n in sorted(set(pool.notes))] + [""]
 
     heat_rows, heat_cols, hmap, hfail, ffail = [], [], {}, {}, {}
     flag_tab = []
@@ -315,15 +323,15 @@ def report(runs, args, die):
         hbase = native_of(labels, base_want) if base_want else native
         cells = pool.cells(app, native)
         cats = sorted(cells)
-        md += [f"## {app}", ""]
+        md += [f"## {show(app)}", ""]
         if native is None:
-            md += [f"No native model ({'/'.join(project.native_models())}) rows in {app}: no normalized figure.", ""]
+            md += [f"No native model ({'/'.join(project.native_models())}) rows in {show(app)}: no normalized figure.", ""]
         else:
             vals = {}
             head = ["kernel", "size"] + [x for x in labels if x != native]
-            md += [f"{native} time / label time (higher = faster; 1 = {native}), {args.confidence:.0%} CI"
+            md += [f"{show(native)} time / label time (higher = faster; 1 = {show(native)}), {args.confidence:.0%} CI"
                    + ("; compile facts below each value" if facts else "") + ":", "",
-                   "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+                   "| " + " | ".join(C(x) for x in head) + " |", "|" + "---|" * len(head)]
             for cat in cats:
                 c = cells[cat]
                 if native not in c or c[native][0] is None:
@@ -331,7 +339,7 @@ def report(runs, args, die):
                 line = [cat, c[native][1]]
                 for label in head[2:]:
                     if label in c and len(c[label]) > 3:
-                        line.append(f"**{c[label][3]}**")
+                        line.append(f"**{C(c[label][3], 1000)}**")
                     elif label in c:
                         r = ratio_ci(c[label][0], c[native][0], args, (app, cat, label))
                         vals[(cat, label)] = r
@@ -342,18 +350,18 @@ def report(runs, args, die):
                         line.append(cell)
                     else:
                         line.append("-")
-                md.append("| " + " | ".join(str(x) for x in line) + " |")
+                md.append("| " + " | ".join([C(line[0]), C(line[1])] + [str(x) for x in line[2:]]) + " |")
             md.append("")
             md += energy_table(pool, app, cells, cats, native, head[2:])
             if facts:
-                md += [f"{native} facts: " + "; ".join(
-                    f"{cat}: " + compare_facts.brief(compare_facts.lookup(facts, app, cat.split(' (')[0], native))
+                md += [f"{show(native)} facts: " + "; ".join(
+                    f"{show(cat)}: " + compare_facts.brief(compare_facts.lookup(facts, app, cat.split(' (')[0], native))
                     for cat in cats if native in cells[cat]), ""]
             if plot and vals:
                 png = f"{app}-native.png"
                 bars(os.path.join(out, png), f"{app} on {device}: speed relative to {native}",
                      [c for c in cats if native in cells[c]], [x for x in labels if x != native], vals, native)
-                md += [f"![{app}]({png})", ""]
+                md += [f"![{show(app)}]({show(png)})", ""]
         for cat in cats:
             c = cells[cat]
             if hbase in c and c[hbase][0] is not None:
@@ -372,7 +380,7 @@ def report(runs, args, die):
                 elif fb and fb in c and label in c:  # either build's result was wrong or missing
                     ffail[(label, f"{app}:{cat}")] = word(c[label][3]) if len(c[label]) > 3 else "no base"
     heat_rows = [x for x in labels_all if any((x, c) in hmap or (x, c) in hfail for c in heat_cols)]
-    hb = base_want or "the native model"
+    hb = show(base_want) if base_want else "the native model"
     md += ["## Heat map: time relative to " + hb, ""]
     hv = [[hmap.get((r, c)) for c in heat_cols] for r in heat_rows]
     hf = [[hfail.get((r, c)) for c in heat_cols] for r in heat_rows]
@@ -390,7 +398,7 @@ def report(runs, args, die):
         for app, cat, label, fb, r in flag_tab:
             v = ("**slower**" if r[1] > 1 + thr else "**faster**" if r[2] < 1 - thr
                  else "same" if r[1] >= 1 - thr and r[2] <= 1 + thr else "unclear")
-            line = f"| {app} | {cat} | {label} | {fb} | {_fmt_ci(r)} | {v} |"
+            line = f"| {C(app)} | {C(cat)} | {C(label)} | {C(fb)} | {_fmt_ci(r)} | {v} |"
             if facts:
                 k = cat.split(" (")[0]
                 line += (f" {compare_facts.brief(compare_facts.lookup(facts, app, k, label))} / "
@@ -413,12 +421,13 @@ def report(runs, args, die):
         md += ["Figures not drawn: matplotlib is not installed or does not import.", ""]
     path = os.path.join(out, "report.md")
     outfile.write_text(path, "\n".join(md))
-    print(f"compare: wrote {path}" + ("" if plot else " (no figures: matplotlib is not installed or does not import)"))
+    print(f"compare: wrote {show(path, 1000)}"
+          + ("" if plot else " (no figures: matplotlib is not installed or does not import)"))
     print(f"compare: report of {len(pool.rows)} rows, {len(labels_all)} labels, {len(heat_cols)} kernels, "
           f"{len(flag_tab)} flag-sweep rows, {len(invalid)} invalid row(s)")
     for k, v in invalid:
-        print(f"compare: FAIL {k[2]}: {k[0]} {k[1]} {k[3]} {k[4]}: {v['check']}")
+        print(show(f"compare: FAIL {k[2]}: {k[0]} {k[1]} {k[3]} {k[4]}: {v['check']}", 2000))
     for (a, x), (r, n, _) in sorted(pool.status.items()):
-        print(f"compare: {r} {x}: {a}" + (f": {n}" if n else ""))
+        print(show(f"compare: {r} {x}: {a}" + (f": {n}" if n else ""), 2000))
     return 1 if invalid or pool.status else 0
 

@@ -21,19 +21,18 @@ import argparse
 import datetime
 import os
 import subprocess
-import sys
 import tempfile
 import time
 
-from pptools import result
+from pptools import cli, result
+from pptools.text import show
 
 DEFAULT = ["--backend", "cuda,ompx,omp", "--kernels", "triad", "--size", "2^28", "--warmup", "20", "--samples", "100",
            "--energy-min-s", "20", "--bootstrap", "0"]
 
 
 def die(msg, code=2):
-    print(f"energy-check: {msg}", file=sys.stderr)
-    sys.exit(code)
+    cli.die("energy-check", msg, code)
 
 
 def parse_samples(path):
@@ -54,7 +53,7 @@ def parse_samples(path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(usage=__doc__, add_help=True)
+    ap = cli.Parser(usage=__doc__, add_help=True)
     ap.add_argument("--build", default="build/nvidia-sm90")
     ap.add_argument("--gpu", type=int, default=0)
     ap.add_argument("--tolerance", type=float, default=0.05)
@@ -77,7 +76,7 @@ def main(argv=None):
     except OSError as e:
         die(f"cannot run {a.smi}: {e}")
     time.sleep(0.5)
-    print("energy-check: running", " ".join(cmd), flush=True)
+    print("energy-check: running", show(" ".join(cmd), 8000), flush=True)
     rc = subprocess.run(cmd + ["--json", res_path], env=env).returncode
     time.sleep(0.3)
     smi.terminate()
@@ -103,13 +102,13 @@ def main(argv=None):
         diff = (e["watts"] - smi_w) / smi_w
         ok = abs(diff) <= a.tolerance
         worst = max(worst, 0 if ok else 1)
-        print(f"row:            {row['kernel']} {row['model']} size {row['size']} {row.get('variant', '')}")
+        print(f"row:            {show(row['kernel'])} {show(row['model'])} size {row['size']} {show(row.get('variant', ''))}")
         print(f"region:         {t1 - t0:.2f} s, {e['region_runs']} runs"
               f"{' (repeated)' if e['repeated_for_resolution'] else ' (the timed runs)'}")
         print(f"energy meter:   {e['watts']:.1f} W average ({e['joules_per_rep']:.4g} J per repetition; idle "
               f"{e['idle_watts']:.1f} W; counter update {e['counter_update_s'] * 1e3:.1f} ms, error "
-              f"{100 * e['counter_error']:.2f}%; {e['source']})")
+              f"{100 * e['counter_error']:.2f}%; {show(e['source'])})")
         print(f"nvidia-smi:     {smi_w:.1f} W mean of {len(inside)} {a.query} samples (first {skip:g} s left out)")
         print(f"difference:     {100 * diff:+.1f}% (tolerance {100 * a.tolerance:.0f}%): {'PASS' if ok else 'FAIL'}")
-    print(f"files:          {res_path} {smi_path}")
+    print(f"files:          {show(res_path, 2000)} {show(smi_path, 2000)}")
     return worst

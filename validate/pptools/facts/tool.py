@@ -38,6 +38,7 @@ import tempfile
 
 from .. import cli, outfile, project
 from .. import result as resultfile
+from ..text import show
 from .build_folder import known_apps
 from .compiler_output import PARSERS
 from .recompile import collect
@@ -46,8 +47,7 @@ PROG = "compile-facts"
 
 
 def die(msg, code=2):
-    print(f"{PROG}: {msg}", file=sys.stderr)
-    sys.exit(code)
+    cli.die(PROG, msg, code)
 
 
 def text_table(doc):
@@ -61,13 +61,15 @@ def text_table(doc):
                      f"{_s(k.get('spill_stores'))}/{_s(k.get('spill_loads'))}",
                      "x".join(map(str, mt)) if isinstance(mt, list) else _s(mt), occ_text(k.get("occupancy")),
                      short_remarks(k.get("remarks", []))))
+    rows = [tuple(show(c) for c in r) for r in rows]  # names from the build's files and compilers
     w = [max(len(r[i]) for r in rows) for i in range(len(head) - 1)]
-    out = [f"compile facts of {b['dir']} ({b['compiler']}, tag {b['tag']}, offload {b['offload']} {b['arch']})"]
+    out = [show(f"compile facts of {b['dir']} ({b['compiler']}, tag {b['tag']}, offload {b['offload']} {b['arch']})",
+                2000)]
     out += ["  ".join(c.ljust(w[i]) if i < len(w) else c for i, c in enumerate(r)).rstrip() for r in rows]
     for f in doc["files"]:
         if f["status"] != "ok" or f["remarks"]:
-            out.append(f"{f['source']} ({f['model']}): {f['status']}; method: {f['method']}"
-                       + "".join(f"\n    remark: {r}" for r in f["remarks"]))
+            out.append(show(f"{f['source']} ({f['model']}): {f['status']}; method: {f['method']}", 2000)
+                       + "".join(f"\n    remark: {show(r, 2000)}" for r in f["remarks"]))
     return "\n".join(out)
 
 
@@ -100,8 +102,8 @@ def main(argv=None):
 
 
 def facts_main(argv):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[1],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[1],
+                   formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("build", nargs="?", help="a configured and built ProxyPort build folder")
     p.add_argument("--out", help="JSON file (default: print the text table only)")
     p.add_argument("--text", help="also write the text table to this file")
@@ -150,5 +152,5 @@ def facts_main(argv):
     print(f"{PROG}: {len(doc['kernels'])} kernels from {len(doc['files'])} kernel files"
           + (f", {len(failed)} failed" if failed else ""))
     for f in failed:
-        print(f"{PROG}: FAILED {f}", file=sys.stderr)
+        print(f"{PROG}: FAILED {show(f, 2000)}", file=sys.stderr)
     return 3 if failed else 0

@@ -13,4 +13,4 @@
   report         peers.md/.json/.png
   step           the `peers` tool and `suite --peers`
 """
-from .step import main, suite_step  # noqa: F401
+from .step import main, preflight, suite_step  # noqa: F401

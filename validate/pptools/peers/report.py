@@ -1,7 +1,7 @@
 """peers.json, peers.md and peers.png of a peers step."""
 import os
 
-from .. import outfile
+from .. import outfile, text
 from . import codes
 
 
@@ -79,7 +79,9 @@ def markdown(doc):
     out += [f"- {r['id']} {r['code']} (round {r['round']}): {r['rejected']}" for r in rej] or ["none"]
     out += ["", "## Builds", ""] + [f"- {v}" for v in doc.get("public_builds", [])]
     out += [f"- ProxyPort: {doc.get('proxyport_build', '-')}", ""]
-    return "\n".join(out)
+    # each item is one line: what a file or a run gave (a card, a path, a build, a note)
+    # is escaped inside it, so it can neither drive a terminal nor start a line
+    return "\n".join(text.show(x, limit=0) for x in out)
 
 
 def figure(doc, path):
@@ -97,11 +99,11 @@ def figure(doc, path):
             color=["tab:blue" if r["ok"] else "tab:gray" for r in rows])
     for i, r in zip(y, rows):
         ax.text(r["ratio"], i, f" {r['ratio']:.2f}x", va="center", fontsize=8)
-    ax.set_yticks(list(y), [r["comparison"] for r in rows], fontsize=8)
+    ax.set_yticks(list(y), [text.figure(r["comparison"], 80) for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_xlabel("ProxyPort advantage, same method (>1: ProxyPort faster; gray: not comparable)")
-    ax.set_title(f"Peers by the same method ({doc['card']})", fontsize=10)
+    ax.set_title(f"Peers by the same method ({text.figure(doc['card'], 80)})", fontsize=10)
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return True

@@ -20,11 +20,13 @@ missing); 2 bad usage, or nothing to run.
 """
 import argparse
 import os
+import stat
 import subprocess
 import sys
 import time
 
 from .. import cli, outfile, result
+from ..text import show
 from . import analyze, codes, plan, report, runner
 
 PROG = "peers"
@@ -77,24 +79,46 @@ CONDITIONS = [
 ]
 
 
-def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=print, command=None,
+def plan_groups(refs, bindir, groups):
+    """({group: [missing binaries]}, [groups that run]): a group runs where ProxyPort's
+    program and one of its public builds are there."""
+    miss = plan.available(refs, bindir, groups)
+    bins = plan.pp_bins()
+    return miss, [g for g in groups if g in bins and bins[g] not in miss[g]
+                  and len(miss[g]) < len(plan.PUBLIC_BINS[g])]
+
+
+def preflight(refs, bindir, groups=plan.GROUPS):
+    """Why the step cannot run (one line), or None: found before anything runs, so that
+    `suite --peers X` refuses X at once instead of after the whole suite."""
+    if not os.path.isdir(refs):
+        kind = ("not there" if not os.path.lexists(refs) else "a FIFO" if stat.S_ISFIFO(os.stat(refs).st_mode)
+                else "a regular file" if os.path.isfile(refs) else "not a folder")
+        return f"{refs}: {kind}: --refs/--peers takes validate/refs/build.sh's output folder (bin/, lib/)"
+    if not plan_groups(os.path.abspath(refs), os.path.abspath(bindir), groups)[1]:
+        return (f"nothing to run: no public build in {os.path.join(refs, 'bin')} beside its ProxyPort "
+                f"program in {bindir} (validate/refs/build.sh builds them)")
+    if not os.path.isfile(runner.spin_lib(refs)):
+        return (f"no {runner.spin_lib(refs)} (validate/refs/build.sh builds it): the wait modes could not "
+                "be made equal")
+    return None
+
+
+def say(msg):
+    print(show(msg, 8000), flush=True)
+
+
+def step(refs, bindir, out, rounds=3, groups=plan.GROUPS, activate=None, log=say, command=None,
          device_time=True):
     """The peers step: run, analyze, write. Returns the exit status (0/1/2)."""
     refs, bindir = os.path.abspath(refs), os.path.abspath(bindir)
-    miss = plan.available(refs, bindir, groups)
-    # a group runs where ProxyPort's program and one of its public builds are there
-    bins = plan.pp_bins()
-    todo = [g for g in groups if g in bins and bins[g] not in miss[g]
-            and len(miss[g]) < len(plan.PUBLIC_BINS[g])]
+    miss, todo = plan_groups(refs, bindir, groups)
     for g in groups:
         if miss[g]:
             log(f"peers: {g}: {'left out' if g not in todo else 'partly run'}: not built: {', '.join(miss[g])}")
-    if not todo:
-        log("peers: nothing to run")
-        return 2
-    if not os.path.isfile(runner.spin_lib(refs)):
-        log(f"peers: no {runner.spin_lib(refs)} (validate/refs/build.sh builds it): "
-            "the wait modes could not be made equal")
+    why = preflight(refs, bindir, groups)
+    if why:
+        log(f"peers: {why}")
         return 2
     outfile.out_dir(out)
     runs = [r for r in plan.runs(refs, bindir, todo, rounds) if os.access(r["argv"][0], os.X_OK)]
@@ -128,7 +152,7 @@ def finish(doc, out):
     dev = sum(1 for r in doc["rows"] if (r.get("device") or {}).get("ratio"))
     print(f"peers: {sum(1 for r in doc['rows'] if r['ok'])} of {len(doc['rows'])} rows comparable"
           f"{f' ({nb} not built)' if nb else ''}; {dev} with a device time; "
-          f"{sum(1 for r in doc['runs'] if r.get('rejected'))} runs rejected; {os.path.join(out, 'peers.md')}")
+          f"{sum(1 for r in doc['runs'] if r.get('rejected'))} runs rejected; {show(os.path.join(out, 'peers.md'), 2000)}")
     return 1 if bad else 0
 
 
@@ -138,7 +162,7 @@ def reanalyze(out):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+    p = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--refs", help="validate/refs/build.sh's output (bin/, lib/, versions.txt)")
     p.add_argument("--bin", help="ProxyPort's binaries (build/<preset>/bin)")
@@ -174,9 +198,9 @@ def run(argv):
         refs, bindir = os.path.abspath(a.refs), os.path.abspath(a.bin)
         lib, why = runner.device_view(refs, not a.no_device_time)
         for r in plan.runs(refs, bindir, a.groups, a.rounds) + (plan.device_runs(refs, bindir, a.groups) if lib else []):
-            print(f"{r['id']}: {' '.join(r['argv'])}" + (" (under CUPTI)" if r.get("device") else ""))
+            print(show(f"{r['id']}: {' '.join(r['argv'])}", 8000) + (" (under CUPTI)" if r.get("device") else ""))
         if why:
-            print(f"device-time view not available: {why}")
+            print(f"device-time view not available: {show(why, 2000)}")
         return 0
     return step(a.refs, a.bin, a.out, a.rounds, a.groups, a.omp_runtime or default_activate(),
                 device_time=not a.no_device_time)

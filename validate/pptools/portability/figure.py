@@ -5,6 +5,7 @@ the point where a machine pulls PP down is visible; under each plot, which
 machine sits at each position for each model. A model that does not run on a
 machine has efficiency 0 there, and its PP line drops to 0 at that position."""
 from .. import outfile
+from ..text import figure as F
 from . import metric
 
 MARKERS = "osD^vP*X"
@@ -54,11 +55,11 @@ def draw(comparisons, machines, path, which="app", title=None):
         ax.set_xlabel("k: machines added, highest efficiency first", fontsize=8)
         ax.set_ylabel(("application" if which == "app" else "architectural") + " efficiency", fontsize=8)
         var = f", {c['variant']}" if c["variant"] else ""
-        ax.set_title(f"{c['app']} {c['kernel']}, size {c['size']}\n{c['case']}{var}", fontsize=8)
+        ax.set_title(f"{F(c['app'])} {F(c['kernel'])}, size {F(c['size'])}\n{F(c['case'] + var, 80)}", fontsize=8)
         ax.grid(alpha=0.3)
         ax.tick_params(labelsize=7)
         tab.axis("off")
-        t = tab.table(cellText=[m for _, m in order], rowLabels=[mod for mod, _ in order],
+        t = tab.table(cellText=[m for _, m in order], rowLabels=[F(mod) for mod, _ in order],
                       colLabels=[f"k={k}" for k in xs], loc="upper center", cellLoc="center")
         t.auto_set_font_size(False)
         t.set_fontsize(7)
@@ -66,10 +67,10 @@ def draw(comparisons, machines, path, which="app", title=None):
     for m in models:
         color, marker = style[m]
         handles.append(plt.Line2D([], [], color=color, marker=marker, linewidth=1.5,
-                                  label=f"{m}: efficiency (marker), PP of the first k (line)"))
+                                  label=f"{F(m)}: efficiency (marker), PP of the first k (line)"))
     fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), fontsize=7, ncol=min(2, len(models)),
                frameon=False)
-    key = "\n".join(f"{short[m]} = {m}: {machines[m]}" for m in names)
+    key = "\n".join(f"{short[m]} = {F(m)}: {F(machines[m], 100)}" for m in names)
     fig.text(0.5, -0.02 - 0.03 * ((len(models) + 1) // 2), key, ha="center", va="top", fontsize=7)
     what = "application" if which == "app" else "architectural"
     fig.suptitle(title or f"Cascade of {what} efficiency (Sewall et al. 2020); efficiencies compare "

@@ -1,6 +1,8 @@
 """The Markdown table and the JSON document of a portability analysis."""
 from .. import apps as manifests
 from .. import project
+from ..text import cell as C
+from ..text import show
 from .analysis import short_status
 
 SCHEMA = "proxyport-portability-1"
@@ -56,10 +58,10 @@ def machine_table(machines):
         revs = sorted({r for v in m.revisions.values() for r in v})
         used = sorted({f for e in m.entries.values() for f in e["files"]})
         unused = len(m.files) - len(used) if m.kind != "suite run" else 0
-        lines.append(f"| {m.name} | {', '.join(sorted(m.cards)) or '?'} | {ranks} (one per MPI rank) | "
-                     f"{', '.join(revs)} | {m.kind}: {', '.join(used)}"
+        lines.append(f"| {C(m.name)} | {C(', '.join(sorted(m.cards)) or '?', 1000)} | {ranks} (one per MPI rank) | "
+                     f"{C(', '.join(revs), 1000)} | {m.kind}: {C(', '.join(used), 4000)}"
                      + (f" ({unused} at fewer ranks not compared)" if unused > 0 else "")
-                     + (f"; not result files: {', '.join(m.skipped)}" if m.skipped else "") + " |")
+                     + (f"; not result files: {C(', '.join(m.skipped), 4000)}" if m.skipped else "") + " |")
     return lines
 
 
@@ -86,15 +88,16 @@ def markdown(machines, comps, rows="main", min_machines=2, heading="##", figures
     for f in figures:
         out += [f, ""]
     for names, cs in sorted(sets.items(), key=lambda kv: (-len(kv[0]), kv[0])):
-        out += [f"{heading}# Rows measured on {', '.join(names)} ({len(names)} machine{'s' if len(names) > 1 else ''})", ""]
-        out += ["| app | case | kernel | size | variant | model | " + " | ".join(names)
+        n_machines = f"{len(names)} machine{'s' if len(names) > 1 else ''}"
+        out += [f"{heading}# Rows measured on {show(', '.join(names), 1000)} ({n_machines})", ""]
+        out += ["| app | case | kernel | size | variant | model | " + " | ".join(C(n) for n in names)
                 + " | PP (app) | PP (arch) | arch basis |",
                 "|---" * (9 + len(names)) + "|"]
         for c in cs:
             for r in c["rows"]:
                 one = " (the only model)" if c["models_compared"] == 1 else ""
-                out.append(f"| {c['app']} | {c['case']} | {c['kernel']}{one} | {c['size']} | {c['variant'] or '-'} "
-                           f"| {r['model']} | " + " | ".join(cell(r["cells"][n]) for n in names)
+                out.append(f"| {C(c['app'])} | {C(c['case'], 1000)} | {C(c['kernel'])}{one} | {C(c['size'])} "
+                           f"| {C(c['variant'] or '-')} | {C(r['model'])} | " + " | ".join(cell(r["cells"][n]) for n in names)
                            + f" | {pp_cell(r['pp_app'], r['why_zero'])} | {pp_cell(r['pp_arch'], r['why_zero'])}"
                            + f" | {r['arch_basis'] or 'none'} |")
         out.append("")
@@ -106,14 +109,14 @@ def markdown(machines, comps, rows="main", min_machines=2, heading="##", figures
                     labels.setdefault(n, set()).add(ce["label"])
     if labels:
         out += ["Builds compared as one model: " + "; ".join(
-            f"{n}: {', '.join(sorted(v))}" for n, v in sorted(labels.items())) + ".", ""]
+            f"{show(n)}: {show(', '.join(sorted(v)), 1000)}" for n, v in sorted(labels.items())) + ".", ""]
     never = sorted({why for m in machines for st in m.status.values() for k, why in st.items()
                     if why.startswith("not built") and not any(r["model"] == k for c in comps for r in c["rows"])})
     models_never = sorted({k for m in machines for st in m.status.values() for k, why in st.items()
                            if why.startswith("not built")} - {r["model"] for c in comps for r in c["rows"]})
     if models_never:
-        out += [f"Not built on any machine (not portable to any; in no row): {', '.join(models_never)}"
-                f" ({'; '.join(never)}).", ""]
+        out += [f"Not built on any machine (not portable to any; in no row): {show(', '.join(models_never), 1000)}"
+                f" ({show('; '.join(never), 2000)}).", ""]
     if hidden:
         out += [f"{hidden} row(s) measured on fewer than {min_machines} machines are in the JSON only.", ""]
     return "\n".join(out).rstrip("\n") + "\n"

@@ -38,6 +38,7 @@ import sys
 
 from .. import cli, outfile, project
 from .. import result as resultfile
+from ..text import show
 from . import analysis, figure, load, report
 
 PROG = "portability"
@@ -49,11 +50,6 @@ END = "<!-- portability:end -->"
 DOC_MACHINES = ("nvidia-h100", "nvidia-h200", "nvidia-h100-x2=nvidia-h100-x2/staged-4bb87db", "nvidia-h200-x4")
 DOC_FIGURE = os.path.join("figures", "portability-cascade.png")
 MAX_PANELS = 6
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2 (cli.run)
-        raise BadInput(message)
 
 
 def machine_args(specs):
@@ -136,7 +132,7 @@ def main(argv=None):
 
 
 def run(argv):
-    ap = Parser(prog=PROG, description=__doc__.split("\n\n")[0],
+    ap = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0],
                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("machines", nargs="*", metavar="[NAME=]DIR", help="one folder per machine")
     ap.add_argument("--out", help="write portability.md, portability.json and the cascade figures here")
@@ -193,17 +189,17 @@ def run(argv):
         new = doc_section(machines, comps, specs, None if a.no_figures or not panels(comps) else rel, models)
         if a.check:
             if old != new:
-                print(f"{PROG}: {a.doc}'s portability section differs from the results; run "
+                print(f"{PROG}: {show(a.doc, 2000)}'s portability section differs from the results; run "
                       "validate/portability --update", file=sys.stderr)
                 return 1
-            print(f"{PROG}: {os.path.basename(a.doc)} portability section matches the results")
+            print(f"{PROG}: {show(os.path.basename(a.doc))} portability section matches the results")
             return 0
         if not a.no_figures and panels(comps):
             outfile.out_dir(os.path.dirname(fig_path), "--doc-figure")
             # the document shows the application-efficiency cascade
             figure.draw(panels(comps), {m.name: card_line(m) for m in machines}, fig_path, "app")
         outfile.write_text(a.doc, head + new + tail, "--doc")
-        print(f"{PROG}: updated {a.doc}")
+        print(f"{PROG}: updated {show(a.doc, 2000)}")
         return 0
     figs = []
     if a.out:
@@ -217,7 +213,7 @@ def run(argv):
         outfile.write_json(os.path.join(out, "portability.json"), report.document(machines, comps, roofs), "--out")
         zeros = sum(1 for c in comps for r in c["rows"] if r["pp_app"] == 0)
         print(f"{PROG}: {len(machines)} machines, {len(comps)} rows compared, {zeros} model rows with PP 0; "
-              f"{os.path.join(out, 'portability.md')}")
+              f"{show(os.path.join(out, 'portability.md'), 2000)}")
     else:
         sys.stdout.write(md)
     return 0

@@ -38,8 +38,10 @@ import os
 import re
 
 from .. import apps as manifests
-from .. import cli, outfile
+from .. import cli, outfile, text
 from .. import result as resultfile
+from ..text import cell as C
+from ..text import show
 
 PROG = "scaling"
 WHOLE_ROWS = {"cg_solve", "step", "event", "history"}  # a whole run's row (not one of its phases)
@@ -244,14 +246,14 @@ def figure(app, rows, path):
         xs = [p["gpus"] for p in s["points"]]
         ys = [p["efficiency"] for p in s["points"]]
         tag = " ".join(x for x in (s["series"], s["label"], shown(s)) if x)
-        ax.plot(xs, ys, marker="o", label=tag)
+        ax.plot(xs, ys, marker="o", label=text.figure(tag, 80))
     ax.axhline(0.8, color="grey", linestyle="--", linewidth=1)
     ax.set_xscale("log", base=2)
     ax.set_xticks(gpus, [str(g) for g in gpus])
     ax.set_ylim(0, 1.2)
     ax.set_xlabel("GPUs (one MPI rank each)")
     ax.set_ylabel("parallel efficiency")
-    ax.set_title(f"{app}: scaling (dashed: 0.8)")
+    ax.set_title(f"{text.figure(app)}: scaling (dashed: 0.8)")
     ax.legend(fontsize=6, loc="lower left", ncol=2)
     fig.tight_layout()
     outfile.save_figure(fig, path, dpi=120)
@@ -273,21 +275,21 @@ def write(out, series, failures, figures):
         if app in figures:
             lines += [f"![{app}](scaling-{app}.png)", ""]
         halos = sorted({s["halo"] for s in series if s["app"] == app and s["halo"]})
-        lines += [f"Halo: {h}" for h in halos] + ([""] if halos else [])
+        lines += [f"Halo: {show(h, 1000)}" for h in halos] + ([""] if halos else [])
         lines += ["| series | mode | model | variant | GPUs | time (s) | speedup | efficiency | FOM | FOM per GPU | halo share | valid |",
                   "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for s in (s for s in series if s["app"] == app):
             for p in s["points"]:
-                lines.append(f"| {s['series']} | {s['mode']} | {s['label']} | {shown(s) or '-'} | {p['gpus']} | "
+                lines.append(f"| {C(s['series'])} | {s['mode']} | {C(s['label'])} | {C(shown(s) or '-')} | {p['gpus']} | "
                              f"{p['time_s']:.4g} | {p['speedup']:.3f} | {p['efficiency']:.3f} | "
-                             f"{p['fom']:.4g} {p['fom_unit']} | {p['fom_per_gpu']:.4g} | "
+                             f"{p['fom']:.4g} {C(p['fom_unit'])} | {p['fom_per_gpu']:.4g} | "
                              f"{fmt(p['halo_share_percent'], '.1f')}{'%' if p['halo_share_percent'] is not None else ''} | "
                              f"{'yes' if p['validated'] else 'NO'} |")
         lines.append("")
         binds = sorted({(s["series"], p["gpus"], " ".join(p["gpus_by_rank"]))
                         for s in series if s["app"] == app for p in s["points"]})
-        lines += ["GPU per rank (rank:UUID):", ""] + [f"- {a} on {b}: {c}" for a, b, c in binds] + [""]
-    lines += ["## Failures", ""] + ([f"- {x}" for x in failures] or ["none"]) + [""]
+        lines += ["GPU per rank (rank:UUID):", ""] + [f"- {show(a)} on {b}: {show(c, 2000)}" for a, b, c in binds] + [""]
+    lines += ["## Failures", ""] + ([f"- {show(x, 2000)}" for x in failures] or ["none"]) + [""]
     outfile.write_text(os.path.join(out, "scaling.md"), "\n".join(lines), "--out")
 
 
@@ -296,7 +298,7 @@ def main(argv=None):
 
 
 def run(argv):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+    ap = cli.Parser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n", 2)[2])
     ap.add_argument("dir", help="folder of <app>-<series>-<P>.json result files")
@@ -316,8 +318,9 @@ def run(argv):
     write(out, series, failures, figures)
     for s in series:
         eff = " ".join(f"{p['gpus']}:{p['efficiency']:.2f}" for p in s["points"])
-        print(f"{s['app']:12s} {s['series']:18s} {s['label']:16s} {shown(s) or '-':26s} efficiency {eff}")
+        print(f"{s['app']:12s} {show(s['series']):18s} {show(s['label']):16s} {show(shown(s) or '-'):26s} "
+              f"efficiency {eff}")
     for x in failures:
-        print(f"FAIL {x}")
-    print(f"scaling: {len(series)} series, {len(failures)} failures; {os.path.join(out, 'scaling.md')}")
+        print(f"FAIL {show(x, 2000)}")
+    print(f"scaling: {len(series)} series, {len(failures)} failures; {show(os.path.join(out, 'scaling.md'), 2000)}")
     return 1 if failures else 0

@@ -5,14 +5,22 @@ scripts/compilers (through `python3 -m pptools.site`, see __main__.py) and the
 ReFrame configurations (import). Every problem is a BadInput: one line, exit 2.
 
 TOML is read with the standard library's tomllib (Python >= 3.11), else the
-tomli package; the schema is checked with jsonschema.
+tomli package; the schema is checked with jsonschema. The check is as strict as
+the file's consumers: nesting at most result.MAX_DEPTH levels (tomllib
+recurses: a deeper array was a RecursionError of 3,000 lines), an integer
+field an integer (JSON Schema takes 3.0 for one; the suite's --repeat does
+not), every preset one of CMakePresets.json's (scripts/setup's cmake --preset
+takes no other), and no control character in any string (module names,
+compilers and flags are printed and handed to the shell).
 """
 import json
 import os
 import re
 
-from ..bounded import BadInput, read_text
 from .. import project
+from ..bounded import BadInput, read_text
+from ..result import MAX_DEPTH, depth
+from ..text import clean, show
 
 SCHEMA = os.path.join(project.ROOT, "site", "schema.json")
 FORMAT = "proxyport-site/1"
@@ -38,12 +46,41 @@ def _validate(doc, path):
         raise BadInput("checking a site file needs the jsonschema package (apt install python3-jsonschema, "
                        "pip install --user jsonschema, or scripts/setup --install-deps)") from None
     schema = json.loads(read_text(SCHEMA, what="site schema"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
+    base = jsonschema.Draft202012Validator
+    # an integer is an int: JSON Schema's integer takes 3.0, which the consumers refuse
+    ints = base.TYPE_CHECKER.redefine("integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
+    cls = jsonschema.validators.extend(base, type_checker=ints)
+    errors = sorted(cls(schema).iter_errors(doc), key=lambda e: list(e.path))
     if errors:
         e = errors[0]
         where = "/".join(str(p) for p in e.path) or "(top)"
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise BadInput(f"site file {path}: {where}: {e.message}{more}")
+        raise BadInput(f"site file {path}: {where}: {show(e.message)}{more}")
+
+
+def _strings(x, where):
+    """(where, string) for every key and string value of a parsed document."""
+    if isinstance(x, str):
+        yield where, x
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _strings(v, f"{where}/{i}" if where else str(i))
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            at = f"{where}/{k}" if where else k
+            yield at, k
+            yield from _strings(v, at)
+
+
+def _presets(doc, path):
+    """Every preset the file names is a visible configure preset of CMakePresets.json."""
+    known = presets()
+    for i, b in enumerate(doc["build"]):
+        for where, p in [(f"build/{i}/preset", b["preset"])] + [
+                (f"build/{i}/matrix_presets/{j}", m) for j, m in enumerate(b.get("matrix_presets", []))]:
+            if p not in known:
+                raise BadInput(f"site file {path}: {where}: unknown preset '{show(p)}' "
+                               f"(CMakePresets.json: {', '.join(known)})")
 
 
 class Site:
@@ -111,11 +148,20 @@ def _expand(x, values):
 def load(path, environ=os.environ):
     """The site file at path, checked against site/schema.json; BadInput if not one."""
     text = read_text(path, what="site file", limit=1 << 20)
+    deep = f"site file {path}: nested more than {MAX_DEPTH} levels deep"
     try:
         doc = _toml().loads(text)
+    except RecursionError:
+        raise BadInput(deep) from None
     except ValueError as e:  # tomllib.TOMLDecodeError is a ValueError
-        raise BadInput(f"site file {path}: not TOML: {e}") from None
+        raise BadInput(f"site file {path}: not TOML: {show(e)}") from None
+    if depth(doc) > MAX_DEPTH:
+        raise BadInput(deep)
+    for where, x in _strings(doc, ""):
+        if not clean(x):
+            raise BadInput(f"site file {path}: {show(where)}: '{show(x)}' holds a control character")
     _validate(doc, path)
+    _presets(doc, path)
     names = [b["name"] for b in doc["build"]]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
@@ -138,6 +184,12 @@ def preset_cache(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
     return preset(name, path)[1]
 
 
+def presets(path=os.path.join(project.ROOT, "CMakePresets.json")):
+    """The visible configure presets of CMakePresets.json, in its order."""
+    doc = json.loads(read_text(path, what="CMake presets"))
+    return [p["name"] for p in doc.get("configurePresets", []) if not p.get("hidden")]
+
+
 def preset(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
     """(generator, {cache variable: value}) of a configure preset, inherits resolved
     (base first, so the named preset wins); BadInput if there is no such visible preset."""
@@ -145,7 +197,7 @@ def preset(name, path=os.path.join(project.ROOT, "CMakePresets.json")):
     presets = {p["name"]: p for p in doc.get("configurePresets", [])}
     if name not in presets or presets[name].get("hidden"):
         shown = [n for n, p in presets.items() if not p.get("hidden")]
-        raise BadInput(f"unknown preset '{name}' (CMakePresets.json: {', '.join(shown)})")
+        raise BadInput(f"unknown preset '{show(name)}' (CMakePresets.json: {', '.join(shown)})")
     chain, p = [], presets[name]
     while p:
         chain.append(p)

@@ -22,6 +22,7 @@ import signal
 import sys
 
 from .. import cli
+from ..text import show
 from . import load, preset_cache
 
 PROG = "site"
@@ -96,7 +97,7 @@ def sbatch_args(site):
 
 
 def run(argv):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+    p = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     p.add_argument("command", choices=("check", "shell", "matrix", "suite-args", "sbatch-args", "preset"))
     p.add_argument("file", help="the site file (preset: the preset's name)")
@@ -111,10 +112,11 @@ def run(argv):
         return 0
     site = load(a.file)
     if a.command == "check":
-        print(f"site {site.name} ({site.path}): {len(site.builds)} build(s), scheduler {site.scheduler['type']}")
+        print(f"site {show(site.name)} ({show(site.path, 2000)}): {len(site.builds)} build(s), "
+              f"scheduler {site.scheduler['type']}")
         for b in site.builds:
-            print(f"  {b['name']:<22} preset {b['preset']:<16} cc {b.get('cc', '(preset)'):<10} "
-                  f"modules {' '.join(b.get('modules', [])) or '-'}")
+            print(f"  {show(b['name']):<22} preset {show(b['preset']):<16} cc {show(b.get('cc', '(preset)')):<10} "
+                  f"modules {show(' '.join(b.get('modules', [])), 1000) or '-'}")
     elif a.command == "shell":
         print(shell(site, a.build, a.run))
     elif a.command == "matrix":

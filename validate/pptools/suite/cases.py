@@ -62,6 +62,9 @@ def check_declared(declared):
             if not isinstance(opt, str) or opt not in optimizable(app):
                 allowed = ", ".join(sorted(optimizable(app))) or "none"
                 problems.append(f"{app}: {opt} may not change in a reportable run (allowed: {allowed})")
+        twice = sorted({o for o in args[0::2] if args[0::2].count(o) > 1})
+        if twice:  # the app refuses an option given twice: refused here, before the run
+            problems.append(f"{app}: {', '.join(twice)} declared twice (an option is given once)")
     return problems
 
 

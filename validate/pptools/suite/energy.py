@@ -5,7 +5,9 @@ below the counter's resolution are marked. Where no row has energy, the reason t
 files give (no counter on this machine, --no-energy) is what the summary says."""
 import math
 
-from .. import outfile, runset
+from .. import outfile, runset, text
+from ..text import cell as C
+from ..text import show
 
 
 def energy_of(rs):
@@ -41,13 +43,13 @@ def markdown(app, rlist, base, fig):
     rows = [r for r in rlist if r.get("per_joule") is not None]
     if not rows:
         why = next((r["energy_note"] for r in rlist if r.get("energy_note")), "no energy in the result files")
-        return [f"Work per joule: none ({why}).", ""]
+        return [f"Work per joule: none ({show(why, 1000)}).", ""]
     md = [f"### {app}: work per joule", "", f"![{app} energy]({fig})" if fig else "(no figure)", "",
           f"| kernel | model | size | variant | per joule | unit | W | idle W | vs {base} | note |",
           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        md.append(f"| {r['kernel']} | {r['label']} | {r['size']} | {r['variant'] or '-'} | {fmt(r['per_joule'], '.4g')} "
-                  f"| {r['per_joule_unit']} | {fmt(r['watts'], '.0f')} | {fmt(r['idle_watts'], '.0f')} "
+        md.append(f"| {C(r['kernel'])} | {C(r['label'])} | {r['size']} | {C(r['variant'] or '-')} | {fmt(r['per_joule'], '.4g')} "
+                  f"| {C(r['per_joule_unit'])} | {fmt(r['watts'], '.0f')} | {fmt(r['idle_watts'], '.0f')} "
                   f"| {fmt(r.get('per_joule_ratio_to_' + base))} "
                   f"| {'below the counter resolution' if r['energy_below_resolution'] else ''} |")
     return md + [""]
@@ -64,12 +66,12 @@ def figure(app, rlist, base, path, draw, smoke=None):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:
+    except Exception:  # ImportError, or a matplotlib built for another numpy
         return "matplotlib is missing"
     fig = draw(app, rows, base, smoke)
     ax = fig.axes[0]
-    ax.set_ylabel(f"work per joule / {base}")
-    ax.set_title(f"{app}: work per joule, median of the runs, largest size"
+    ax.set_ylabel(f"work per joule / {text.figure(base)}")
+    ax.set_title(f"{text.figure(app)}: work per joule, median of the runs, largest size"
                  + ("\nsmoke-test numbers, not performance" if smoke else ""), fontsize=9)
     fig.tight_layout()
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")

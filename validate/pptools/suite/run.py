@@ -27,6 +27,7 @@ import sys
 import time
 
 from .. import cli, outfile, peers, project, result
+from ..text import show
 from . import cases as suite_cases
 from . import rules as suite_rules
 from . import summary as suite_summary
@@ -37,12 +38,11 @@ FAST = ["--warmup", "1", "--samples", "3", "--bootstrap", "100", "--ceiling-mib"
 
 
 def die(msg, code=2):
-    print(f"{PROG}: {msg}", file=sys.stderr)
-    sys.exit(code)
+    cli.die(PROG, msg, code)
 
 
 def log(msg):
-    print(f"[suite {time.monotonic() - T0:.0f}s] {msg}", flush=True)
+    print(f"[suite {time.monotonic() - T0:.0f}s] {show(msg, 8000)}", flush=True)
 
 
 def build_record(exe):
@@ -69,7 +69,7 @@ def inputs_dir(bindir):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+    p = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="See RUNRULES.md for what a reportable run may change.")
     p.add_argument("--bin", help="folder with the five apps (build/<preset>/bin or <prefix>/bin)")
@@ -121,6 +121,10 @@ def parse_args(argv):
         p.error("--binary-stamp-only goes with --reportable")
     if not a.summarize and not a.bin:
         p.error("--bin DIR is required (or --summarize DIR)")
+    # the peers step runs after the whole suite: what would stop it is refused now
+    why = peers.preflight(a.peers, a.bin) if a.peers and not a.summarize else None
+    if why:
+        raise result.BadInput(f"--peers: {why}")
     return a
 
 
@@ -229,7 +233,7 @@ def run(argv):
             refusals.append("--fast changes the timing method (fewer samples, smaller ceiling buffers)")
         if refusals:
             for why in refusals:
-                print(f"{PROG}: not reportable: {why}", file=sys.stderr)
+                print(f"{PROG}: not reportable: {show(why, 2000)}", file=sys.stderr)
             print(f"{PROG}: refused (RUNRULES.md); run without --reportable for an unofficial run",
                   file=sys.stderr)
             return 2
@@ -238,7 +242,7 @@ def run(argv):
     log(p["host_note"])
     if a.dry_run:
         for r in p["runs"]:
-            print(" ".join(r["argv"]))
+            print(show(" ".join(r["argv"]), 8000))
         return 0
     out = a.out or os.path.join(repo, "runs", time.strftime("suite-%Y%m%dT%H%M%SZ", time.gmtime()))
     outfile.out_dir(out)

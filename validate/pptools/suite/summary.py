@@ -15,8 +15,10 @@ import math
 import os
 import sys
 
-from .. import outfile, project, runset
+from .. import outfile, project, runset, text
 from .. import result as resultfile
+from ..text import cell as C
+from ..text import show
 from . import cases as suite_cases
 from . import energy as suite_energy
 from . import rules as suite_rules
@@ -127,6 +129,11 @@ def draw_figure(app, rows, base, smoke=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    # every name as drawn: escaped and short (a name of a million characters ran matplotlib
+    # out of memory); "$" is not mathtext
+    rows = [dict(r, kernel=text.figure(r["kernel"]), variant=text.figure(r["variant"]),
+                 label=text.figure(r["label"])) for r in rows]
+    base = text.figure(base)
     rows = sorted(rows, key=lambda r: (r["kernel"], r["variant"], r["label"]))
     groups = sorted({(r["kernel"], family(r["variant"])) for r in rows})
     labels = sorted({r["label"] for r in rows})
@@ -159,7 +166,7 @@ def draw_figure(app, rows, base, smoke=None):
         if key.startswith("ratio"):
             ax.axhline(1.0, color="k", lw=0.6)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    title = f"{app}: median of the runs, largest size, best launch shape"
+    title = f"{text.figure(app)}: median of the runs, largest size, best launch shape"
     if smoke:
         title += "\nsmoke-test numbers, not performance"
     axes[0][0].set_title(title, fontsize=9)
@@ -173,7 +180,7 @@ def figure(app, rows, base, path, smoke=None):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError:
+    except Exception:  # ImportError, or a matplotlib built for another numpy
         return "matplotlib is missing (scripts/setup installs python3-matplotlib)"
     fig = draw_figure(app, rows, base, smoke)
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
@@ -198,16 +205,16 @@ def describe_system(res):
     recs = recs if isinstance(recs, list) else [recs]
     if not recs:
         return "no system record"
-    hosts = sorted({r.get("hostname") or "?" for r in recs})
+    hosts = sorted({str(r.get("hostname") or "?") for r in recs})
     r0 = recs[0]
     gpus = sorted({f"{d.get('name')} ({d.get('uuid') or 'no uuid'}), driver {d.get('driver') or '?'}, "
                    f"{d.get('driver_api') or '?'}" for r in recs for d in r.get("devices") or []
                    if d.get("is_gpu") and d.get("model") in project.device_models()})
     sched = r0.get("scheduler") or {}
     job = f"; job {sched.get('job_id')}" if isinstance(sched, dict) and sched.get("job_id") else ""
-    return (f"{len(recs)} rank(s) on {', '.join(hosts)}: {r0.get('os', '?')}, kernel "
-            f"{r0.get('kernel', '?')}, {r0.get('cpu_model', '?')} "
-            f"({r0.get('cpus_online', '?')} CPUs); GPUs: {'; '.join(gpus) or 'none'}{job}")
+    return show(f"{len(recs)} rank(s) on {', '.join(hosts)}: {r0.get('os', '?')}, kernel "
+                f"{r0.get('kernel', '?')}, {r0.get('cpu_model', '?')} "
+                f"({r0.get('cpus_online', '?')} CPUs); GPUs: {'; '.join(gpus) or 'none'}{job}", 2000)
 
 
 def fmt(x, spec=".3g"):
@@ -325,8 +332,8 @@ def write(out, reportable, repo):
         for r in rlist:
             frac = r["fraction_of_copy_ceiling"]
             pct = "%" if r["spread"] is not None else ""
-            md.append(f"| {r['kernel']} | {r['label']} | {r['size']} | {r['variant'] or '-'} | {fmt(r['fom'], '.4g')} "
-                      f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{pct} "
+            md.append(f"| {C(r['kernel'])} | {C(r['label'])} | {r['size']} | {C(r['variant'] or '-')} | {fmt(r['fom'], '.4g')} "
+                      f"| {C(r['fom_unit'])} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{pct} "
                       f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
                       f"| {fmt(r['ratio_to_published'])}{published_at(r)} | {'PASS' if r['valid'] else 'FAIL'} |")
         md.append("")
@@ -335,23 +342,24 @@ def write(out, reportable, repo):
     violations = suite_rules.after_run(plan, results, repo) if reportable else []
     summary["reportable"] = {"asked": reportable, "ok": reportable and not violations, "violations": violations}
     summary["failures"] = failures
-    head = [f"- command: `{plan.get('command', '?')}`; started {plan.get('started_utc', '?')} UTC",
-            f"- build: {(first.get('build') or {}).get('tag', '?')}, git "
-            f"{(first.get('build') or {}).get('git_revision', '?')}"
-            f"{' (dirty)' if (first.get('build') or {}).get('git_dirty') else ''}; tree: {plan.get('tree', 'not checked')}",
+    head = [f"- command: `{show(plan.get('command', '?'), 4000)}`; started {show(plan.get('started_utc', '?'))} UTC",
+            f"- build: {show((first.get('build') or {}).get('tag', '?'))}, git "
+            f"{show((first.get('build') or {}).get('git_revision', '?'))}"
+            f"{' (dirty)' if (first.get('build') or {}).get('git_dirty') else ''}; "
+            f"tree: {show(plan.get('tree', 'not checked'), 1000)}",
             f"- system: {describe_system(first)}",
-            f"- {plan.get('host_note', '')}",
+            f"- {show(plan.get('host_note', ''), 1000)}",
             f"- declared option changes: {json.dumps(plan.get('declared') or {})}",
             f"- suite geometric mean of the apps' ratios to the published reference: "
             f"{fmt(summary['geomean_ratio_to_published'])}",
             f"- every app validated: {'yes' if not failures else 'NO: ' + '; '.join(failures)}"]
     if reportable:
         head.append("- reportable (RUNRULES.md): " + ("yes" if not violations else "NO"))
-        head += [f"  - {v}" for v in violations]
+        head += [f"  - {show(v, 2000)}" for v in violations]
     md[4 if smoke else 2:4 if smoke else 2] = head + [""]
     outfile.write_json(os.path.join(out, "summary.json"), summary)
     outfile.write_text(os.path.join(out, "summary.md"), "\n".join(md) + "\n")
-    print(f"summary: {os.path.join(out, 'summary.md')}" + (" (smoke-test numbers, not performance)" if smoke else ""))
+    print(f"summary: {show(os.path.join(out, 'summary.md'), 2000)}" + (" (smoke-test numbers, not performance)" if smoke else ""))
     for v in violations:
-        print(f"suite: NOT REPORTABLE: {v}", file=sys.stderr)
+        print(f"suite: NOT REPORTABLE: {show(v, 2000)}", file=sys.stderr)
     return 1 if failures or violations else 0
