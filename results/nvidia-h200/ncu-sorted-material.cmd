@@ -1,3 +1,0 @@
-# H200, git f6f4092 (before the capped grid), ncu's default clock control:
-ncu -k 'regex:k_lookups|lookups_l99' -c 1 --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis --section WarpStateStats build/nvidia-sm90/bin/xsbench_like --backend cuda -s large --variant sorted-material --warmup 0 --samples 1
-ncu -k 'regex:lookups_l99' -c 1 --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis --section WarpStateStats build/nvidia-sm90/bin/xsbench_like --backend omp -s large --variant sorted-material --warmup 0 --samples 1

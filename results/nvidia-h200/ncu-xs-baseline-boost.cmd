@@ -1,3 +1,0 @@
-# H200, git dd1ff1e (xsbench_like unchanged since 4f4d660), one process per model:
-for m in cuda ompx; do ncu -k 'regex:k_baseline|fused' -c 1 --clock-control none --cache-control none --section SpeedOfLight --section Occupancy --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section InstructionStats build/nvidia-sm90/bin/xsbench_like --backend $m -s large --variant baseline --warmup 0 --samples 1; done
-# and, during plain runs (--samples 5), nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active --format=csv -lms 20

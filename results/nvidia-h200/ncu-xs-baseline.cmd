@@ -1,1 +1,0 @@
-ncu -k 'regex:k_baseline|fused' -c 2 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section ComputeWorkloadAnalysis build/nvidia-sm90/bin/xsbench_like --backend ompx,cuda -s large --variant baseline --warmup 0 --samples 1
