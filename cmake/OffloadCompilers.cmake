@@ -82,7 +82,7 @@ pp_offload_row(cce MATCH CrayClang "Clang:Cray clang" TAG cce MIN 15
 # the device link its libompdevice.a).
 # -foffload-lto (tuned): device LTO optimizes the device runtime's worksharing
 # loop with the kernel; clang-19 omp streaming kernels 1.2-1.6x faster, ompx
-# unchanged, every cell validated (docs/performance.md, results/nvidia-h200/compilers).
+# unchanged, every cell validated (docs/performance.md#compilers).
 # Fixes from clang 22 on: -fgnu-keywords, since its <ompx.h> includes <gpuintrin.h>,
 # whose NVPTX part writes `asm`, a keyword C11 without GNU extensions does not have
 # ("expected ')'"); -mcode-object-version=5, since its default ABI 6 needs ROCm >= 6.3's

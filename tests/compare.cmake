@@ -80,11 +80,11 @@ pp_test(compare_run_twice COMMAND python3 ${CMP} --base ${CMPD}/base.json ${CMPD
 set_tests_properties(compare_missing_file compare_no_common compare_one_file compare_base_alone compare_sets_and_files
   compare_run_twice PROPERTIES FIXTURES_REQUIRED compare_runs)
 
-# Two committed GPU runs (event vs wall-clock timer): exit 0 or 1, never a crash.
-set(_cmp_real ${PROJECT_SOURCE_DIR}/results/nvidia-h200)
+# Two committed GPU runs (the H100's and the H200's microbench): exit 0 or 1, never a crash.
+set(_cmp_real ${PROJECT_SOURCE_DIR}/results)
 add_test(NAME compare_real_runs COMMAND ${PP_EXPECT} --absent Traceback 0 "compare: [0-9]+ rows compared in 1 comparison" --
   sh -c "\"$0\" \"$1\" --quiet \"$2\" \"$3\"; rc=$?; echo \"compare exit $rc\"; [ $rc -le 1 ]"
-  python3 ${CMP} ${_cmp_real}/microbench.json ${_cmp_real}/microbench-wall.json)
+  python3 ${CMP} ${_cmp_real}/nvidia-h100/microbench.json ${_cmp_real}/nvidia-h200/microbench/run1.json)
 set_tests_properties(compare_real_runs PROPERTIES LABELS unit TIMEOUT 600)
 
 # Labels and the compiler report (synthetic files: tests/make_compare_runs.py).

@@ -42,7 +42,7 @@ foreach(case cgsolve-paper:papers-cgsolve-cuda:CGSolve-kokkos-cuda cgsolve-paper
           LABELS unit EXPECT 0 "\"[a-z_]+\": [0-9]")
 endforeach()
 pp_test(refs_papers_parse_cgsolve_pp COMMAND python3 ${pp_refs}/papers.py cgsolve-pp
-        ${PROJECT_SOURCE_DIR}/results/nvidia-h200/cgsolve-n150.csv 150 LABELS unit EXPECT 0 "\"spmv_ms\": 0.40")
+        ${PROJECT_SOURCE_DIR}/results/nvidia-h200/cgsolve/run1.csv 150 LABELS unit EXPECT 0 "\"spmv_ms\": 0.40")
 foreach(case cgsolve-paper:cgsolve-sizes:solves\ KK\ N=150 cgsolve-paper:cgsolve-residual:but\ ..b..\ of\ N=255
              cgsolve-paper:cgsolve-truncated:ends\ inside\ a\ solve cgsolve-paper:cgsolve-nan:spmv_gbs\ not\ a\ positive
              cgsolve-paper:cgsolve-time:shorter\ than\ its\ 201\ SpMV xsbench-omp:xsbench-omp-checksum:XSBench.s\ is\ 525004)

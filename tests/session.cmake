@@ -71,11 +71,11 @@ pp_test(results_table_stale COMMAND python3 ${RT} --check --doc ${CMAKE_CURRENT_
   EXPECT 1 "results-table-stale.md's table differs from the JSON" LABELS unit)
 # ... and a result file that did not validate is refused, never shown.
 set(_rt ${CMAKE_CURRENT_BINARY_DIR}/results-table-unvalidated/nvidia-h200)
-file(READ ${PROJECT_SOURCE_DIR}/results/nvidia-h200/microbench.json _j)
+file(READ ${PROJECT_SOURCE_DIR}/results/nvidia-h200/microbench/run1.json _j)
 string(REPLACE "\"validated\": true" "\"validated\": false" _j "${_j}")
-file(WRITE ${_rt}/microbench.json "${_j}")
+file(WRITE ${_rt}/microbench/run1.json "${_j}")
 pp_test(results_table_unvalidated COMMAND python3 ${RT} --results ${_rt}/..
-  EXPECT 2 "microbench.json: not validated" LABELS unit)
+  EXPECT 2 "microbench/run1.json: not validated" LABELS unit)
 
 # The outputs contract (docs/running.md#output), checked at start-up for
 # every output of every app (--json, --csv, testsnap's --dump, cgsolve's

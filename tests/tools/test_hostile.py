@@ -86,11 +86,11 @@ def readonly_dir(w):
 
 
 def published_copy(src, w, mutate):
-    """A copy of results/ whose nvidia-h200/microbench.json is mutate(doc) (the table's first case)."""
+    """A copy of results/ whose nvidia-h200/microbench/run1.json is mutate(doc) (the table's first case)."""
     dst = os.path.join(w, "results")
     shutil.rmtree(dst, ignore_errors=True)
     shutil.copytree(os.path.join(src, "results", "nvidia-h200"), os.path.join(dst, "nvidia-h200"))
-    path = os.path.join(dst, "nvidia-h200", "microbench.json")
+    path = os.path.join(dst, "nvidia-h200", "microbench", "run1.json")
     with open(path) as f:
         doc = json.load(f)
     write(path, mutate(doc))

@@ -48,7 +48,7 @@ cat > "$t/bin/cgsolve" <<EOF
 while [ \$# -gt 0 ]; do
   case \$1 in --deck) n=\$(basename "\$2" .deck); n=\${n#n} ;; --csv) csv=\$2 ;; esac; shift
 done
-sed "s/^cgsolve,\\([a-z_]*\\),\\([a-z]*\\),150,/cgsolve,\\1,\\2,\$n,/" "$repo/results/nvidia-h200/cgsolve-n150.csv" > "\$csv"
+sed "s/^cgsolve,\\([a-z_]*\\),\\([a-z]*\\),150,/cgsolve,\\1,\\2,\$n,/" "$repo/results/nvidia-h200/cgsolve/run1.csv" > "\$csv"
 for m in omp ompx cuda; do echo "[cgsolve 1.0s] \$m: 200 iterations, relative residual 2.818e-08, PASS"; done
 EOF
 chmod +x "$t/bin/cgsolve"
