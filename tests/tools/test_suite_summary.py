@@ -6,7 +6,8 @@ small run:
   - ratios spanning more than 10x are drawn on a log axis, those within 10x on a linear one;
   - every text of the figure (title, tick labels, bar values, legend) lies inside it;
   - a CPU-scale run says its numbers are smoke-test numbers, not performance
-    (summary.md, summary.json, the line printed), and a reference run on a GPU does not."""
+    (summary.md, summary.json, the line printed), and a reference run on a GPU does not;
+  - summary.md says the suite validates here only when every run did."""
 import json
 import os
 import subprocess
@@ -123,3 +124,11 @@ def test_small_run_says_smoke_test(bin_dir, tmp_path):
     assert "**Smoke-test numbers, not performance.**" in md.split("\n- command")[0], "summary.md says it first"
     assert json.load(open(os.path.join(out, "summary.json"))).get("smoke_test"), "summary.json: smoke_test"
     assert "(smoke-test numbers, not performance)" in p.stdout, "the printed summary line says it"
+
+
+@pytest.mark.parametrize("failures, validates", [([], True), (["spmv repeat 1: exit 1"], False)],
+                         ids=["every run validated", "a run failed"])
+def test_smoke_note_says_validates_only_when_it_did(failures, validates):
+    note = suite_summary.smoke_note("no GPU model ran", failures)
+    assert ("validates here" in note) == validates, note
+    assert validates or "1 run(s) failed" in note, "a failed run is counted, not hidden"

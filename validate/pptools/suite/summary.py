@@ -192,6 +192,15 @@ def smoke_test(plan, results):
     return None
 
 
+def smoke_note(smoke, failures):
+    """summary.md's first line for smoke-test numbers. It says the suite validates here only
+    when every run did: a run that failed (a GPU build on a node without its GPU) shows nothing."""
+    shown = ("the suite builds, runs and validates here" if not failures else
+             f"nothing about this machine: {len(failures)} run(s) failed or did not validate (listed below)")
+    return (f"**Smoke-test numbers, not performance.** {smoke[0].upper() + smoke[1:]}. The run shows {shown}; "
+            "its times and ratios say nothing of how fast a GPU or a programming model is.")
+
+
 def describe_system(res):
     """One line: the hosts, CPU and GPUs of a result file's system records."""
     recs = res.get("system") or []
@@ -286,9 +295,7 @@ def write(out, reportable, repo):
     summary["smoke_test"] = smoke
     md = [f"# ProxyPort suite: {plan.get('run_type', '?')} run, scale {plan.get('scale', '?')}", ""]
     if smoke:
-        md += [f"**Smoke-test numbers, not performance.** {smoke[0].upper() + smoke[1:]}. The run shows that "
-               "the suite builds, runs and validates here; its times and ratios say nothing of how fast a GPU "
-               "or a programming model is.", ""]
+        md += [smoke_note(smoke, failures), ""]
     all_pub = []
     for app in plan["apps"]:
         files = [res for r, res in results if r["app"] == app and res]
