@@ -132,3 +132,12 @@ def test_smoke_note_says_validates_only_when_it_did(failures, validates):
     note = suite_summary.smoke_note("no GPU model ran", failures)
     assert ("validates here" in note) == validates, note
     assert validates or "1 run(s) failed" in note, "a failed run is counted, not hidden"
+
+
+def test_no_matplotlib_says_tools_venv(monkeypatch, tmp_path):
+    """Without matplotlib, summary.md's line says the route that works without root
+    (scripts/tools-venv), never a package that needs root or pip install --user."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    why = suite_summary.figure("spmv", [], "native", str(tmp_path / "spmv.png"))
+    assert why and "scripts/tools-venv" in why, why
+    assert "python3-matplotlib" not in why and "--user" not in why, why

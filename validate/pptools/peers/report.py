@@ -1,7 +1,7 @@
 """peers.json, peers.md and peers.png of a peers step."""
 import os
 
-from .. import outfile
+from .. import no_figures, outfile
 from . import codes
 
 
@@ -114,5 +114,5 @@ def write(doc, out):
     if doc["figure"]:
         text += "\n![ratios](peers.png)\n"
     else:
-        text += "\n(no figure: matplotlib is not installed)\n"
+        text += f"\n(no figure: {no_figures.reason('validate/peers ...')})\n"
     outfile.write_text(os.path.join(out, "peers.md"), text)

@@ -5,7 +5,7 @@ below the counter's resolution are marked. Where no row has energy, the reason t
 files give (no counter on this machine, --no-energy) is what the summary says."""
 import math
 
-from .. import outfile, runset
+from .. import no_figures, outfile, runset
 
 
 def energy_of(rs):
@@ -65,7 +65,7 @@ def figure(app, rlist, base, path, draw, smoke=None):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return "matplotlib is missing"
+        return no_figures.reason()
     fig = draw(app, rows, base, smoke)
     ax = fig.axes[0]
     ax.set_ylabel(f"work per joule / {base}")

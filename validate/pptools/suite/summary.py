@@ -15,7 +15,7 @@ import math
 import os
 import sys
 
-from .. import outfile, project, runset
+from .. import no_figures, outfile, project, runset
 from .. import result as resultfile
 from . import cases as suite_cases
 from . import energy as suite_energy
@@ -174,7 +174,7 @@ def figure(app, rows, base, path, smoke=None):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return "matplotlib is missing (scripts/setup installs python3-matplotlib)"
+        return no_figures.reason()
     fig = draw_figure(app, rows, base, smoke)
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
     plt.close(fig)
