@@ -66,12 +66,8 @@ def figure(app, rlist, base, path, draw, smoke=None):
         import matplotlib.pyplot as plt
     except ImportError:
         return no_figures.reason()
-    fig = draw(app, rows, base, smoke)
-    ax = fig.axes[0]
-    ax.set_ylabel(f"work per joule / {base}")
-    ax.set_title(f"{app}: work per joule, median of the runs, largest size"
-                 + ("\nsmoke-test numbers, not performance" if smoke else ""), fontsize=9)
-    fig.tight_layout()
+    fig = draw(app, rows, base, smoke, measure="work per joule",
+               value=lambda r: f"{r['_ratio']:.3g}x  {r['per_joule']:.4g} {r['per_joule_unit']}")
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return None

@@ -18,8 +18,10 @@ import sys
 from .. import no_figures, outfile, project, runset
 from .. import result as resultfile
 from . import cases as suite_cases
+from . import comparable
 from . import energy as suite_energy
 from . import rules as suite_rules
+from .figure import draw as draw_figure
 
 PUBLISHED = os.path.join(project.ROOT, "results", "nvidia-h200")
 family = resultfile.family
@@ -60,9 +62,16 @@ def per_size(files):
             "variant": variant, "fom": runset.median(foms), "fom_unit": rs[0].get("fom_unit", ""),
             "higher_is_better": hib, "runs": len(foms), "spread": runset.spread(foms),
             "fraction_of_copy_ceiling": runset.copy_fraction(rs),
-            "valid": all(r.get("valid") for r in rs), "foms": foms, **suite_energy.energy_of(rs)}
+            "valid": all(r.get("valid") for r in rs), "foms": foms, "time_s": median_time(rs),
+            **suite_energy.energy_of(rs)}
     return runset.best_shape(rows, lambda k: (k[0], k[1], family(k[3]), k[2]),
                              lambda row: runset.fom_rank(row["fom"], row["higher_is_better"]))
+
+
+def median_time(rs):
+    """The median over the repeats of each one's median time (s), or None."""
+    ts = [t.get("median") if isinstance(t, dict) else t for t in (r.get("time_s") for r in rs)]
+    return runset.median(t for t in ts if t is not None)
 
 
 def ratio(row, ref):
@@ -111,62 +120,6 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-LOG_SPAN = 10  # ratios spanning more than this factor are drawn on a log axis
-
-
-def log_axis(values):
-    """Whether bars of these ratios need a log axis: their span exceeds LOG_SPAN."""
-    v = [x for x in values if x is not None and x > 0]
-    return bool(v) and max(v) / min(v) > LOG_SPAN
-
-
-def draw_figure(app, rows, base, smoke=None):
-    """The figure of one app (matplotlib Figure): ratio-to-base bars per kernel and
-    model, on a log axis where they span decades; %copy bars where rows have one.
-    Laid out so that every label lies inside the figure (nothing clipped)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    rows = sorted(rows, key=lambda r: (r["kernel"], r["variant"], r["label"]))
-    groups = sorted({(r["kernel"], family(r["variant"])) for r in rows})
-    labels = sorted({r["label"] for r in rows})
-    frac = [r for r in rows if r["fraction_of_copy_ceiling"] is not None]
-    fig, axes = plt.subplots(2 if frac else 1, 1, figsize=(max(7, 0.9 * len(groups) + 3), 7.5 if frac else 4.5),
-                             squeeze=False)
-    for ax, key, ylabel in ((axes[0][0], "ratio_to_" + base, f"performance / {base}"),
-                            (axes[1][0] if frac else None, "fraction_of_copy_ceiling", "fraction of copy ceiling")):
-        if ax is None:
-            continue
-        w = 0.8 / max(1, len(labels))
-        allv = []
-        for i, lab in enumerate(labels):
-            ys = []
-            for g in groups:
-                r = next((r for r in rows if (r["kernel"], family(r["variant"])) == g and r["label"] == lab), None)
-                ys.append(r[key] if r and r[key] is not None else math.nan)  # no bar, not a zero bar
-            allv += [y for y in ys if y == y]
-            bars = ax.bar([j + i * w for j in range(len(groups))], ys, w, label=lab)
-            ax.bar_label(bars, labels=[f"{y:.2f}" if y == y else "" for y in ys], fontsize=5, rotation=90, padding=2)
-        ax.set_xticks([j + 0.4 - w / 2 for j in range(len(groups))])
-        ax.set_xticklabels([f"{k}\n{f}" if f else k for k, f in groups], fontsize=7, rotation=30, ha="right")
-        ax.set_ylabel(ylabel + (" (log)" if key.startswith("ratio") and log_axis(allv) else ""))
-        pos = [y for y in allv if y > 0]
-        if key.startswith("ratio") and log_axis(allv):
-            ax.set_yscale("log")
-            ax.set_ylim(min(pos) / 2, max(pos) * 4)  # room for the rotated value labels
-        elif pos:
-            ax.set_ylim(0, max(pos) * 1.3)
-        if key.startswith("ratio"):
-            ax.axhline(1.0, color="k", lw=0.6)
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    title = f"{app}: median of the runs, largest size, best launch shape"
-    if smoke:
-        title += "\nsmoke-test numbers, not performance"
-    axes[0][0].set_title(title, fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
 def figure(app, rows, base, path, smoke=None):
     """draw_figure written to path; None, or why there is no figure."""
     try:
@@ -181,13 +134,25 @@ def figure(app, rows, base, path, smoke=None):
     return None
 
 
+def gpu_ran(files):
+    """Whether a GPU model ran in any of these result files."""
+    return any(d.get("is_gpu") and d.get("ran") for res in files for d in res.get("devices") or [])
+
+
+def vs_base(r, base):
+    """The table's ratio to the base, or why it means nothing on this node."""
+    if r.get("not_comparable"):
+        return f"n/c: {r['not_comparable']}"
+    return fmt(r["ratio_to_" + base])
+
+
 def smoke_test(plan, results):
     """Why the run's numbers are smoke-test numbers and not performance, or None:
     any scale but the reference sizes, or no GPU model ran (a CPU machine)."""
     if plan.get("scale") != "reference":
         return (f"scale '{plan.get('scale', '?')}': sizes that fit a CPU machine in minutes, not the "
                 "reference case (RUNRULES.md)")
-    if not any(d.get("is_gpu") and d.get("ran") for _, res in results if res for d in res.get("devices") or []):
+    if not gpu_ran([res for _, res in results if res]):
         return "no GPU model ran: the ratios compare CPU runs of GPU code"
     return None
 
@@ -307,6 +272,7 @@ def write(out, reportable, repo):
         pubfile = load(os.path.join(PUBLISHED, published)) if published else None
         same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
         base = add_ratios(rows, sized, headline([pubfile]) if pubfile else {}, same_gpu)
+        comparable.mark(rows, base, gpu_ran(files))
         rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))
         gm = geomean([r["ratio_to_published"] for r in rlist])
         if gm:
@@ -334,7 +300,7 @@ def write(out, reportable, repo):
             pct = "%" if r["spread"] is not None else ""
             md.append(f"| {r['kernel']} | {r['label']} | {r['size']} | {r['variant'] or '-'} | {fmt(r['fom'], '.4g')} "
                       f"| {r['fom_unit']} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{pct} "
-                      f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
+                      f"| {vs_base(r, base)} | {fmt(frac and 100 * frac, '.0f')} "
                       f"| {fmt(r['ratio_to_published'])}{published_at(r)} | {'PASS' if r['valid'] else 'FAIL'} |")
         md.append("")
         md += suite_energy.markdown(app, rlist, base, None if eerr else efig)
