@@ -185,3 +185,13 @@ def test_not_comparable(row, base, gpu_ran, why):
     from pptools.suite import comparable
     got = comparable.reason(row, base, gpu_ran)
     assert (got is None) == (why is None) and (why is None or why in got), got
+
+
+@pytest.mark.parametrize("ratio, gpu_ran, comparable_", [(76.0, False, False), (1 / 76.0, False, True),
+                                                         (12.0, False, True), (76.0, True, True)],
+                         ids=["76x on 2 CPUs", "1/76 on 2 CPUs (a slow-down is a finding)", "12x on 2 CPUs (vectors)",
+                              "76x with a GPU"])
+def test_not_comparable_beyond_the_cores(ratio, gpu_ran, comparable_):
+    from pptools.suite import comparable
+    got = comparable.reason(crow("omp"), crow("host"), gpu_ran, ratio=ratio, cpus=2)
+    assert (got is None) == comparable_, got

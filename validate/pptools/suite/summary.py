@@ -139,6 +139,13 @@ def gpu_ran(files):
     return any(d.get("is_gpu") and d.get("ran") for res in files for d in res.get("devices") or [])
 
 
+def cpus_online(res):
+    """The CPUs of a result file's (first) system record, or None."""
+    recs = res.get("system") or []
+    recs = recs if isinstance(recs, list) else [recs]
+    return recs[0].get("cpus_online") if recs else None
+
+
 def vs_base(r, base):
     """The table's ratio to the base, or why it means nothing on this node."""
     if r.get("not_comparable"):
@@ -272,7 +279,7 @@ def write(out, reportable, repo):
         pubfile = load(os.path.join(PUBLISHED, published)) if published else None
         same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
         base = add_ratios(rows, sized, headline([pubfile]) if pubfile else {}, same_gpu)
-        comparable.mark(rows, base, gpu_ran(files))
+        comparable.mark(rows, base, gpu_ran(files), cpus_online(files[0]))
         rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))
         gm = geomean([r["ratio_to_published"] for r in rlist])
         if gm:
