@@ -4,10 +4,10 @@
 #                warning names scripts/tools-venv, never pip install --user (Debian 12 and
 #                Ubuntu 24.04 refuse it, PEP 668) nor a package only root can install
 #   user_venv    as uid 65534 on a copy of the tree that user owns (a user's clone), with
-#                Debian's own python3: scripts/tools-venv makes .venv, and the suite run with
-#                it writes figures (the summary of a run of spmv: the published H200 file,
-#                validate/suite --summarize). Needs root to become that user and PyPI
-#                (or PIP_INDEX_URL): skipped (77) without them.
+#                Debian's own python3 (no matplotlib): scripts/setup --deps-only makes .venv
+#                (scripts/tools-venv), and the suite run with it writes figures (the summary
+#                of a run of spmv: the published H200 file, validate/suite --summarize). Needs
+#                root to become that user and PyPI (or PIP_INDEX_URL): skipped (77) without.
 set -u
 case_=${1:?CASE}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -45,7 +45,8 @@ case $case_ in
     setpriv --reuid=65534 --regid=65534 --clear-groups env -i HOME="$work/home" PATH=/usr/local/bin:/usr/bin:/bin \
       LANG=C.UTF-8 ${PIP_INDEX_URL:+PIP_INDEX_URL=$PIP_INDEX_URL} bash -c '
         set -e; cd "$1"
-        py=$(scripts/tools-venv)
+        scripts/setup --preset cpu --deps-only >&2   # makes the venv: python3 has no matplotlib
+        py=$(scripts/tools-venv --check)
         "$py" validate/suite --summarize "$HOME/run"' _ "$work/src" > "$work/out" 2>&1
     rc=$?; cat "$work/out"
     ((rc == 0)) || fail "as a user: tools-venv or the suite with it failed (exit $rc)"
