@@ -1,5 +1,5 @@
 #!/bin/sh
-# planted.sh links|paths SRC: runs links.py / outside_paths.py on a copy of
+# planted.sh links|paths|drift SRC: runs links.py / outside_paths.py / drift.py on a copy of
 # the documents with faults planted, and passes only if every planted fault
 # is reported (exit 1, one line each) and nothing else is.
 set -u
@@ -46,6 +46,28 @@ paths)
   printf '%s\n' "$out" | grep -q "^results/\|^docs/ok.md" && fail "an excluded file or a relative path was reported"
   [ "$(printf '%s\n' "$out" | grep -c '^[a-z]*/[a-z.]*:[0-9]*:')" = 3 ] || fail "not exactly the three planted lines"
   ;;
-*) echo "usage: planted.sh links|paths SRC" >&2; exit 2 ;;
+drift)
+  # The real tree (linked) with a copy of the README and docs, then four drifts: a past
+  # release named as current, a count of tests, a folder that is not there (beside a
+  # placeholder that is fine), a published machine without its docs/results.md row.
+  for e in "$src"/* "$src"/.[!.]*; do
+    case ${e##*/} in README.md|docs|.git|build) ;; *) [ -e "$e" ] && ln -s "$e" "$w/${e##*/}" ;; esac
+  done
+  cp "$src/README.md" "$w/" && mkdir "$w/docs" && cp "$src"/docs/*.md "$w/docs/"
+  printf '\nRelease 0.0.9 is the one to use.\n' >> "$w/README.md"
+  printf '\nThe cpu preset has 712 tests.\n' >> "$w/docs/testing.md"
+  printf 'See `validate/no-such-folder/` and `tests/APP.cmake`.\n' > "$w/docs/planted.md"
+  grep -v '^| \[nvidia-h100-x4\]' "$src/docs/results.md" > "$w/docs/results.md"
+  out=$(python3 "$here/drift.py" "$w" 2>&1); rc=$?
+  printf '%s\n' "$out"
+  [ $rc = 1 ] || fail "exit $rc, not 1"
+  for hit in "^README.md:[0-9]*: names release 0.0.9 as current" "^docs/testing.md:[0-9]*: '712 tests'" \
+             "^docs/planted.md:1: \`validate/no-such-folder/\` does not exist" \
+             "^docs/results.md:1: results/nvidia-h100-x4/ is published but has no row here"; do
+    printf '%s\n' "$out" | grep -q "$hit" || fail "not reported: $hit"
+  done
+  [ "$(printf '%s\n' "$out" | grep -c '^[^ ]*:[0-9]*: ')" = 4 ] || fail "not exactly the four planted drifts"
+  ;;
+*) echo "usage: planted.sh links|paths|drift SRC" >&2; exit 2 ;;
 esac
 echo "planted.sh: every planted fault reported"

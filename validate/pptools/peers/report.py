@@ -1,7 +1,7 @@
 """peers.json, peers.md and peers.png of a peers step."""
 import os
 
-from .. import outfile, text
+from .. import no_figures, outfile, text
 from . import codes
 
 
@@ -116,5 +116,5 @@ def write(doc, out):
     if doc["figure"]:
         text += "\n![ratios](peers.png)\n"
     else:
-        text += "\n(no figure: matplotlib is not installed)\n"
+        text += f"\n(no figure: {no_figures.reason('validate/peers ...')})\n"
     outfile.write_text(os.path.join(out, "peers.md"), text)

@@ -36,15 +36,15 @@ def _toml():
             return tomli
         except ImportError:
             raise BadInput("reading a site file needs Python >= 3.11 (tomllib) or the tomli package "
-                           "(module load python, or pip install --user tomli)") from None
+                           "(module load python, or scripts/tools-venv: a venv with it, no root)") from None
 
 
 def _validate(doc, path):
     try:
         import jsonschema
     except ImportError:
-        raise BadInput("checking a site file needs the jsonschema package (apt install python3-jsonschema, "
-                       "pip install --user jsonschema, or scripts/setup --install-deps)") from None
+        raise BadInput("checking a site file needs the jsonschema package (scripts/tools-venv: a venv with it, "
+                       "no root, then .venv/bin/pp-site; or apt install python3-jsonschema as root)") from None
     schema = json.loads(read_text(SCHEMA, what="site schema"))
     base = jsonschema.Draft202012Validator
     # an integer is an int: JSON Schema's integer takes 3.0, which the consumers refuse

@@ -5,7 +5,7 @@ below the counter's resolution are marked. Where no row has energy, the reason t
 files give (no counter on this machine, --no-energy) is what the summary says."""
 import math
 
-from .. import outfile, runset, text
+from .. import no_figures, outfile, runset, text
 from ..text import cell as C
 from ..text import show
 
@@ -67,13 +67,9 @@ def figure(app, rlist, base, path, draw, smoke=None):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except Exception:  # ImportError, or a matplotlib built for another numpy
-        return "matplotlib is missing"
-    fig = draw(app, rows, base, smoke)
-    ax = fig.axes[0]
-    ax.set_ylabel(f"work per joule / {text.figure(base)}")
-    ax.set_title(f"{text.figure(app)}: work per joule, median of the runs, largest size"
-                 + ("\nsmoke-test numbers, not performance" if smoke else ""), fontsize=9)
-    fig.tight_layout()
+        return no_figures.reason()
+    fig = draw(app, rows, base, smoke, measure="work per joule",
+               value=lambda r: f"{r['_ratio']:.3g}x  {r['per_joule']:.4g} {text.figure(r['per_joule_unit'])}")
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return None

@@ -15,13 +15,15 @@ import math
 import os
 import sys
 
-from .. import outfile, project, runset, text
+from .. import no_figures, outfile, project, runset, text
 from .. import result as resultfile
 from ..text import cell as C
 from ..text import show
 from . import cases as suite_cases
+from . import comparable
 from . import energy as suite_energy
 from . import rules as suite_rules
+from .figure import draw as draw_figure
 
 PUBLISHED = os.path.join(project.ROOT, "results", "nvidia-h200")
 family = resultfile.family
@@ -62,9 +64,16 @@ def per_size(files):
             "variant": variant, "fom": runset.median(foms), "fom_unit": rs[0].get("fom_unit", ""),
             "higher_is_better": hib, "runs": len(foms), "spread": runset.spread(foms),
             "fraction_of_copy_ceiling": runset.copy_fraction(rs),
-            "valid": all(r.get("valid") for r in rs), "foms": foms, **suite_energy.energy_of(rs)}
+            "valid": all(r.get("valid") for r in rs), "foms": foms, "time_s": median_time(rs),
+            **suite_energy.energy_of(rs)}
     return runset.best_shape(rows, lambda k: (k[0], k[1], family(k[3]), k[2]),
                              lambda row: runset.fom_rank(row["fom"], row["higher_is_better"]))
+
+
+def median_time(rs):
+    """The median over the repeats of each one's median time (s), or None."""
+    ts = [t.get("median") if isinstance(t, dict) else t for t in (r.get("time_s") for r in rs)]
+    return runset.median(t for t in ts if t is not None)
 
 
 def ratio(row, ref):
@@ -113,67 +122,6 @@ def geomean(xs):
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
-LOG_SPAN = 10  # ratios spanning more than this factor are drawn on a log axis
-
-
-def log_axis(values):
-    """Whether bars of these ratios need a log axis: their span exceeds LOG_SPAN."""
-    v = [x for x in values if x is not None and x > 0]
-    return bool(v) and max(v) / min(v) > LOG_SPAN
-
-
-def draw_figure(app, rows, base, smoke=None):
-    """The figure of one app (matplotlib Figure): ratio-to-base bars per kernel and
-    model, on a log axis where they span decades; %copy bars where rows have one.
-    Laid out so that every label lies inside the figure (nothing clipped)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    # every name as drawn: escaped and short (a name of a million characters ran matplotlib
-    # out of memory); "$" is not mathtext
-    rows = [dict(r, kernel=text.figure(r["kernel"]), variant=text.figure(r["variant"]),
-                 label=text.figure(r["label"])) for r in rows]
-    base = text.figure(base)
-    rows = sorted(rows, key=lambda r: (r["kernel"], r["variant"], r["label"]))
-    groups = sorted({(r["kernel"], family(r["variant"])) for r in rows})
-    labels = sorted({r["label"] for r in rows})
-    frac = [r for r in rows if r["fraction_of_copy_ceiling"] is not None]
-    fig, axes = plt.subplots(2 if frac else 1, 1, figsize=(max(7, 0.9 * len(groups) + 3), 7.5 if frac else 4.5),
-                             squeeze=False)
-    for ax, key, ylabel in ((axes[0][0], "ratio_to_" + base, f"performance / {base}"),
-                            (axes[1][0] if frac else None, "fraction_of_copy_ceiling", "fraction of copy ceiling")):
-        if ax is None:
-            continue
-        w = 0.8 / max(1, len(labels))
-        allv = []
-        for i, lab in enumerate(labels):
-            ys = []
-            for g in groups:
-                r = next((r for r in rows if (r["kernel"], family(r["variant"])) == g and r["label"] == lab), None)
-                ys.append(r[key] if r and r[key] is not None else math.nan)  # no bar, not a zero bar
-            allv += [y for y in ys if y == y]
-            bars = ax.bar([j + i * w for j in range(len(groups))], ys, w, label=lab)
-            ax.bar_label(bars, labels=[f"{y:.2f}" if y == y else "" for y in ys], fontsize=5, rotation=90, padding=2)
-        ax.set_xticks([j + 0.4 - w / 2 for j in range(len(groups))])
-        ax.set_xticklabels([f"{k}\n{f}" if f else k for k, f in groups], fontsize=7, rotation=30, ha="right")
-        ax.set_ylabel(ylabel + (" (log)" if key.startswith("ratio") and log_axis(allv) else ""))
-        pos = [y for y in allv if y > 0]
-        if key.startswith("ratio") and log_axis(allv):
-            ax.set_yscale("log")
-            ax.set_ylim(min(pos) / 2, max(pos) * 4)  # room for the rotated value labels
-        elif pos:
-            ax.set_ylim(0, max(pos) * 1.3)
-        if key.startswith("ratio"):
-            ax.axhline(1.0, color="k", lw=0.6)
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    title = f"{text.figure(app)}: median of the runs, largest size, best launch shape"
-    if smoke:
-        title += "\nsmoke-test numbers, not performance"
-    axes[0][0].set_title(title, fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
 def figure(app, rows, base, path, smoke=None):
     """draw_figure written to path; None, or why there is no figure."""
     try:
@@ -181,11 +129,30 @@ def figure(app, rows, base, path, smoke=None):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except Exception:  # ImportError, or a matplotlib built for another numpy
-        return "matplotlib is missing (scripts/setup installs python3-matplotlib)"
+        return no_figures.reason()
     fig = draw_figure(app, rows, base, smoke)
     outfile.save_figure(fig, path, dpi=110, bbox_inches="tight")
     plt.close(fig)
     return None
+
+
+def gpu_ran(files):
+    """Whether a GPU model ran in any of these result files."""
+    return any(d.get("is_gpu") and d.get("ran") for res in files for d in res.get("devices") or [])
+
+
+def cpus_online(res):
+    """The CPUs of a result file's (first) system record, or None."""
+    recs = res.get("system") or []
+    recs = recs if isinstance(recs, list) else [recs]
+    return recs[0].get("cpus_online") if recs else None
+
+
+def vs_base(r, base):
+    """The table's ratio to the base, or why it means nothing on this node."""
+    if r.get("not_comparable"):
+        return f"n/c: {r['not_comparable']}"
+    return fmt(r["ratio_to_" + base])
 
 
 def smoke_test(plan, results):
@@ -194,9 +161,18 @@ def smoke_test(plan, results):
     if plan.get("scale") != "reference":
         return (f"scale '{plan.get('scale', '?')}': sizes that fit a CPU machine in minutes, not the "
                 "reference case (RUNRULES.md)")
-    if not any(d.get("is_gpu") and d.get("ran") for _, res in results if res for d in res.get("devices") or []):
+    if not gpu_ran([res for _, res in results if res]):
         return "no GPU model ran: the ratios compare CPU runs of GPU code"
     return None
+
+
+def smoke_note(smoke, failures):
+    """summary.md's first line for smoke-test numbers. It says the suite validates here only
+    when every run did: a run that failed (a GPU build on a node without its GPU) shows nothing."""
+    shown = ("the suite builds, runs and validates here" if not failures else
+             f"nothing about this machine: {len(failures)} run(s) failed or did not validate (listed below)")
+    return (f"**Smoke-test numbers, not performance.** {smoke[0].upper() + smoke[1:]}. The run shows {shown}; "
+            "its times and ratios say nothing of how fast a GPU or a programming model is.")
 
 
 def describe_system(res):
@@ -293,9 +269,7 @@ def write(out, reportable, repo):
     summary["smoke_test"] = smoke
     md = [f"# ProxyPort suite: {plan.get('run_type', '?')} run, scale {plan.get('scale', '?')}", ""]
     if smoke:
-        md += [f"**Smoke-test numbers, not performance.** {smoke[0].upper() + smoke[1:]}. The run shows that "
-               "the suite builds, runs and validates here; its times and ratios say nothing of how fast a GPU "
-               "or a programming model is.", ""]
+        md += [smoke_note(smoke, failures), ""]
     all_pub = []
     for app in plan["apps"]:
         files = [res for r, res in results if r["app"] == app and res]
@@ -307,6 +281,7 @@ def write(out, reportable, repo):
         pubfile = load(os.path.join(PUBLISHED, published)) if published else None
         same_gpu = bool(pubfile and gpu_name(files[0]) and gpu_name(files[0]) == gpu_name(pubfile))
         base = add_ratios(rows, sized, headline([pubfile]) if pubfile else {}, same_gpu)
+        comparable.mark(rows, base, gpu_ran(files), cpus_online(files[0]))
         rlist = sorted(rows.values(), key=lambda r: (r["kernel"], r["variant"], r["label"]))
         gm = geomean([r["ratio_to_published"] for r in rlist])
         if gm:
@@ -334,7 +309,7 @@ def write(out, reportable, repo):
             pct = "%" if r["spread"] is not None else ""
             md.append(f"| {C(r['kernel'])} | {C(r['label'])} | {r['size']} | {C(r['variant'] or '-')} | {fmt(r['fom'], '.4g')} "
                       f"| {C(r['fom_unit'])} | {fmt(r['spread'] and 100 * r['spread'], '.1f')}{pct} "
-                      f"| {fmt(r['ratio_to_' + base])} | {fmt(frac and 100 * frac, '.0f')} "
+                      f"| {vs_base(r, base)} | {fmt(frac and 100 * frac, '.0f')} "
                       f"| {fmt(r['ratio_to_published'])}{published_at(r)} | {'PASS' if r['valid'] else 'FAIL'} |")
         md.append("")
         md += suite_energy.markdown(app, rlist, base, None if eerr else efig)
