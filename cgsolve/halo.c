@@ -138,7 +138,7 @@ int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
 
 void cg_halo_exchange(const cg_halo *h, const cg_halo_path *p, const pp_device_ops *ops, double *x) {
   if (pp_mpi_size() == 1) return;
-  if (p->exchange(h, ops, x) != 0) {
+  if (p->exchange(p, h, ops, x) != 0) {
     fprintf(stderr, "cgsolve: rank %d: the %s halo exchange failed\n", pp_mpi_rank(), p->name);
     pp_mpi_abort(3);
   }

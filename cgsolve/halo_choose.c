@@ -59,7 +59,7 @@ static int fewest_per_node(void) {
  * NULL, or why not. */
 static const char *check_verdict(const pp_session *s, pp_model m, const cg_halo_path *p) {
   void *probe = s->ops[m]->alloc(64);
-  const char *why = p->check(probe);
+  const char *why = p->check(p, probe);
   s->ops[m]->free(probe);
   if (pp_mpi_all(why == NULL)) return NULL;
   if (why) return why;
@@ -103,8 +103,9 @@ const char *cg_halo_choose_all(const pp_session *s, cg_config *c) {
     char key[48];
     snprintf(key, sizeof key, "halo %s", name);
     c->path[m] = pick.path;
+    const int overlapped = cg_overlaps(c, cg_halo_paths[pick.path]);
     pp_report_param(s->report, key, "%s%s", pick.text,
-                    cg_overlaps(c, cg_halo_paths[pick.path]) ? "; overlapped with the interior rows (helper thread)" : "");
+                    overlapped ? "; overlapped with the interior rows (helper thread)" : "");
     if (faked) { /* host memory: what can run on it */
       c->path[m] = pick.path == CG_PATH_STAGED ? CG_PATH_STAGED : CG_PATH_MPI_DEVICE;
       snprintf(key, sizeof key, "halo %s ran", name);

@@ -43,15 +43,22 @@ const char *cg_ipc_why_not(const cg_halo_path *self, const cg_halo_facts *f) {
   return f->check_why;
 }
 
-void cg_ipc_describe(const cg_halo_path *self, char *text, size_t n) {
+void cg_ipc_describe(const cg_halo_path *self, const cg_halo_facts *f, const char *reasons, char *text, size_t n) {
+  (void)f, (void)reasons;
   snprintf(text, n, "device to device into the neighbours' ghosts through %s (one node), an MPI message as the "
            "signal", self->name);
 }
 
-const char *cg_ipc_check_on(const cg_ipc_driver *d, const void *device_memory, const char *not_device) {
+const char *cg_ipc_check(const cg_halo_path *self, const void *device_memory) {
+  const cg_ipc_driver *d = self->data;
   const char *why = d->load();
-  if (!why && (!d->is_device(device_memory) || d->current_for(device_memory) != 0)) why = not_device;
+  if (!why && (!d->is_device(device_memory) || d->current_for(device_memory) != 0)) why = d->not_device;
   return why;
+}
+
+int cg_ipc_exchange(const cg_halo_path *self, const cg_halo *h, const pp_device_ops *ops, double *x) {
+  (void)ops; /* device to device: no staging */
+  return cg_ipc_exchange_on(self->data, h, x);
 }
 
 /* A vector's neighbours mapped: where this rank writes its planes. */

@@ -31,6 +31,8 @@ typedef struct cg_ipc_driver {
    * work in flight; wait: that stream done. 0 or -1. */
   int (*copy)(uintptr_t dst, uintptr_t src, size_t bytes);
   int (*wait)(void);
+  /* The check's reason when the memory is not this driver's device memory. */
+  const char *not_device;
 } cg_ipc_driver;
 
 /* The exchange over driver `d` (tests/test_halo_ipc.c hands it one that maps
@@ -41,13 +43,19 @@ int cg_ipc_exchange_on(const cg_ipc_driver *d, const cg_halo *h, double *x);
 /* Unmaps the neighbours of x (before x is freed: its address may come back). */
 void cg_ipc_forget(const double *x);
 
-/* The parts of an IPC path's table entry that every vendor shares, given the
- * vendor's entry `self`: why_not (host memory, another vendor's memory, ranks
- * on several nodes, the driver check) and the report's text. */
+/* The functions of every IPC path's table entry (halo_path.h); the vendor's
+ * entry holds its driver (self->data). why_not: host memory, another
+ * vendor's memory, ranks on several nodes, else the driver check's verdict;
+ * check: NULL when the driver opens and `device_memory` is its device memory
+ * on this rank. */
 const char *cg_ipc_why_not(const cg_halo_path *self, const cg_halo_facts *f);
-void cg_ipc_describe(const cg_halo_path *self, char *text, size_t n);
-/* The driver check: NULL when driver `d` opens and `device_memory` is its
- * device memory on this rank, else why not (`not_device` for the latter). */
-const char *cg_ipc_check_on(const cg_ipc_driver *d, const void *device_memory, const char *not_device);
+void cg_ipc_describe(const cg_halo_path *self, const cg_halo_facts *f, const char *reasons, char *text, size_t n);
+const char *cg_ipc_check(const cg_halo_path *self, const void *device_memory);
+int cg_ipc_exchange(const cg_halo_path *self, const cg_halo *h, const pp_device_ops *ops, double *x);
+/* The fields every IPC path's entry shares; the vendor's file adds its name,
+ * --halo name, memory kind and driver (.data). */
+#define CG_IPC_PATH_SHARED                                                                                     \
+  .family = "IPC", .whole_planes = 1, .why_not = cg_ipc_why_not, .describe = cg_ipc_describe,                  \
+  .check = cg_ipc_check, .exchange = cg_ipc_exchange, .forget = cg_ipc_forget
 
 #endif

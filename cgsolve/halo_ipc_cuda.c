@@ -1,5 +1,6 @@
-/* CUDA IPC for halo_ipc.c: the CUDA driver (libcuda.so.1) opened at run
- * time (pp/dynlib.h), so builds without CUDA compile this and report it
+/* The CUDA IPC halo path: its entry of the table (halo_path.h) and its
+ * driver for halo_ipc.c, the CUDA driver (libcuda.so.1) opened at run time
+ * (pp/dynlib.h), so builds without CUDA compile this and report it
  * unavailable. */
 #include <stdint.h>
 #include "halo_ipc.h"
@@ -86,35 +87,11 @@ static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
 }
 static int wait_copies(void) { return !stream || cu.stream_sync(stream) == 0 ? 0 : -1; }
 
-static const cg_ipc_driver *driver(void) {
-  static const cg_ipc_driver d = {.name = "CUDA IPC", .load = load, .is_device = is_device, .current_for = current_for,
-                                  .base = base, .get_handle = get_handle, .open = open_handle,
-                                  .close = close_handle, .copy = copy, .wait = wait_copies};
-  return &d;
-}
+static const cg_ipc_driver driver = {.name = "CUDA IPC", .load = load, .is_device = is_device,
+                                     .current_for = current_for, .base = base, .get_handle = get_handle,
+                                     .open = open_handle, .close = close_handle, .copy = copy, .wait = wait_copies,
+                                     .not_device = "the model's memory is not CUDA device memory"};
 
-/* ---- the table entry (halo_path.h) -------------------------------------------- */
-static const char *why_not(const cg_halo_facts *f) { return cg_ipc_why_not(&cg_halo_cuda_ipc, f); }
-static void describe(const cg_halo_facts *f, const char *reasons, char *text, size_t n) {
-  (void)f, (void)reasons;
-  cg_ipc_describe(&cg_halo_cuda_ipc, text, n);
-}
-static const char *check(const void *device_memory) {
-  return cg_ipc_check_on(driver(), device_memory, "the model's memory is not CUDA device memory");
-}
-static int exchange(const cg_halo *h, const pp_device_ops *ops, double *x) {
-  (void)ops;
-  return cg_ipc_exchange_on(driver(), h, x);
-}
-const cg_halo_path cg_halo_cuda_ipc = {
-    .name = "CUDA IPC",
-    .request = "cuda-ipc",
-    .family = "IPC",
-    .memory = CG_MEM_CUDA,
-    .whole_planes = 1,
-    .why_not = why_not,
-    .describe = describe,
-    .check = check,
-    .exchange = exchange,
-    .forget = cg_ipc_forget,
-};
+/* The table entry (halo_path.h): the IPC functions every vendor shares (halo_ipc.c) over this driver. */
+const cg_halo_path cg_halo_cuda_ipc = {.name = "CUDA IPC", .request = "cuda-ipc", .memory = CG_MEM_CUDA,
+                                       .data = &driver, CG_IPC_PATH_SHARED};

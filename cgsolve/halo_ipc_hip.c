@@ -1,4 +1,5 @@
-/* HIP IPC for halo_ipc.c: HIP's runtime (libamdhip64) opened at run time
+/* The HIP IPC halo path: its entry of the table (halo_path.h) and its
+ * driver for halo_ipc.c, HIP's runtime (libamdhip64) opened at run time
  * (pp/dynlib.h), as the CUDA driver is, so every build compiles this.
  * Compiled, not run on an AMD GPU. Only calls whose arguments keep their layout across ROCm
  * releases are used; the two that changed are handled here:
@@ -96,35 +97,11 @@ static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
 }
 static int wait_copies(void) { return !stream || hip.stream_sync(stream) == 0 ? 0 : -1; }
 
-static const cg_ipc_driver *driver(void) {
-  static const cg_ipc_driver d = {.name = "HIP IPC", .load = load, .is_device = is_device, .current_for = current_for,
-                                  .base = base, .get_handle = get_handle, .open = open_handle,
-                                  .close = close_handle, .copy = copy, .wait = wait_copies};
-  return &d;
-}
+static const cg_ipc_driver driver = {.name = "HIP IPC", .load = load, .is_device = is_device,
+                                     .current_for = current_for, .base = base, .get_handle = get_handle,
+                                     .open = open_handle, .close = close_handle, .copy = copy, .wait = wait_copies,
+                                     .not_device = "the model's memory is not HIP device memory"};
 
-/* ---- the table entry (halo_path.h) -------------------------------------------- */
-static const char *why_not(const cg_halo_facts *f) { return cg_ipc_why_not(&cg_halo_hip_ipc, f); }
-static void describe(const cg_halo_facts *f, const char *reasons, char *text, size_t n) {
-  (void)f, (void)reasons;
-  cg_ipc_describe(&cg_halo_hip_ipc, text, n);
-}
-static const char *check(const void *device_memory) {
-  return cg_ipc_check_on(driver(), device_memory, "the model's memory is not HIP device memory");
-}
-static int exchange(const cg_halo *h, const pp_device_ops *ops, double *x) {
-  (void)ops;
-  return cg_ipc_exchange_on(driver(), h, x);
-}
-const cg_halo_path cg_halo_hip_ipc = {
-    .name = "HIP IPC",
-    .request = "hip-ipc",
-    .family = "IPC",
-    .memory = CG_MEM_HIP,
-    .whole_planes = 1,
-    .why_not = why_not,
-    .describe = describe,
-    .check = check,
-    .exchange = exchange,
-    .forget = cg_ipc_forget,
-};
+/* The table entry (halo_path.h): the IPC functions every vendor shares (halo_ipc.c) over this driver. */
+const cg_halo_path cg_halo_hip_ipc = {.name = "HIP IPC", .request = "hip-ipc", .memory = CG_MEM_HIP,
+                                      .data = &driver, CG_IPC_PATH_SHARED};

@@ -54,18 +54,20 @@ static int exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int d
 }
 
 /* ---- staged through host memory ------------------------------------------------ */
-static int staged_exchange(const cg_halo *h, const pp_device_ops *ops, double *x) {
+static int staged_exchange(const cg_halo_path *self, const cg_halo *h, const pp_device_ops *ops, double *x) {
+  (void)self;
   return exchange(h, ops, x, 0);
 }
-static const char *staged_why_not(const cg_halo_facts *f) {
-  (void)f;
+static const char *staged_why_not(const cg_halo_path *self, const cg_halo_facts *f) {
+  (void)self, (void)f;
   return NULL;
 }
-static void staged_describe(const cg_halo_facts *f, const char *reasons, char *text, size_t n) {
+static void staged_describe(const cg_halo_path *self, const cg_halo_facts *f, const char *reasons, char *text,
+                            size_t n) {
   (void)f;
   if (reasons) snprintf(text, n, "boundary planes staged through host memory, MPI point to point (%s)", reasons);
   else snprintf(text, n, "boundary planes staged through host memory (--halo %s), MPI point to point",
-                cg_halo_staged.request);
+                self->request);
 }
 const cg_halo_path cg_halo_staged = {
     .name = "staged through host memory",
@@ -79,14 +81,17 @@ const cg_halo_path cg_halo_staged = {
 };
 
 /* ---- MPI on the model's own memory ----------------------------------------------- */
-static int direct_exchange(const cg_halo *h, const pp_device_ops *ops, double *x) {
+static int direct_exchange(const cg_halo_path *self, const cg_halo *h, const pp_device_ops *ops, double *x) {
+  (void)self;
   return exchange(h, ops, x, 1);
 }
-static const char *direct_why_not(const cg_halo_facts *f) {
+static const char *direct_why_not(const cg_halo_path *self, const cg_halo_facts *f) {
+  (void)self;
   return f->memory == CG_MEM_HOST || f->mpi_aware ? NULL : f->mpi_why;
 }
-static void direct_describe(const cg_halo_facts *f, const char *reasons, char *text, size_t n) {
-  (void)reasons;
+static void direct_describe(const cg_halo_path *self, const cg_halo_facts *f, const char *reasons, char *text,
+                            size_t n) {
+  (void)self, (void)reasons;
   snprintf(text, n, "MPI point to point on the model's own memory, no staging (%s)",
            f->memory == CG_MEM_HOST ? "host memory" : f->mpi_why);
 }

@@ -5,7 +5,8 @@
  * exchange (halo.c) and --overlap's helper thread (halo_helper.c).
  *
  * A new path: its entry in a file of its own (the fields below), its index
- * in the enum below, its line in halo_paths.c, the file in CMakeLists.txt. */
+ * in the enum below, its line in halo_paths.c, its file in CG_HALO_PATH_SOURCES
+ * (CMakeLists.txt). */
 #ifndef CGSOLVE_HALO_PATH_H
 #define CGSOLVE_HALO_PATH_H
 #include <stddef.h>
@@ -35,7 +36,10 @@ typedef struct cg_halo_facts {
   const char *check_why;
 } cg_halo_facts;
 
-typedef struct cg_halo_path {
+/* An entry's functions get the entry itself (`self`), so that paths that
+ * differ only in data (the IPC paths: their driver) share the functions. */
+typedef struct cg_halo_path cg_halo_path;
+struct cg_halo_path {
   const char *name;    /* "CUDA IPC": the report and messages */
   const char *request; /* its --halo name: "cuda-ipc" */
   const char *family;  /* the staged fallback's reasons name it so: "MPI", "IPC" */
@@ -44,20 +48,21 @@ typedef struct cg_halo_path {
                           contiguous (slabs), staged otherwise */
   int overlap_auto;    /* --overlap auto runs it on the helper thread (much to hide) */
   /* NULL when it can carry this halo, else why not (static storage). */
-  const char *(*why_not)(const cg_halo_facts *f);
+  const char *(*why_not)(const cg_halo_path *self, const cg_halo_facts *f);
   /* The report's text when it is taken; `reasons`: NULL, or (the fallback
    * only) why auto's other candidates could not run. */
-  void (*describe)(const cg_halo_facts *f, const char *reasons, char *text, size_t n);
+  void (*describe)(const cg_halo_path *self, const cg_halo_facts *f, const char *reasons, char *text, size_t n);
   /* NULL, or whether its driver can map `device_memory` on this rank: NULL,
    * or why not. Run (on every rank) only when the choice would try it. */
-  const char *(*check)(const void *device_memory);
+  const char *(*check)(const cg_halo_path *self, const void *device_memory);
   /* Fills x's ghost entries from the neighbours (x: the model's memory,
    * local numbering); the caller has synchronized the model, so x's owned
    * entries are final. 0, or -1 (the caller stops the run). */
-  int (*exchange)(const cg_halo *h, const pp_device_ops *ops, double *x);
+  int (*exchange)(const cg_halo_path *self, const cg_halo *h, const pp_device_ops *ops, double *x);
   /* NULL, or releases what the exchange set up for x (before x is freed). */
   void (*forget)(const double *x);
-} cg_halo_path;
+  const void *data; /* what its functions need of their own (the IPC paths: their driver) */
+};
 
 extern const cg_halo_path *const cg_halo_paths[CG_PATH_COUNT];
 

@@ -1,4 +1,4 @@
-/* The halo path choice (halo_pick.h): no MPI, no device, no globals. */
+/* The halo path choice (halo_pick.h): no MPI, no device; the facts and the table of paths only. */
 #include <stdio.h>
 #include <string.h>
 #include "halo_pick.h"
@@ -23,7 +23,7 @@ int cg_halo_tries(const cg_halo_facts *f, int p) {
   if (f->request != CG_HALO_AUTO) return f->request == p;
   if (p == CG_PATH_STAGED || !candidate(f->memory, p)) return 0;
   for (int q = CG_PATH_STAGED + 1; q < p; q++)
-    if (candidate(f->memory, q) && !cg_halo_paths[q]->why_not(f)) return 0; /* q is taken first */
+    if (candidate(f->memory, q) && !cg_halo_paths[q]->why_not(cg_halo_paths[q], f)) return 0; /* q is taken first */
   return 1;
 }
 
@@ -37,7 +37,7 @@ static void reasons(const cg_halo_facts *f, const int *tried, int ntried, char *
     int named = 0;
     for (int j = ntried - 1; j > i; j--) named |= !strcmp(cg_halo_paths[tried[j]]->family, p->family);
     if (named || len >= n) continue;
-    snprintf(out + len, n - len, "%s%s: %s", len ? "; " : "", p->family, p->why_not(f));
+    snprintf(out + len, n - len, "%s%s: %s", len ? "; " : "", p->family, p->why_not(p, f));
     len = strlen(out);
   }
 }
@@ -47,18 +47,19 @@ cg_halo_pick cg_halo_pick_path(const cg_halo_facts *f) {
   int tried[CG_PATH_COUNT], ntried = 0;
   if (f->request != CG_HALO_AUTO) {
     const cg_halo_path *p = cg_halo_paths[f->request];
-    if (!(r.refused = p->why_not(f))) {
+    if (!(r.refused = p->why_not(p, f))) {
       r.path = f->request;
-      p->describe(f, NULL, r.text, sizeof r.text);
+      p->describe(p, f, NULL, r.text, sizeof r.text);
       return r;
     }
     tried[ntried++] = f->request;
   } else {
     for (int p = CG_PATH_STAGED + 1; p < CG_PATH_COUNT; p++) {
       if (!candidate(f->memory, p)) continue;
-      if (!cg_halo_paths[p]->why_not(f)) {
+      const cg_halo_path *e = cg_halo_paths[p];
+      if (!e->why_not(e, f)) {
         r.path = p;
-        cg_halo_paths[p]->describe(f, NULL, r.text, sizeof r.text);
+        e->describe(e, f, NULL, r.text, sizeof r.text);
         return r;
       }
       tried[ntried++] = p;
@@ -66,6 +67,7 @@ cg_halo_pick cg_halo_pick_path(const cg_halo_facts *f) {
   }
   char why[320];
   reasons(f, tried, ntried, why, sizeof why);
-  cg_halo_paths[CG_PATH_STAGED]->describe(f, why, r.text, sizeof r.text);
+  const cg_halo_path *fallback = cg_halo_paths[CG_PATH_STAGED];
+  fallback->describe(fallback, f, why, r.text, sizeof r.text);
   return r;
 }

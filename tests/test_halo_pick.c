@@ -113,8 +113,9 @@ static void test_requests(void) {
  * unique, so that a report or --halo names one path. */
 static void test_table(void) {
   const cg_halo_facts any = {CG_HALO_AUTO, CG_MEM_OTHER_GPU, 0, "aware: no", 3, 1, "driver: no"};
-  CHECK(cg_halo_paths[CG_PATH_STAGED]->why_not(&any) == NULL);
-  CHECK(cg_halo_paths[CG_PATH_STAGED]->memory == CG_MEM_ANY && !cg_halo_paths[CG_PATH_STAGED]->whole_planes);
+  const cg_halo_path *fallback = cg_halo_paths[CG_PATH_STAGED];
+  CHECK(fallback->why_not(fallback, &any) == NULL);
+  CHECK(fallback->memory == CG_MEM_ANY && !fallback->whole_planes);
   for (int p = 0; p < CG_PATH_COUNT; p++) {
     const cg_halo_path *e = cg_halo_paths[p];
     CHECK(e && e->name && e->request && e->family && e->why_not && e->describe && e->exchange);
