@@ -77,11 +77,11 @@ static int make_current(int dev) {
   return cu.retain(&ctx, dev) || cu.setcurrent(ctx) ? -1 : 0;
 }
 
-int pp_native_set_wait(int index) {
-  /* CU_CTX_SCHED_AUTO, _SPIN, _YIELD, _BLOCKING_SYNC, in pp_gpu_wait's order */
+int pp_native_set_wait(int index, int mode) {
+  /* CU_CTX_SCHED_AUTO, _SPIN, _YIELD, _BLOCKING_SYNC, in the modes' order */
   static const unsigned flags[] = {0x0, 0x1, 0x2, 0x4};
   int dev = 0;
-  if (device_of(index, &dev) || cu.setflags(dev, flags[pp_gpu_wait & 3])) return -1;
+  if (device_of(index, &dev) || cu.setflags(dev, flags[mode & 3])) return -1;
   return make_current(dev);
 }
 
