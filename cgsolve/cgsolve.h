@@ -1,14 +1,14 @@
 /* cgsolve: unpreconditioned conjugate gradients on the miniFE matrix. The
  * SpMV is the miniFE library's (minife/minife.h); this header holds the two vector
- * kernels every model adds for CG, their per-element math, and the halo
- * exchange of a slab-decomposed vector.
+ * kernels every model adds for CG, their per-element math, and the slab
+ * decomposition of a vector (its halo exchange: halo_path.h).
  *
  * ---- For the authors of kernels/{host,omp,ompx}.c, cuda.cu, hip.hip -------
  * A model file defines   const cg_kernels *cg_kernels_<model>(void);
  * (PP_MODEL_DISPATCH(m, cg_kernels_) finds it) with the three vector kernels
  * of cg_kernels below; the SpMV is the model's spmv_kernels (minife/), the
  * solver loop, the halo exchange and the MPI sums are the driver's (solve.c,
- * halo.c). A model holds only the mapping:
+ * halo_path.h). A model holds only the mapping:
  *   - the element math is cg_axpby_item and cg_update_item (PP_HD, below),
  *     never its own, so every model computes the same bits per element;
  *   - dot and update reduce with the model's shared reduction (pp/reduce.h;
@@ -29,7 +29,6 @@
 #include "pp/portable.h"
 #include "pp/reduce.h"
 #include "minife.h"
-#include "halo_pick.h"
 PP_EXTERN_C_BEGIN
 
 /* Threads per block/team of the vector kernels (ompx, cuda, hip, and the
@@ -69,7 +68,7 @@ PP_HD static inline double cg_update_item(double alpha, double p, double ap, dou
 }
 PP_END_DEVICE
 
-/* ---- slab decomposition and halo exchange (halo.c) ------------------------
+/* ---- slab decomposition (halo.c) ------------------------------------------
  * Rank r owns the contiguous global rows [row_begin, row_end): whole z-planes
  * of nodes, so the 27-point stencil reaches only the adjacent ranks' planes.
  * Local numbering: owned rows first (global - row_begin), then the ghosts
@@ -93,29 +92,6 @@ typedef struct cg_halo {
  * -1 if a column lies beyond the adjacent ranks (message printed). */
 int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
                   const int64_t *rank_begin);
-/* Fills the ghost entries of the device vector x (local numbering) from the
- * neighbours, by `path` (halo_pick.h): CG_PATH_STAGED, owned entries staged
- * to the host (the span of the send list, by ops->to_host_concurrent where
- * the model has it, else ops->to_host), packed, exchanged by MPI, ghosts
- * uploaded (likewise); CG_PATH_MPI_DEVICE, the model's
- * own memory handed to MPI (host memory, or a GPU-aware MPI; the send span
- * and the ghost block are contiguous on slabs); CG_PATH_CUDA_IPC and
- * CG_PATH_HIP_IPC, written device to device into the neighbours' ghosts
- * (halo_ipc.c). No-op on one rank. Exits 3 when the IPC copy fails. The
- * caller has synchronized the model (ops->sync): none of these reads of x is
- * ordered after the model's kernels in flight. */
-void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int path);
-/* halo_ipc.c. NULL when the IPC of `path` (CG_PATH_CUDA_IPC or _HIP_IPC)
- * can map the memory `device_memory` belongs to on this rank (the driver
- * opens, the memory is its device memory), else why not (static). The node
- * layout is halo_pick.c's to judge. */
-const char *cg_ipc_check(int path, const void *device_memory);
-/* The IPC exchange (collective with the neighbours; maps x's neighbours at
- * its first call); 0, or -1 when a driver call failed. The caller has
- * synchronized the model (ops->sync): x's planes are final. */
-int cg_ipc_exchange(const cg_halo *h, double *x, int path);
-/* Unmaps the neighbours of x (before x is freed: its address may come back). */
-void cg_ipc_forget(const double *x);
 /* For validation, independent of the exchange lists and of
  * cg_halo_exchange: the whole z-planes of host vector x (nrows owned entries,
  * whole planes of `plane` entries) adjacent to this rank's slab: `below`

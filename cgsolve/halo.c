@@ -1,11 +1,11 @@
 /* Slab decomposition of the CG vectors: renumbering of a rank's columns to
- * local indices and the per-iteration exchange of ghost entries with the
- * adjacent ranks. Device vectors are staged through host memory (the model's
- * to_host/to_device), so every model uses the same MPI code. */
+ * local indices, the exchange lists agreed with the adjacent ranks, and the
+ * exchange of ghost entries by one of the halo paths (halo_path.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cgsolve.h"
+#include "halo_path.h"
 #include "pp/mpi.h"
 #ifdef PP_HAVE_MPI
 #include <mpi.h>
@@ -136,51 +136,12 @@ int cg_halo_setup(cg_halo *h, csr_matrix *A, int64_t row_begin, int64_t row_end,
   return 0;
 }
 
-void cg_halo_exchange(const cg_halo *h, const pp_device_ops *ops, double *x, int path) {
-#ifdef PP_HAVE_MPI
+void cg_halo_exchange(const cg_halo *h, const cg_halo_path *p, const pp_device_ops *ops, double *x) {
   if (pp_mpi_size() == 1) return;
-  if (cg_path_is_ipc(path)) {
-    if (cg_ipc_exchange(h, x, path) != 0) {
-      fprintf(stderr, "cgsolve: rank %d: the %s halo exchange failed\n", pp_mpi_rank(), cg_halo_path_name(path));
-      pp_mpi_abort(3);
-    }
-    return;
+  if (p->exchange(p, h, ops, x) != 0) {
+    fprintf(stderr, "cgsolve: rank %d: the %s halo exchange failed\n", pp_mpi_rank(), p->name);
+    pp_mpi_abort(3);
   }
-  const int direct = path == CG_PATH_MPI_DEVICE;
-  MPI_Request req[4];
-  int nreq = 0;
-  for (int d = 0; d < 2; d++)
-    if (h->nbr[d] >= 0 && h->nrecv[d])
-      MPI_Irecv(direct ? x + h->recv_at[d] : h->recvbuf[d], (int)h->nrecv[d], MPI_DOUBLE, h->nbr[d], 2,
-                MPI_COMM_WORLD, &req[nreq++]);
-  for (int d = 0; d < 2; d++) {
-    int64_t n = h->nsend[d];
-    if (h->nbr[d] < 0 || !n) continue;
-    const int32_t *idx = h->send_idx[d];
-    int64_t first = idx[0], span = idx[n - 1] - first + 1;
-    if (direct) { /* contiguous (cg_halo_contiguous): the span is exactly the entries */
-      MPI_Isend(x + first, (int)n, MPI_DOUBLE, h->nbr[d], 2, MPI_COMM_WORLD, &req[nreq++]);
-      continue;
-    }
-    /* One copy of the span that holds the entries; on slabs it is exactly
-     * them (a whole boundary plane), so the pack below is a no-op. */
-    (ops->to_host_concurrent ? ops->to_host_concurrent : ops->to_host)(h->stage[d], x + first,
-                                                                       (size_t)span * sizeof(double));
-    const double *buf = h->stage[d];
-    if (span != n) {
-      for (int64_t i = 0; i < n; i++) h->sendbuf[d][i] = h->stage[d][idx[i] - first];
-      buf = h->sendbuf[d];
-    }
-    MPI_Isend(buf, (int)n, MPI_DOUBLE, h->nbr[d], 2, MPI_COMM_WORLD, &req[nreq++]);
-  }
-  MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-  for (int d = 0; d < 2 && !direct; d++)
-    if (h->nrecv[d])
-      (ops->to_device_concurrent ? ops->to_device_concurrent : ops->to_device)(
-          x + h->recv_at[d], h->recvbuf[d], (size_t)h->nrecv[d] * sizeof(double));
-#else
-  (void)h, (void)ops, (void)x, (void)path;
-#endif
 }
 
 void cg_halo_planes(const cg_halo *h, const double *x, int64_t nrows, int64_t plane,

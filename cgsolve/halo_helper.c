@@ -21,9 +21,9 @@ struct cg_helper {
   atomic_int state;
   /* the job, written before state becomes POSTED */
   const cg_halo *h;
+  const cg_halo_path *path;
   const pp_device_ops *ops;
   double *v;
-  int path;
 };
 
 /* POSTED or QUIT: spins, then sleeps. */
@@ -48,7 +48,7 @@ static int next_job(cg_helper *g) {
 static void *helper_main(void *arg) {
   cg_helper *g = arg;
   while (next_job(g) == POSTED) {
-    cg_halo_exchange(g->h, g->ops, g->v, g->path);
+    cg_halo_exchange(g->h, g->path, g->ops, g->v);
     atomic_store_explicit(&g->state, DONE, memory_order_release);
   }
   return NULL;
@@ -78,8 +78,8 @@ static void set_state(cg_helper *g, int s) {
   pthread_mutex_unlock(&g->lock);
 }
 
-void cg_helper_post(cg_helper *g, const cg_halo *h, const pp_device_ops *ops, double *v, int path) {
-  g->h = h, g->ops = ops, g->v = v, g->path = path;
+void cg_helper_post(cg_helper *g, const cg_halo *h, const cg_halo_path *p, const pp_device_ops *ops, double *v) {
+  g->h = h, g->path = p, g->ops = ops, g->v = v;
   set_state(g, POSTED);
 }
 
@@ -98,8 +98,8 @@ void cg_helper_stop(cg_helper *g) {
 }
 #else
 cg_helper *cg_helper_start(void) { return NULL; }
-void cg_helper_post(cg_helper *g, const cg_halo *h, const pp_device_ops *ops, double *v, int path) {
-  (void)g, (void)h, (void)ops, (void)v, (void)path;
+void cg_helper_post(cg_helper *g, const cg_halo *h, const cg_halo_path *p, const pp_device_ops *ops, double *v) {
+  (void)g, (void)h, (void)p, (void)ops, (void)v;
 }
 void cg_helper_wait(cg_helper *g) { (void)g; }
 void cg_helper_stop(cg_helper *g) { (void)g; }

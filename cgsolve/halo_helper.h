@@ -7,14 +7,15 @@
 #ifndef CGSOLVE_HALO_HELPER_H
 #define CGSOLVE_HALO_HELPER_H
 #include "cgsolve.h"
+#include "halo_path.h"
 #include "pp/pp.h"
 
 typedef struct cg_helper cg_helper;
 /* A running helper, or NULL (no threads library, or the thread could not
  * start: the caller exchanges itself). */
 cg_helper *cg_helper_start(void);
-/* Hands over one exchange of v's halo; returns at once. */
-void cg_helper_post(cg_helper *g, const cg_halo *h, const pp_device_ops *ops, double *v, int path);
+/* Hands over one exchange of v's halo by path p (cg_halo_exchange); returns at once. */
+void cg_helper_post(cg_helper *g, const cg_halo *h, const cg_halo_path *p, const pp_device_ops *ops, double *v);
 /* Returns when the posted exchange is done. */
 void cg_helper_wait(cg_helper *g);
 /* Ends the thread and frees g (NULL: nothing). */

@@ -19,18 +19,46 @@
 #include <mpi.h>
 #endif
 
-static const cg_ipc_driver *driver_of(int path) {
-  return path == CG_PATH_HIP_IPC ? cg_hip_ipc_driver() : path == CG_PATH_CUDA_IPC ? cg_cuda_ipc_driver() : NULL;
+/* The memory kinds as the reasons name them. */
+static const char *const memory_name[] = {
+    [CG_MEM_HOST] = "host memory",
+    [CG_MEM_CUDA] = "NVIDIA GPU memory",
+    [CG_MEM_HIP] = "AMD GPU memory",
+    [CG_MEM_OTHER_GPU] = "another GPU's memory",
+};
+
+const char *cg_ipc_why_not(const cg_halo_path *self, const cg_halo_facts *f) {
+  static char another[CG_MEM_OTHER_GPU + 1][96]; /* one per memory kind: the same text every time */
+  if (f->memory == CG_MEM_HOST) return "the model's memory is host memory";
+  const cg_halo_path *own = NULL; /* the path made for this memory */
+  for (int p = 0; p < CG_PATH_COUNT && !own; p++)
+    if (cg_halo_paths[p]->memory == f->memory) own = cg_halo_paths[p];
+  if (!own) return "the model's memory is neither CUDA nor HIP device memory";
+  if (own != self) {
+    snprintf(another[f->memory], sizeof another[0], "the model's memory is %s: --halo %s", memory_name[f->memory],
+             own->request);
+    return another[f->memory];
+  }
+  if (f->ranks_per_node < f->ranks) return "the ranks are on more than one node (IPC maps memory within one node)";
+  return f->check_why;
 }
 
-const char *cg_ipc_check(int path, const void *device_memory) {
-  const cg_ipc_driver *d = driver_of(path);
-  if (!d) return "no IPC for this memory";
+void cg_ipc_describe(const cg_halo_path *self, const cg_halo_facts *f, const char *reasons, char *text, size_t n) {
+  (void)f, (void)reasons;
+  snprintf(text, n, "device to device into the neighbours' ghosts through %s (one node), an MPI message as the "
+           "signal", self->name);
+}
+
+const char *cg_ipc_check(const cg_halo_path *self, const void *device_memory) {
+  const cg_ipc_driver *d = self->data;
   const char *why = d->load();
-  if (!why && (!d->is_device(device_memory) || d->current_for(device_memory) != 0))
-    why = path == CG_PATH_HIP_IPC ? "the model's memory is not HIP device memory"
-                                  : "the model's memory is not CUDA device memory";
+  if (!why && (!d->is_device(device_memory) || d->current_for(device_memory) != 0)) why = d->not_device;
   return why;
+}
+
+int cg_ipc_exchange(const cg_halo_path *self, const cg_halo *h, const pp_device_ops *ops, double *x) {
+  (void)ops; /* device to device: no staging */
+  return cg_ipc_exchange_on(self->data, h, x);
 }
 
 /* A vector's neighbours mapped: where this rank writes its planes. */
@@ -95,11 +123,6 @@ static mapping *map_vector(const cg_ipc_driver *drv, const cg_halo *h, double *x
   return m;
 }
 #endif
-
-int cg_ipc_exchange(const cg_halo *h, double *x, int path) {
-  const cg_ipc_driver *drv = driver_of(path);
-  return drv ? cg_ipc_exchange_on(drv, h, x) : -1;
-}
 
 int cg_ipc_exchange_on(const cg_ipc_driver *drv, const cg_halo *h, double *x) {
 #ifdef PP_HAVE_MPI

@@ -1,9 +1,10 @@
-/* CUDA IPC for halo_ipc.c: the CUDA driver (libcuda.so.1) opened at run
- * time, so builds without CUDA compile this and report it unavailable. */
-#define _POSIX_C_SOURCE 200809L
-#include <dlfcn.h>
+/* The CUDA IPC halo path: its entry of the table (halo_path.h) and its
+ * driver for halo_ipc.c, the CUDA driver (libcuda.so.1) opened at run time
+ * (pp/dynlib.h), so builds without CUDA compile this and report it
+ * unavailable. */
 #include <stdint.h>
 #include "halo_ipc.h"
+#include "pp/dynlib.h"
 
 typedef unsigned long long cu_ptr;
 enum { CU_MEM_DEVICE = 2, CU_ATTR_MEMORY_TYPE = 2, CU_ATTR_ORDINAL = 9, CU_IPC_LAZY_PEER = 1,
@@ -26,26 +27,25 @@ static struct {
   int (*set_current)(void *);
 } cu;
 
+static const pp_dynsym cu_syms[] = {
+    {.name = "cuInit", .at = &cu.init},
+    {.name = "cuPointerGetAttribute", .at = &cu.attr},
+    {.name = "cuMemGetAddressRange_v2", .at = &cu.range},
+    {.name = "cuIpcGetMemHandle", .at = &cu.get_handle},
+    {.name = "cuIpcOpenMemHandle_v2", .alt = "cuIpcOpenMemHandle", .at = &cu.open_handle},
+    {.name = "cuIpcCloseMemHandle", .at = &cu.close_handle},
+    {.name = "cuMemcpyDtoDAsync_v2", .at = &cu.copy},
+    {.name = "cuStreamCreate", .at = &cu.stream_create},
+    {.name = "cuStreamSynchronize", .at = &cu.stream_sync},
+    {.name = "cuDevicePrimaryCtxRetain", .at = &cu.retain},
+    {.name = "cuCtxSetCurrent", .at = &cu.set_current},
+    {.name = NULL}};
+static pp_dynlib cuda = {.names = {"libcuda.so.1"}, .global = 1, .syms = cu_syms};
+
 static const char *load(void) {
   if (cu.tried) return cu.why;
   cu.tried = 1;
-  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-  if (!h) return cu.why = "no CUDA driver (libcuda.so.1 cannot be opened)";
-  cu.init = (int (*)(unsigned))dlsym(h, "cuInit");
-  cu.attr = (int (*)(void *, int, cu_ptr))dlsym(h, "cuPointerGetAttribute");
-  cu.range = (int (*)(cu_ptr *, size_t *, cu_ptr))dlsym(h, "cuMemGetAddressRange_v2");
-  cu.get_handle = (int (*)(cg_ipc_handle *, cu_ptr))dlsym(h, "cuIpcGetMemHandle");
-  cu.open_handle = (int (*)(cu_ptr *, cg_ipc_handle, unsigned))dlsym(h, "cuIpcOpenMemHandle_v2");
-  if (!cu.open_handle) cu.open_handle = (int (*)(cu_ptr *, cg_ipc_handle, unsigned))dlsym(h, "cuIpcOpenMemHandle");
-  cu.close_handle = (int (*)(cu_ptr))dlsym(h, "cuIpcCloseMemHandle");
-  cu.copy = (int (*)(cu_ptr, cu_ptr, size_t, void *))dlsym(h, "cuMemcpyDtoDAsync_v2");
-  cu.stream_create = (int (*)(void **, unsigned))dlsym(h, "cuStreamCreate");
-  cu.stream_sync = (int (*)(void *))dlsym(h, "cuStreamSynchronize");
-  cu.retain = (int (*)(void **, int))dlsym(h, "cuDevicePrimaryCtxRetain");
-  cu.set_current = (int (*)(void *))dlsym(h, "cuCtxSetCurrent");
-  if (!(cu.init && cu.attr && cu.range && cu.get_handle && cu.open_handle && cu.close_handle && cu.copy &&
-        cu.stream_create && cu.stream_sync && cu.retain && cu.set_current))
-    return cu.why = "the CUDA driver (libcuda.so.1) lacks an entry point of IPC";
+  if (pp_dynlib_load(&cuda) != 0) return cu.why = cuda.why;
   return cu.why = cu.init(0) == 0 ? NULL : "cuInit failed (no NVIDIA GPU?)";
 }
 
@@ -87,8 +87,11 @@ static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
 }
 static int wait_copies(void) { return !stream || cu.stream_sync(stream) == 0 ? 0 : -1; }
 
-const cg_ipc_driver *cg_cuda_ipc_driver(void) {
-  static const cg_ipc_driver d = {"CUDA IPC", load, is_device, current_for, base, get_handle, open_handle, close_handle,
-                                  copy, wait_copies};
-  return &d;
-}
+static const cg_ipc_driver driver = {.name = "CUDA IPC", .load = load, .is_device = is_device,
+                                     .current_for = current_for, .base = base, .get_handle = get_handle,
+                                     .open = open_handle, .close = close_handle, .copy = copy, .wait = wait_copies,
+                                     .not_device = "the model's memory is not CUDA device memory"};
+
+/* The table entry (halo_path.h): the IPC functions every vendor shares (halo_ipc.c) over this driver. */
+const cg_halo_path cg_halo_cuda_ipc = {.name = "CUDA IPC", .request = "cuda-ipc", .memory = CG_MEM_CUDA,
+                                       .data = &driver, CG_IPC_PATH_SHARED};

@@ -1,16 +1,16 @@
-/* HIP IPC for halo_ipc.c: HIP's runtime (libamdhip64) opened at run time,
- * as the CUDA driver is, so every build compiles this. Compiled, not run on
- * an AMD GPU. Only calls whose arguments keep their layout across ROCm
+/* The HIP IPC halo path: its entry of the table (halo_path.h) and its
+ * driver for halo_ipc.c, HIP's runtime (libamdhip64) opened at run time
+ * (pp/dynlib.h), as the CUDA driver is, so every build compiles this.
+ * Compiled, not run on an AMD GPU. Only calls whose arguments keep their layout across ROCm
  * releases are used; the two that changed are handled here:
  *   - hipPointerAttribute_t's memory type values (ROCm 6 renumbered them;
  *     its first two fields, type and device, kept their place);
  *   - hipIpcMemLazyEnablePeerAccess (0 up to ROCm 5, 1 since ROCm 6; HIP
  *     refuses any other value): the open is tried with 1, then 0. */
-#define _POSIX_C_SOURCE 200809L
-#include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 #include "halo_ipc.h"
+#include "pp/dynlib.h"
 
 enum { HIP_STREAM_NON_BLOCKING = 1, HIP_ROCM6 = 60000000 /* hipRuntimeGetVersion of ROCm 6.0 */ };
 static void *stream; /* the copies' own stream (one GPU per process) */
@@ -37,27 +37,25 @@ static struct {
   int (*stream_sync)(void *);
 } hip;
 
+static const pp_dynsym hip_syms[] = {
+    {.name = "hipInit", .at = &hip.init},
+    {.name = "hipRuntimeGetVersion", .at = &hip.runtime_version},
+    {.name = "hipPointerGetAttributes", .at = &hip.attrs},
+    {.name = "hipSetDevice", .at = &hip.set_device},
+    {.name = "hipMemGetAddressRange", .at = &hip.range},
+    {.name = "hipIpcGetMemHandle", .at = &hip.get_handle},
+    {.name = "hipIpcOpenMemHandle", .at = &hip.open_handle},
+    {.name = "hipIpcCloseMemHandle", .at = &hip.close_handle},
+    {.name = "hipMemcpyDtoDAsync", .at = &hip.copy},
+    {.name = "hipStreamCreateWithFlags", .at = &hip.stream_create},
+    {.name = "hipStreamSynchronize", .at = &hip.stream_sync},
+    {.name = NULL}};
+static pp_dynlib amdhip = {.names = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}, .syms = hip_syms};
+
 static const char *load(void) {
   if (hip.tried) return hip.why;
   hip.tried = 1;
-  void *h = dlopen("libamdhip64.so", RTLD_NOW | RTLD_LOCAL);
-  if (!h) h = dlopen("libamdhip64.so.6", RTLD_NOW | RTLD_LOCAL);
-  if (!h) h = dlopen("libamdhip64.so.5", RTLD_NOW | RTLD_LOCAL);
-  if (!h) return hip.why = "no HIP runtime (libamdhip64.so cannot be opened)";
-  hip.init = (int (*)(unsigned))dlsym(h, "hipInit");
-  hip.runtime_version = (int (*)(int *))dlsym(h, "hipRuntimeGetVersion");
-  hip.attrs = (int (*)(hip_attrs *, const void *))dlsym(h, "hipPointerGetAttributes");
-  hip.set_device = (int (*)(int))dlsym(h, "hipSetDevice");
-  hip.range = (int (*)(void **, size_t *, void *))dlsym(h, "hipMemGetAddressRange");
-  hip.get_handle = (int (*)(cg_ipc_handle *, void *))dlsym(h, "hipIpcGetMemHandle");
-  hip.open_handle = (int (*)(void **, cg_ipc_handle, unsigned))dlsym(h, "hipIpcOpenMemHandle");
-  hip.close_handle = (int (*)(void *))dlsym(h, "hipIpcCloseMemHandle");
-  hip.copy = (int (*)(void *, void *, size_t, void *))dlsym(h, "hipMemcpyDtoDAsync");
-  hip.stream_create = (int (*)(void **, unsigned))dlsym(h, "hipStreamCreateWithFlags");
-  hip.stream_sync = (int (*)(void *))dlsym(h, "hipStreamSynchronize");
-  if (!(hip.init && hip.runtime_version && hip.attrs && hip.set_device && hip.range && hip.get_handle &&
-        hip.open_handle && hip.close_handle && hip.copy && hip.stream_create && hip.stream_sync))
-    return hip.why = "the HIP runtime (libamdhip64) lacks an entry point of IPC";
+  if (pp_dynlib_load(&amdhip) != 0) return hip.why = amdhip.why;
   if (hip.init(0) != 0 || hip.runtime_version(&hip.version) != 0) return hip.why = "hipInit failed (no AMD GPU?)";
   return hip.why = NULL;
 }
@@ -99,8 +97,11 @@ static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
 }
 static int wait_copies(void) { return !stream || hip.stream_sync(stream) == 0 ? 0 : -1; }
 
-const cg_ipc_driver *cg_hip_ipc_driver(void) {
-  static const cg_ipc_driver d = {"HIP IPC", load, is_device, current_for, base, get_handle, open_handle,
-                                  close_handle, copy, wait_copies};
-  return &d;
-}
+static const cg_ipc_driver driver = {.name = "HIP IPC", .load = load, .is_device = is_device,
+                                     .current_for = current_for, .base = base, .get_handle = get_handle,
+                                     .open = open_handle, .close = close_handle, .copy = copy, .wait = wait_copies,
+                                     .not_device = "the model's memory is not HIP device memory"};
+
+/* The table entry (halo_path.h): the IPC functions every vendor shares (halo_ipc.c) over this driver. */
+const cg_halo_path cg_halo_hip_ipc = {.name = "HIP IPC", .request = "hip-ipc", .memory = CG_MEM_HIP,
+                                      .data = &driver, CG_IPC_PATH_SHARED};

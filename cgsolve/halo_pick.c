@@ -1,18 +1,7 @@
-/* The halo path choice (halo_pick.h): no MPI, no device, no globals. */
+/* The halo path choice (halo_pick.h): no MPI, no device; the facts and the table of paths only. */
 #include <stdio.h>
 #include <string.h>
 #include "halo_pick.h"
-
-const char *const cg_halo_requests[] = {"auto", "host", "mpi-device", "cuda-ipc", "hip-ipc", NULL};
-
-const char *cg_halo_path_name(int path) {
-  switch (path) {
-  case CG_PATH_MPI_DEVICE: return "MPI on the model's memory";
-  case CG_PATH_CUDA_IPC: return "CUDA IPC";
-  case CG_PATH_HIP_IPC: return "HIP IPC";
-  default: return "staged through host memory";
-  }
-}
 
 int cg_halo_memory(int is_gpu, const char *arch) {
   if (!is_gpu) return CG_MEM_HOST;
@@ -21,44 +10,64 @@ int cg_halo_memory(int is_gpu, const char *arch) {
   return CG_MEM_OTHER_GPU;
 }
 
-/* Why the vendor IPC that `request` names (or auto: the memory's own) cannot
- * carry this halo; NULL when it can. *path: the IPC path of the memory. */
-static const char *ipc_why(const cg_halo_facts *f, int *path) {
-  *path = cg_ipc_path_of(f->memory);
-  if (f->memory == CG_MEM_HOST) return "the model's memory is host memory";
-  if (f->memory == CG_MEM_OTHER_GPU) return "the model's memory is neither CUDA nor HIP device memory";
-  if (f->request == CG_HALO_IPC && f->memory == CG_MEM_HIP)
-    return "the model's memory is AMD GPU memory: --halo hip-ipc";
-  if (f->request == CG_HALO_HIP_IPC && f->memory == CG_MEM_CUDA)
-    return "the model's memory is NVIDIA GPU memory: --halo cuda-ipc";
-  if (f->ranks_per_node < f->ranks) return "the ranks are on more than one node (IPC maps memory within one node)";
-  return f->ipc_why;
+/* Path p is one auto considers for memory kind `memory`. */
+static int candidate(int memory, int p) {
+  const int made_for = cg_halo_paths[p]->memory;
+  if (made_for == CG_MEM_ANY || made_for == memory) return 1;
+  for (int q = 0; q < CG_PATH_COUNT; q++)
+    if (cg_halo_paths[q]->memory == memory) return 0; /* another path is made for it */
+  return 1;
+}
+
+int cg_halo_tries(const cg_halo_facts *f, int p) {
+  if (f->request != CG_HALO_AUTO) return f->request == p;
+  if (p == CG_PATH_STAGED || !candidate(f->memory, p)) return 0;
+  for (int q = CG_PATH_STAGED + 1; q < p; q++)
+    if (candidate(f->memory, q) && !cg_halo_paths[q]->why_not(cg_halo_paths[q], f)) return 0; /* q is taken first */
+  return 1;
+}
+
+/* The fallback's reasons: one per family, from the last candidate tried back
+ * to the first ("IPC: ...; MPI: ..."). */
+static void reasons(const cg_halo_facts *f, const int *tried, int ntried, char *out, size_t n) {
+  size_t len = 0;
+  out[0] = 0;
+  for (int i = ntried - 1; i >= 0; i--) {
+    const cg_halo_path *p = cg_halo_paths[tried[i]];
+    int named = 0;
+    for (int j = ntried - 1; j > i; j--) named |= !strcmp(cg_halo_paths[tried[j]]->family, p->family);
+    if (named || len >= n) continue;
+    snprintf(out + len, n - len, "%s%s: %s", len ? "; " : "", p->family, p->why_not(p, f));
+    len = strlen(out);
+  }
 }
 
 cg_halo_pick cg_halo_pick_path(const cg_halo_facts *f) {
-  cg_halo_pick p = {CG_PATH_STAGED, NULL, ""};
-  const int host = f->memory == CG_MEM_HOST, ipc_asked = f->request == CG_HALO_IPC || f->request == CG_HALO_HIP_IPC;
-  const char *mpi = host ? "host memory" : f->mpi_why;
-  if (f->request == CG_HALO_STAGED) {
-    snprintf(p.text, sizeof p.text, "boundary planes staged through host memory (--halo host), MPI point to point");
-    return p;
+  cg_halo_pick r = {.path = CG_PATH_STAGED};
+  int tried[CG_PATH_COUNT], ntried = 0;
+  if (f->request != CG_HALO_AUTO) {
+    const cg_halo_path *p = cg_halo_paths[f->request];
+    if (!(r.refused = p->why_not(p, f))) {
+      r.path = f->request;
+      p->describe(p, f, NULL, r.text, sizeof r.text);
+      return r;
+    }
+    tried[ntried++] = f->request;
+  } else {
+    for (int p = CG_PATH_STAGED + 1; p < CG_PATH_COUNT; p++) {
+      if (!candidate(f->memory, p)) continue;
+      const cg_halo_path *e = cg_halo_paths[p];
+      if (!e->why_not(e, f)) {
+        r.path = p;
+        e->describe(e, f, NULL, r.text, sizeof r.text);
+        return r;
+      }
+      tried[ntried++] = p;
+    }
   }
-  if ((host || f->mpi_aware) && !ipc_asked) {
-    p.path = CG_PATH_MPI_DEVICE;
-    snprintf(p.text, sizeof p.text, "MPI point to point on the model's own memory, no staging (%s)", mpi);
-    return p;
-  }
-  int ipc_path;
-  const char *why = f->request == CG_HALO_DEVICE ? "not asked" : ipc_why(f, &ipc_path);
-  if (!why) {
-    p.path = ipc_path;
-    snprintf(p.text, sizeof p.text, "device to device into the neighbours' ghosts through %s (one node), an "
-             "MPI message as the signal", cg_halo_path_name(ipc_path));
-    return p;
-  }
-  if (f->request == CG_HALO_DEVICE) p.refused = f->mpi_why;
-  if (ipc_asked) p.refused = why;
-  snprintf(p.text, sizeof p.text, "boundary planes staged through host memory, MPI point to point (IPC: %s; MPI: %s)",
-           why, mpi);
-  return p;
+  char why[320];
+  reasons(f, tried, ntried, why, sizeof why);
+  const cg_halo_path *fallback = cg_halo_paths[CG_PATH_STAGED];
+  fallback->describe(fallback, f, why, r.text, sizeof r.text);
+  return r;
 }

@@ -36,7 +36,7 @@ static const char *opt_history(const char *v, void *ctx) {
   return NULL;
 }
 static const char *opt_halo(const char *v, void *ctx) {
-  return pp_parse_choice(v, cg_halo_requests, &((cg_config *)ctx)->halo);
+  return cg_halo_parse_request(v, &((cg_config *)ctx)->halo);
 }
 static const char *opt_overlap(const char *v, void *ctx) {
   static const char *const forms[] = {"off", "on", "auto", NULL}; /* CG_OVERLAP_* */
@@ -180,7 +180,7 @@ static void check_options(pp_options *opt, void *ctx) {
 }
 
 int main(int argc, char **argv) {
-  static cg_config cfg = {.max_iters = 200, .expect = NAN, .overlap = CG_OVERLAP_AUTO}; /* the rest 0 */
+  static cg_config cfg = {.max_iters = 200, .expect = NAN, .halo = CG_HALO_AUTO, .overlap = CG_OVERLAP_AUTO};
   static const pp_app_option options[] = {
       {"--deck", "FILE|NAME", "input deck with 'N = ...': a file, or a deck of inputs/minife by name\n"
                                "                     (tiny, n150, n255, n325), instead of --size", opt_deck},

@@ -4,6 +4,7 @@
 #ifndef CGSOLVE_PROBLEM_H
 #define CGSOLVE_PROBLEM_H
 #include "cgsolve.h"
+#include "halo_path.h"
 #include "pp/session.h"
 #include "pp/measure.h"
 
@@ -17,8 +18,8 @@ typedef struct cg_config {
   int weak;
   int split;               /* --update split: two axpby and a dot instead of update */
   int variant;             /* --cg-variant: CG_CLASSIC or CG_CHRONOPOULOS_GEAR */
-  int halo;                /* --halo: CG_HALO_* (halo_pick.h) */
-  int path[PP_MODEL_COUNT];  /* the halo path each model takes (cg_halo_choose_all) */
+  int halo;                /* --halo: CG_HALO_AUTO or a path (CG_PATH_*, halo_path.h) */
+  int path[PP_MODEL_COUNT];  /* the halo path each model takes (CG_PATH_*; cg_halo_choose_all) */
   int overlap;             /* --overlap: CG_OVERLAP_* */
 } cg_config;
 /* --overlap: the exchange on a helper thread while the interior rows compute; auto (the
@@ -68,7 +69,7 @@ typedef struct cg_solver {
   int64_t *rowptr; int32_t *col; double *val; /* device */
   double *b, *x, *r, *p, *Ap, *scratch;       /* device; x, p (and r) have ghosts */
   double *w, *s_;          /* Chronopoulos-Gear: w = A r, s = A p (recurrence); NULL otherwise */
-  int path;                /* the halo path (CG_PATH_*) */
+  const cg_halo_path *path; /* the halo path (halo_path.h) */
   int overlap;             /* the timed solves overlap the exchange with the interior rows */
   struct cg_helper *helper; /* --overlap's helper thread, started by the first overlapped SpMV */
   int iters, stop;
@@ -78,15 +79,15 @@ typedef struct cg_solver {
   pp_parts pt;
 } cg_solver;
 
-/* halo_path.c. Collective: the halo path of every model under --halo into
+/* halo_choose.c. Collective: the halo path of every model under --halo into
  * c->path[] and the report; returns the line that refuses a request that
  * cannot be honoured (for pp_usage_check_all), or NULL. */
 const char *cg_halo_choose_all(const pp_session *s, cg_config *c);
 /* 1 when --overlap can run (a threads library in the build). */
 int cg_overlap_possible(void);
-/* 1 when the solves of a model whose halo takes `path` overlap it (--overlap, more than one
+/* 1 when the solves of a model whose halo takes path p overlap it (--overlap, more than one
  * rank, MPI_THREAD_SERIALIZED, threads). */
-int cg_overlaps(const cg_config *c, int path);
+int cg_overlaps(const cg_config *c, const cg_halo_path *p);
 /* Uploads the slab and allocates the vectors of model m. */
 void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_problem *pb,
                     pp_model m);

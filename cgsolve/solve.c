@@ -27,8 +27,9 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
   fault.breakdown = asked("cg-breakdown"); /* p.Ap = 0 at iteration 3 */
   fault.update = asked("cg-update");       /* the fused update's r.r comes back halved */
   S->s = s, S->c = c, S->pb = pb, S->m = m, S->ops = s->ops[m];
-  /* the device paths send whole planes: contiguous on slabs, staged otherwise */
-  S->path = cg_halo_contiguous(&pb->halo) ? c->path[m] : CG_PATH_STAGED;
+  /* a path that sends whole planes needs them contiguous (slabs); staged otherwise */
+  const cg_halo_path *chosen = cg_halo_paths[c->path[m]];
+  S->path = chosen->whole_planes && !cg_halo_contiguous(&pb->halo) ? cg_halo_paths[CG_PATH_STAGED] : chosen;
   /* the helper thread makes MPI calls: it needs MPI_THREAD_SERIALIZED */
   S->overlap = cg_overlaps(c, S->path);
   S->sk = spmv_kernels_for(m), S->ck = cg_kernels_for(m);
@@ -54,7 +55,7 @@ void cg_solver_init(cg_solver *S, pp_session *s, const cg_config *c, const cg_pr
 void cg_solver_free(cg_solver *S) {
   cg_helper_stop(S->helper);
   S->sk->release(S->plan);
-  if (cg_path_is_ipc(S->path)) cg_ipc_forget(S->p), cg_ipc_forget(S->r);
+  if (S->path->forget) S->path->forget(S->p), S->path->forget(S->r);
   void *dev[] = {S->rowptr, S->col, S->val, S->b, S->x, S->p, S->r, S->Ap, S->scratch, S->w, S->s_};
   for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
     if (dev[i]) S->ops->free(dev[i]);
@@ -66,7 +67,7 @@ static void do_halo(cg_solver *S, double *v) {
   if (pp_mpi_size() == 1) return;
   pp_part_begin(&S->pt);
   S->ops->sync(); /* the planes final: no path's read of them waits for the model's kernels */
-  cg_halo_exchange(&S->pb->halo, S->ops, v, S->path);
+  cg_halo_exchange(&S->pb->halo, S->path, S->ops, v);
   pp_part_end(&S->pt, K_HALO);
 }
 static void do_spmv(cg_solver *S, const double *x, double *y) {
@@ -95,8 +96,8 @@ int cg_overlap_possible(void) {
 #endif
 }
 
-int cg_overlaps(const cg_config *c, int path) {
-  const int asked = c->overlap == CG_OVERLAP_ON || (c->overlap == CG_OVERLAP_AUTO && path == CG_PATH_STAGED);
+int cg_overlaps(const cg_config *c, const cg_halo_path *p) {
+  const int asked = c->overlap == CG_OVERLAP_ON || (c->overlap == CG_OVERLAP_AUTO && p->overlap_auto);
   return asked && pp_mpi_size() > 1 && pp_mpi_serialized() && cg_overlap_possible();
 }
 
@@ -116,7 +117,7 @@ static void halo_spmv(cg_solver *S, double *v, double *y) {
    * interior rows (cg_halo_exchange). */
   S->ops->sync();
   const double t0 = S->pt.on ? pp_wtime() : 0;
-  cg_helper_post(S->helper, h, S->ops, v, S->path);
+  cg_helper_post(S->helper, h, S->path, S->ops, v);
   S->sk->spmv(S->plan, n - lo - hi, S->rowptr + lo, S->col, S->val, v, y + lo);
   /* timed: the interior rows done first (the model's launches may be asynchronous), so that
    * cg_halo is the part of the exchange they did not hide, not a wait beside them */

@@ -7,10 +7,9 @@
 #include "pp/pp.h"
 #include "suite.h"
 
-int mb_blocks = 0;
-
 typedef struct config {
   pp_list tpb;
+  int blocks;       /* --blocks: of the streaming, atomic and reduction kernels (0: one per tpb elements) */
   uint64_t kernels; /* bit i: mb_suite[i] */
   int energy_all;   /* --energy-tpb all */
 } config;
@@ -34,9 +33,8 @@ static const char *parse_tpb(const char *v, void *ctx) {
 
 static const char *parse_blocks(const char *v, void *ctx) {
   long long b;
-  (void)ctx;
   const char *err = pp_parse_int(v, 0, 0x7fffffff, &b);
-  if (!err) mb_blocks = (int)b;
+  if (!err) ((config *)ctx)->blocks = (int)b;
   return err;
 }
 
@@ -93,7 +91,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < cfg.tpb.n; i++)
     snprintf(tpbs + strlen(tpbs), sizeof tpbs - strlen(tpbs), "%s%lld", i ? "," : "", cfg.tpb.v[i]);
   pp_report_param(s.report, "threads per block", "%s", tpbs);
-  if (mb_blocks) pp_report_param(s.report, "blocks (streaming, atomics, reductions)", "%d", mb_blocks);
+  if (cfg.blocks) pp_report_param(s.report, "blocks (streaming, atomics, reductions)", "%d", cfg.blocks);
   else pp_report_param(s.report, "blocks (streaming, atomics, reductions)", "one per tpb elements");
 
   /* One result buffer for every check, its pages touched once (suite.h). */
@@ -114,7 +112,7 @@ int main(int argc, char **argv) {
       if (!s.ops[m]) continue;
       int tpb[MB_MAX_TPB], ntpb = m == PP_HOST ? 1 : cfg.tpb.n;
       for (int t = 0; t < ntpb; t++) tpb[t] = m == PP_HOST ? 256 : (int)cfg.tpb.v[t];
-      mb_run_model(&s, (pp_model)m, &in, &gold, tpb, ntpb, cfg.energy_all, here, check_buf);
+      mb_run_model(&s, (pp_model)m, &in, &gold, tpb, ntpb, cfg.blocks, cfg.energy_all, here, check_buf);
     }
     mb_inputs_free(&in);
   }

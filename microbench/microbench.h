@@ -13,9 +13,9 @@
  *     pointers), allocated, filled and poisoned by the driver (suite.c); a
  *     kernel allocates nothing;
  *   - tpb, from --tpb, is a multiple of 32: the threads of a block/team, which
- *     the model maps to its launch shape (host ignores it); mb_blocks, when
- *     not 0, is the number of blocks/teams of the streaming and atomic
- *     kernels, their threads striding over the array;
+ *     the model maps to its launch shape (host ignores it); blocks, from
+ *     --blocks, when not 0 is the number of blocks/teams of the streaming,
+ *     atomic and launch-chain kernels, their threads striding over the array;
  *   - the streaming entries need not wait for their kernel: the driver times
  *     each run with the model's device-synchronized timer; an entry that
  *     returns a value (atomic_update, atomic_capture) returns it on the host,
@@ -51,35 +51,32 @@ PP_EXTERN_C_BEGIN
 #define MB_LAUNCH_REPS 100
 
 /* Every pointer is device memory of the model. n elements, tpb threads per
- * block/team (the model maps it to its launch shape; host ignores it).
+ * block/team (the model maps it to its launch shape; host ignores it),
+ * blocks blocks/teams (0: one per tpb elements; host ignores it).
  * Each entry is named for its row (and its per-item function mb_<row>). */
 typedef struct mb_kernels {
-  void (*init)(double *z, size_t n, int tpb);
-  void (*zaxpy_d)(double *z, double a, const double *x, const double *y, size_t n, int tpb);
-  void (*zaxpy_f)(float *z, float a, const float *x, const float *y, size_t n, int tpb);
-  void (*zaxpy_i)(int *z, int a, const int *x, const int *y, size_t n, int tpb);
-  void (*copy)(double *z, const double *a, size_t n, int tpb);
-  void (*mul)(double *z, const double *c, size_t n, int tpb);
-  void (*add)(double *z, const double *a, const double *b, size_t n, int tpb);
-  void (*triad)(double *z, const double *b, const double *c, size_t n, int tpb);
+  void (*init)(double *z, size_t n, int tpb, int blocks);
+  void (*zaxpy_d)(double *z, double a, const double *x, const double *y, size_t n, int tpb, int blocks);
+  void (*zaxpy_f)(float *z, float a, const float *x, const float *y, size_t n, int tpb, int blocks);
+  void (*zaxpy_i)(int *z, int a, const int *x, const int *y, size_t n, int tpb, int blocks);
+  void (*copy)(double *z, const double *a, size_t n, int tpb, int blocks);
+  void (*mul)(double *z, const double *c, size_t n, int tpb, int blocks);
+  void (*add)(double *z, const double *a, const double *b, size_t n, int tpb, int blocks);
+  void (*triad)(double *z, const double *b, const double *c, size_t n, int tpb, int blocks);
   /* sum of x through one atomic accumulator (acc: 1 device double); returns it */
-  double (*atomic_update)(const double *x, size_t n, int tpb, double *acc);
+  double (*atomic_update)(const double *x, size_t n, int tpb, int blocks, double *acc);
   /* copies the positive x[i] to out[k], k taken by atomic capture on *count;
    * returns the count */
-  long long (*atomic_capture)(const double *x, size_t n, int tpb, double *out,
+  long long (*atomic_capture)(const double *x, size_t n, int tpb, int blocks, double *out,
                               unsigned long long *count);
   /* one launch of a one-thread kernel that adds 1 to flag[0], synchronized */
   void (*launch_empty)(int *flag, int tpb);
   /* MB_CHAIN_KERNELS launches, each a[i] += 1 over MB_CHAIN_LEN elements:
    * synchronized after each launch, or launched back to back (nowait +
    * depend / one stream) and synchronized once */
-  void (*launch_sync)(double *a, int tpb);
-  void (*launch_async)(double *a, int tpb);
+  void (*launch_sync)(double *a, int tpb, int blocks);
+  void (*launch_async)(double *a, int tpb, int blocks);
 } mb_kernels;
-
-/* Blocks/teams of the streaming, atomic and reduction kernels (threads
- * stride over the array); 0 = one block per tpb elements. Set by --blocks. */
-extern int mb_blocks;
 
 /* The models' kernel tables (only the built ones exist). */
 PP_DECLARE_MODEL_GETTERS(mb_kernels, mb_kernels_)

@@ -30,6 +30,7 @@ typedef struct mb_state {
   const mb_gold *gold;
   size_t n;
   int tpb;
+  int blocks; /* --blocks (0: one per tpb elements) */
   double *a, *b, *c, *v, *z, *scratch, *acc, *chain; /* device */
   float *xf, *yf, *zf;
   int *xi, *yi, *zi, *flag;
@@ -45,35 +46,35 @@ static long long runs(const mb_state *r) { return r->s->opt.warmup + r->s->opt.s
 
 /* ---- run functions, named for their rows ----------------------------------- */
 #define R mb_state *r = ctx
-static void init(void *ctx) { R; r->k->init(r->z, r->n, r->tpb); }
-static void zaxpy_d(void *ctx) { R; r->k->zaxpy_d(r->z, MB_AXPY_A, r->a, r->b, r->n, r->tpb); }
+static void init(void *ctx) { R; r->k->init(r->z, r->n, r->tpb, r->blocks); }
+static void zaxpy_d(void *ctx) { R; r->k->zaxpy_d(r->z, MB_AXPY_A, r->a, r->b, r->n, r->tpb, r->blocks); }
 static void zaxpy_f(void *ctx) {
   R;
-  r->k->zaxpy_f(r->zf, (float)MB_AXPY_A, r->xf, r->yf, r->n, r->tpb);
+  r->k->zaxpy_f(r->zf, (float)MB_AXPY_A, r->xf, r->yf, r->n, r->tpb, r->blocks);
 }
-static void zaxpy_i(void *ctx) { R; r->k->zaxpy_i(r->zi, MB_AXPY_I, r->xi, r->yi, r->n, r->tpb); }
-static void copy(void *ctx) { R; r->k->copy(r->z, r->a, r->n, r->tpb); }
-static void mul(void *ctx) { R; r->k->mul(r->z, r->c, r->n, r->tpb); }
-static void add(void *ctx) { R; r->k->add(r->z, r->a, r->b, r->n, r->tpb); }
-static void triad(void *ctx) { R; r->k->triad(r->z, r->b, r->c, r->n, r->tpb); }
+static void zaxpy_i(void *ctx) { R; r->k->zaxpy_i(r->zi, MB_AXPY_I, r->xi, r->yi, r->n, r->tpb, r->blocks); }
+static void copy(void *ctx) { R; r->k->copy(r->z, r->a, r->n, r->tpb, r->blocks); }
+static void mul(void *ctx) { R; r->k->mul(r->z, r->c, r->n, r->tpb, r->blocks); }
+static void add(void *ctx) { R; r->k->add(r->z, r->a, r->b, r->n, r->tpb, r->blocks); }
+static void triad(void *ctx) { R; r->k->triad(r->z, r->b, r->c, r->n, r->tpb, r->blocks); }
 static void dot(void *ctx) {
   R;
-  r->result = r->red->dot(r->a, r->b, r->n, r->tpb, mb_blocks, r->scratch);
+  r->result = r->red->dot(r->a, r->b, r->n, r->tpb, r->blocks, r->scratch);
 }
-static void atomic_update(void *ctx) { R; r->result = r->k->atomic_update(r->v, r->n, r->tpb, r->acc); }
+static void atomic_update(void *ctx) { R; r->result = r->k->atomic_update(r->v, r->n, r->tpb, r->blocks, r->acc); }
 static void atomic_capture(void *ctx) {
   R;
-  r->count_out = r->k->atomic_capture(r->v, r->n, r->tpb, r->z, r->count);
+  r->count_out = r->k->atomic_capture(r->v, r->n, r->tpb, r->blocks, r->z, r->count);
 }
-static void reduce(void *ctx) { R; r->result = r->red->sum(r->v, r->n, r->tpb, mb_blocks, r->scratch); }
+static void reduce(void *ctx) { R; r->result = r->red->sum(r->v, r->n, r->tpb, r->blocks, r->scratch); }
 static void launch_empty(void *ctx) {
   R;
   if (r->skip_one) pp_fault_fire("launch_empty-skip-one");
   for (int i = r->skip_one; i < MB_LAUNCH_REPS; i++) r->k->launch_empty(r->flag, r->tpb);
   r->skip_one = 0;
 }
-static void launch_sync(void *ctx) { R; r->k->launch_sync(r->chain, r->tpb); }
-static void launch_async(void *ctx) { R; r->k->launch_async(r->chain, r->tpb); }
+static void launch_sync(void *ctx) { R; r->k->launch_sync(r->chain, r->tpb, r->blocks); }
+static void launch_async(void *ctx) { R; r->k->launch_async(r->chain, r->tpb, r->blocks); }
 
 /* ---- setup: poison what the run writes -------------------------------------- */
 static void poison_z(void *ctx) { R; pp_device_poison_d(r->ops, r->z, r->n); }
@@ -279,10 +280,10 @@ static void meter_fastest(pp_session *s, pp_model m, mb_state *r, const int *tpb
 }
 
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, const int *tpb,
-                  int ntpb, int energy_all, uint64_t mask, void *check_buf) {
+                  int ntpb, int blocks, int energy_all, uint64_t mask, void *check_buf) {
   mb_state r;
   memset(&r, 0, sizeof r);
-  r.s = s, r.ops = s->ops[m], r.in = in, r.gold = gold, r.n = in->n;
+  r.s = s, r.ops = s->ops[m], r.in = in, r.gold = gold, r.n = in->n, r.blocks = blocks;
   r.host = check_buf;
   r.k = PP_MODEL_DISPATCH(m, mb_kernels_);
   r.red = pp_reduce_for(m);

@@ -16,13 +16,14 @@ extern const char *const mb_faults[];
 #define MB_DEVICE_FIXED_BYTES (8.0 * (PP_REDUCE_SCRATCH_LEN + MB_CHAIN_LEN + 2) + 16)
 
 /* Runs the kernels of `mask` (bit i: mb_suite[i]) of model m on the inputs
- * at each of the ntpb threads per block, size n = in->n (fixed-size kernels
- * at their own). With energy_all 0, a kernel's energy is metered once, at
- * its fastest tpb (a row the summary reports), the other rows say so. */
+ * at each of the ntpb threads per block and `blocks` blocks (--blocks, 0:
+ * one per tpb elements), size n = in->n (fixed-size kernels at their own).
+ * With energy_all 0, a kernel's energy is metered once, at its fastest tpb
+ * (a row the summary reports), the other rows say so. */
 /* check_buf: host memory for one downloaded result (in->n doubles), allocated and
  * touched once by the caller: a fresh allocation per check made every row pay the
  * page faults of a 512 MiB buffer at 2^26. */
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, const int *tpb,
-                  int ntpb, int energy_all, uint64_t mask, void *check_buf);
+                  int ntpb, int blocks, int energy_all, uint64_t mask, void *check_buf);
 
 #endif

@@ -4,9 +4,12 @@
 # GPU-aware answer is the MPI query's own, MPICH_GPU_SUPPORT_ENABLED=1 where
 # it must say yes): the path the report names, the path that ran on the host
 # memory, the solve validated; and the refusals, once, exit 2, no MPI_Abort.
-add_executable(test_halo_pick test_halo_pick.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_pick.c)
-target_include_directories(test_halo_pick PRIVATE ${PROJECT_SOURCE_DIR}/cgsolve)
+# (the choice reads the table of paths: CG_HALO_PATH_SOURCES, cgsolve/CMakeLists.txt)
+add_executable(test_halo_pick test_halo_pick.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_pick.c ${CG_HALO_PATH_SOURCES})
+target_include_directories(test_halo_pick PRIVATE ${PROJECT_SOURCE_DIR}/cgsolve ${PROJECT_SOURCE_DIR}/minife)
 target_compile_options(test_halo_pick PRIVATE -Wall -Wextra)
+pp_link_common(test_halo_pick)
+target_link_libraries(test_halo_pick PRIVATE ${CMAKE_DL_LIBS})
 pp_test(unit_halo_pick COMMAND test_halo_pick LABELS unit)
 set_tests_properties(unit_halo_pick PROPERTIES TIMEOUT 30)
 if(NOT PP_HAVE_MPI)
@@ -72,8 +75,7 @@ set_tests_properties(${_hpTests} PROPERTIES TIMEOUT 60)
 
 # The IPC exchange (cgsolve/halo_ipc.c, shared by CUDA and HIP IPC) over a
 # driver of shared host memory, on 2 and 3 ranks: what the GPUs run, minus the GPU.
-add_executable(test_halo_ipc test_halo_ipc.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc.c
-  ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_cuda.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_hip.c)
+add_executable(test_halo_ipc test_halo_ipc.c ${CG_HALO_PATH_SOURCES})
 target_include_directories(test_halo_ipc PRIVATE ${PROJECT_SOURCE_DIR}/cgsolve ${PROJECT_SOURCE_DIR}/minife)
 target_compile_options(test_halo_ipc PRIVATE -Wall -Wextra)
 pp_link_common(test_halo_ipc)
@@ -89,9 +91,7 @@ endforeach()
 find_package(Threads)
 if(Threads_FOUND)
   add_executable(test_halo_staged test_halo_staged.c ${PROJECT_SOURCE_DIR}/cgsolve/halo.c
-    ${PROJECT_SOURCE_DIR}/cgsolve/halo_helper.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_pick.c
-    ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc.c ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_cuda.c
-    ${PROJECT_SOURCE_DIR}/cgsolve/halo_ipc_hip.c)
+    ${PROJECT_SOURCE_DIR}/cgsolve/halo_helper.c ${CG_HALO_PATH_SOURCES})
   target_include_directories(test_halo_staged PRIVATE ${PROJECT_SOURCE_DIR}/cgsolve ${PROJECT_SOURCE_DIR}/minife)
   target_compile_definitions(test_halo_staged PRIVATE CG_HAVE_THREADS=1)
   target_compile_options(test_halo_staged PRIVATE -Wall -Wextra)

@@ -1,9 +1,12 @@
 /* Unit tests of the common layer: statistics, size parsing, RNG skip-ahead,
- * validation helpers. Exits non-zero on the first failed check. */
+ * validation helpers, the run-time library loader. Exits non-zero on the
+ * first failed check. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/dynlib.h"
 #include "pp/pp.h"
 #include "check.h"
 
@@ -149,11 +152,47 @@ static void test_validate(void) {
   CHECK(isnan(p[0]) && isnan(p[2]));
 }
 
+/* pp_dynlib_load on the C math library, which every Linux host has. */
+static struct {
+  double (*cos)(double);
+  double (*sqrt)(double);
+  double (*none)(double);
+} m;
+static void test_dynlib(void) {
+  const pp_dynsym syms[] = {{.name = "cos", .at = &m.cos},
+                            {.name = "pp_no_such_sqrt", .alt = "sqrt", .at = &m.sqrt},
+                            {.name = "pp_no_such_function", .at = &m.none, .optional = 1},
+                            {.name = NULL}};
+  pp_dynlib lib = {.names = {"libpp-no-such-library.so", "libm.so.6"}, .syms = syms};
+  CHECK(pp_dynlib_load(&lib) == 0 && lib.handle);
+  CHECK(m.cos && m.cos(0.0) == 1.0 && m.sqrt && m.sqrt(4.0) == 2.0 && !m.none);
+  CHECK(pp_dynlib_load(&lib) == 0); /* once: the same answer */
+
+  const pp_dynsym needed[] = {
+      {.name = "cos", .at = &m.cos}, {.name = "pp_no_such_function", .at = &m.none}, {.name = NULL}};
+  pp_dynlib lacks = {.names = {"libm.so.6"}, .syms = needed};
+  CHECK(pp_dynlib_load(&lacks) == -1 && !lacks.handle);
+  CHECK(!strcmp(lacks.why, "not available: libm.so.6: pp_no_such_function missing"));
+
+  pp_dynlib absent = {.names = {"libpp-no-such-library.so"}, .syms = needed};
+  CHECK(pp_dynlib_load(&absent) == -1);
+  CHECK(!strncmp(absent.why, "not available: cannot load libpp-no-such-library.so (", 53));
+
+  /* the environment's path replaces the names */
+  setenv("PP_TEST_DYNLIB", "libm.so.6", 1);
+  pp_dynlib by_env = {.env = "PP_TEST_DYNLIB", .names = {"libpp-no-such-library.so"}, .syms = syms};
+  CHECK(pp_dynlib_load(&by_env) == 0);
+  setenv("PP_TEST_DYNLIB", "/nonexistent/libm.so.6", 1);
+  pp_dynlib bad_env = {.env = "PP_TEST_DYNLIB", .names = {"libm.so.6"}, .syms = syms};
+  CHECK(pp_dynlib_load(&bad_env) == -1 && strstr(bad_env.why, "cannot load /nonexistent/libm.so.6"));
+}
+
 int main(void) {
   test_stats();
   test_parse();
   test_rng();
   test_validate();
+  test_dynlib();
   if (failures) {
     fprintf(stderr, "test_common: %d check(s) failed\n", failures);
     return 1;

@@ -3,7 +3,8 @@
  * memory, whose IPC handle is the segment's name and whose copy is memcpy,
  * under 2 and 3 ranks. Checks: the ghosts hold the neighbours' planes (at
  * the vector's offset in its allocation), a second exchange reuses the
- * mapping and carries new values, cg_ipc_forget closes what was opened, and
+ * mapping and carries new values, a halo path entry over the driver checks
+ * the memory and exchanges alike, cg_ipc_forget closes what was opened, and
  * an open that fails on one rank fails the exchange on every rank (nobody
  * waits for a neighbour that gave up). Exits non-zero on a failure. */
 #define _POSIX_C_SOURCE 200809L
@@ -26,10 +27,13 @@ static size_t seg_bytes;
 static int opens, closes, fail_open_rank = -1;
 
 static const char *load(void) { return NULL; }
-static int is_device(const void *p) { (void)p; return 1; }
+static int in_segment(const void *p) {
+  return (const char *)p >= (const char *)seg && (const char *)p < (const char *)seg + seg_bytes;
+}
+static int is_device(const void *p) { return in_segment(p); }
 static int current_for(const void *p) { (void)p; return 0; }
 static int base(const void *p, uintptr_t *b) {
-  if ((const char *)p < (const char *)seg || (const char *)p >= (const char *)seg + seg_bytes) return -1;
+  if (!in_segment(p)) return -1;
   *b = (uintptr_t)seg;
   return 0;
 }
@@ -60,7 +64,10 @@ static int copy(uintptr_t dst, uintptr_t src, size_t bytes) {
 }
 static int wait_copies(void) { return 0; }
 static const cg_ipc_driver shm_driver = {"shared-memory IPC", load, is_device, current_for, base, get_handle,
-                                         open_handle, close_handle, copy, wait_copies};
+                                         open_handle, close_handle, copy, wait_copies, "not in the segment"};
+/* A halo path entry over it, as a vendor's file makes one (halo_ipc_cuda.c). */
+static const cg_halo_path shm_path = {.name = "shared-memory IPC", .check = cg_ipc_check,
+                                      .exchange = cg_ipc_exchange, .data = &shm_driver};
 
 int main(int argc, char **argv) {
   halo_test_start(&argc, &argv, "test_halo_ipc");
@@ -95,6 +102,15 @@ int main(int argc, char **argv) {
   CHECK(cg_ipc_exchange_on(&shm_driver, &h, x) == 0);
   CHECK(ghosts_right(&h, x, 1000));
   CHECK(opens == nbrs); /* mapped once */
+  /* the same through a table entry: its driver check, its exchange */
+  double not_device = 0;
+  CHECK(shm_path.check(&shm_path, x) == NULL);
+  CHECK(!strcmp(shm_path.check(&shm_path, &not_device), "not in the segment"));
+  fill(x, 2000);
+  pp_mpi_barrier();
+  CHECK(shm_path.exchange(&shm_path, &h, NULL, x) == 0);
+  CHECK(ghosts_right(&h, x, 2000));
+  CHECK(opens == nbrs);
   cg_ipc_forget(x);
   CHECK(closes == opens);
   munmap(seg, seg_bytes);

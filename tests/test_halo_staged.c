@@ -1,16 +1,17 @@
-/* cgsolve's staged halo exchange (cgsolve/halo.c) and --overlap's helper
+/* cgsolve's staged halo exchange (cgsolve/halo_mpi.c) and --overlap's helper
  * thread (cgsolve/halo_helper.c) on the CPU, on 2 and 3 ranks, with a fake
  * model whose "device" is host memory. Checks: the staged path copies through
  * the model's concurrent copies where it has them (cuda, hip: the ones that
  * run beside the kernels) and through to_host/to_device otherwise; the
  * ghosts hold the neighbours' planes; handed to the helper, every exchange
- * is complete when cg_helper_wait returns (500 exchanges, new values each).
+ * is complete when cg_helper_wait returns (500 exchanges, new values each);
+ * the path of MPI on the model's own memory fills them without a copy.
  * Exits non-zero on a failure. */
 #include <stdio.h>
 #include <string.h>
 #include "cgsolve.h"
 #include "halo_helper.h"
-#include "halo_pick.h"
+#include "halo_path.h"
 #include "pp/mpi.h"
 
 #include "check.h"
@@ -42,21 +43,27 @@ int main(int argc, char **argv) {
   const int copies = 2 * ((h.nbr[0] >= 0) + (h.nbr[1] >= 0)); /* one out, one in per neighbour */
 
   fill(x, 0);
-  cg_halo_exchange(&h, &plain, x, CG_PATH_STAGED);
+  cg_halo_exchange(&h, &cg_halo_staged, &plain, x);
   CHECK(ghosts_right(&h, x, 0));
   CHECK(plain_calls == copies && concurrent_calls == 0);
 
   plain_calls = 0;
   fill(x, 10);
-  cg_halo_exchange(&h, &with_concurrent, x, CG_PATH_STAGED);
+  cg_halo_exchange(&h, &cg_halo_staged, &with_concurrent, x);
   CHECK(ghosts_right(&h, x, 10));
+  CHECK(plain_calls == 0 && concurrent_calls == copies);
+
+  /* MPI on the model's own memory (slabs: contiguous planes): x handed to MPI, no copies */
+  fill(x, 20);
+  cg_halo_exchange(&h, &cg_halo_mpi_device, &with_concurrent, x);
+  CHECK(ghosts_right(&h, x, 20));
   CHECK(plain_calls == 0 && concurrent_calls == copies);
 
   cg_helper *g = cg_helper_start();
   CHECK(g != NULL);
   for (int k = 0; g && k < 500; k++) {
     fill(x, 1000 + k);
-    cg_helper_post(g, &h, &with_concurrent, x, CG_PATH_STAGED);
+    cg_helper_post(g, &h, &cg_halo_staged, &with_concurrent, x);
     cg_helper_wait(g);
     CHECK(ghosts_right(&h, x, 1000 + k));
   }

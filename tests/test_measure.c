@@ -87,6 +87,32 @@ static void test_run(pp_session *s) {
   CHECK(!r->valid);
 }
 
+/* --timer wall (the session's option): the run timed between two syncs of the
+ * model by the host's clock, never by the model's timer (whose fake clock
+ * would say 0.5 s). */
+static int syncs, timer_calls;
+static void counting_sync(void) { syncs++; }
+static void counting_start(void) { timer_calls++; }
+static double counting_stop(void) { return timer_calls++, 0.5; }
+static void test_wall_timer(pp_session *s) {
+  CHECK(!s->opt.timer_wall && s->opt.gpu_wait == 1); /* the defaults: events, spin */
+  const pp_device_ops counting = {.model = PP_HOST, .sync = counting_sync, .timer_start = counting_start,
+                                  .timer_stop = counting_stop};
+  const pp_device_ops *model = s->ops[PP_HOST];
+  s->ops[PP_HOST] = &counting;
+  job j = {0, 0.5, 1, NULL};
+  const pp_measure m = {.name = "walled", .unit = "us/run", .size = 1, .ranks = PP_RANKS_SPLIT};
+  s->opt.timer_wall = 1;
+  pp_row *r = pp_measure_run(s, PP_HOST, &m, run_whole, &j, verify);
+  CHECK(timer_calls == 0 && syncs == 1 + 2 * s->opt.samples); /* after the warm-up, around each run */
+  CHECK(r->time.median < 0.25);
+  s->opt.timer_wall = 0;
+  r = pp_measure_run(s, PP_HOST, &m, run_whole, &j, verify);
+  CHECK(timer_calls == 2 * s->opt.samples);
+  SAME(r->time.median, 0.5);
+  s->ops[PP_HOST] = model;
+}
+
 static void test_parts(pp_session *s, pp_parts_mode mode) {
   const int every = mode == PP_PARTS_EVERY_RUN;
   pp_parts pt;
@@ -138,6 +164,7 @@ int main(void) {
   s.ops[PP_HOST] = &fake;
   s.ready = 1; /* no copy ceiling: nothing here moves memory */
   test_run(&s);
+  test_wall_timer(&s);
   test_parts(&s, PP_PARTS_EVERY_RUN);
   test_parts(&s, PP_PARTS_EXTRA_RUN);
   /* the report ends with the failures above as FAIL rows: exit 1 is expected */

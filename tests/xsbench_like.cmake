@@ -201,7 +201,7 @@ if(TARGET xs_kernels_emu)
   pp_test(xsbench_like_tile_sort_w64 COMMAND ${XS_EMU} sort 8200 28 64 EXPECT 0 "8200 keys, bits .28, 64., 64-lane warps, twice: ok" LABELS validate)
   pp_test(xsbench_like_tile_sort_stable COMMAND ${XS_EMU} sort 4200 60 32 ties EXPECT 0 "stability, twice: ok" LABELS validate)
   pp_test(xsbench_like_tile_sort_fault COMMAND ${XS_EMU} sort 2100 60 32 fault EXPECT 1 "2100 keys.*WRONG" LABELS validate)
-  # The band sampler (kernels/sample_band.h): 3 bands of 40000 lookups (3 blocks
+  # The band sampler (device/sample_band.h): 3 bands of 40000 lookups (3 blocks
   # at once racing for their places, the last one partial; rings wrapping and
   # flushed at the end), one counter across the launches; and 77 lookups in 4
   # bands (lanes with no step, empty rings). A planted fault must fail. (Seen

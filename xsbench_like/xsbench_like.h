@@ -19,7 +19,7 @@
  *   - the checksum of one simulation is the sum of what fused, lookups and
  *     sorted_lookups return, plus sum_read's: models that add into device
  *     slots (return 0 there) never clear them and bring back in sum_read what
- *     they gained since the last sum_read (xs_sum_gained, kernels/dev_work.h:
+ *     they gained since the last sum_read (xs_sum_gained, device/dev_work.h:
  *     no clearing launch per simulation); models whose kernels return their
  *     sums leave sum_read NULL;
  *   - fused: baseline's sample + lookup of [first, first+n), one kernel;

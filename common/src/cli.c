@@ -463,14 +463,14 @@ static void cli_parse(void *ctx) {
       const char *v = need_arg(app, argc, argv, &i);
       if (strcmp(v, "events") && strcmp(v, "wall"))
         pp_usage_error(app->name, "--timer: '%s' is neither 'events' nor 'wall'", v);
-      pp_timer_wall = !strcmp(v, "wall");
+      opt->timer_wall = !strcmp(v, "wall");
     } else if (!strcmp(a, "--gpu-wait")) {
       static const char *const modes[] = {"auto", "spin", "yield", "block"};
       const char *v = need_arg(app, argc, argv, &i);
       int k = 0;
       while (k < 4 && strcmp(v, modes[k])) k++;
       if (k == 4) pp_usage_error(app->name, "--gpu-wait: '%s' is not auto, spin, yield or block", v);
-      pp_gpu_wait = k;
+      opt->gpu_wait = k;
       opt->gpu_wait_set = 1;
     } else if (!strcmp(a, "--bootstrap")) {
       opt->bootstrap.resamples = (int)int_opt(app, a, need_arg(app, argc, argv, &i), 0, PP_MAX_BOOTSTRAP);
@@ -534,6 +534,7 @@ void pp_cli_parse(int argc, char **argv, const pp_app *app, pp_options *opt) {
   opt->bootstrap.confidence = 0.95;
   opt->seed = 42;
   opt->device = -1;
+  opt->gpu_wait = 1; /* spin: see pp_native_set_wait */
   opt->progress = 1;
   opt->energy_max_s = 1.0; /* per row, a cap: most rows need two to five counter updates */
   record_command(argc, argv, opt->command, sizeof opt->command);

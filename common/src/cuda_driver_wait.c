@@ -8,10 +8,10 @@
  * current on this thread, which GCC's libgomp then adopts instead of creating
  * its own. It also names the GPU an OpenMP device runs on (pp_native_identity).
  */
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "pp/device.h"
+#include "pp/dynlib.h"
 #include "pp/mpi.h"
 #include "pp/system.h"
 
@@ -40,27 +40,27 @@ static struct {
   fn_version version;
 } cu;
 
+static const pp_dynsym cu_syms[] = {
+    {.name = "cuInit", .at = &cu.init},
+    {.name = "cuDeviceGetCount", .at = &cu.count},
+    {.name = "cuDeviceGet", .at = &cu.get},
+    {.name = "cuDevicePrimaryCtxSetFlags_v2", .alt = "cuDevicePrimaryCtxSetFlags", .at = &cu.setflags},
+    {.name = "cuDevicePrimaryCtxRetain", .at = &cu.retain},
+    {.name = "cuCtxSetCurrent", .at = &cu.setcurrent},
+    {.name = "cuMemGetInfo_v2", .at = &cu.meminfo},
+    {.name = "cuDeviceGetName", .at = &cu.name, .optional = 1},
+    {.name = "cuDeviceGetPCIBusId", .at = &cu.busid, .optional = 1},
+    {.name = "cuDeviceGetUuid_v2", .alt = "cuDeviceGetUuid", .at = &cu.uuid, .optional = 1},
+    {.name = "cuDriverGetVersion", .at = &cu.version, .optional = 1},
+    {.name = NULL}};
+/* RTLD_GLOBAL: the driver the OpenMP runtime loads too */
+static pp_dynlib cuda = {.names = {"libcuda.so.1"}, .global = 1, .syms = cu_syms};
+
 /* The driver's entry points; 0 when all are there and cuInit succeeded. */
 static int load(void) {
   if (cu.tried) return cu.ok ? 0 : -1;
   cu.tried = 1;
-  void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-  if (!h) return -1;
-  cu.init = (fn_init)dlsym(h, "cuInit");
-  cu.count = (fn_count)dlsym(h, "cuDeviceGetCount");
-  cu.get = (fn_get)dlsym(h, "cuDeviceGet");
-  cu.setflags = (fn_setflags)dlsym(h, "cuDevicePrimaryCtxSetFlags_v2");
-  if (!cu.setflags) cu.setflags = (fn_setflags)dlsym(h, "cuDevicePrimaryCtxSetFlags");
-  cu.retain = (fn_retain)dlsym(h, "cuDevicePrimaryCtxRetain");
-  cu.setcurrent = (fn_setcurrent)dlsym(h, "cuCtxSetCurrent");
-  cu.meminfo = (fn_meminfo)dlsym(h, "cuMemGetInfo_v2");
-  cu.name = (fn_name)dlsym(h, "cuDeviceGetName");
-  cu.busid = (fn_name)dlsym(h, "cuDeviceGetPCIBusId");
-  cu.uuid = (fn_uuid)dlsym(h, "cuDeviceGetUuid_v2");
-  if (!cu.uuid) cu.uuid = (fn_uuid)dlsym(h, "cuDeviceGetUuid");
-  cu.version = (fn_version)dlsym(h, "cuDriverGetVersion");
-  cu.ok = cu.init && cu.count && cu.get && cu.setflags && cu.retain && cu.setcurrent && cu.meminfo &&
-          cu.init(0) == 0;
+  cu.ok = pp_dynlib_load(&cuda) == 0 && cu.init(0) == 0;
   return cu.ok ? 0 : -1;
 }
 
@@ -77,11 +77,11 @@ static int make_current(int dev) {
   return cu.retain(&ctx, dev) || cu.setcurrent(ctx) ? -1 : 0;
 }
 
-int pp_native_set_wait(int index) {
-  /* CU_CTX_SCHED_AUTO, _SPIN, _YIELD, _BLOCKING_SYNC, in pp_gpu_wait's order */
+int pp_native_set_wait(int index, int mode) {
+  /* CU_CTX_SCHED_AUTO, _SPIN, _YIELD, _BLOCKING_SYNC, in the modes' order */
   static const unsigned flags[] = {0x0, 0x1, 0x2, 0x4};
   int dev = 0;
-  if (device_of(index, &dev) || cu.setflags(dev, flags[pp_gpu_wait & 3])) return -1;
+  if (device_of(index, &dev) || cu.setflags(dev, flags[mode & 3])) return -1;
   return make_current(dev);
 }
 

@@ -9,13 +9,10 @@
 /* Each backend's ops table (only the built backends define theirs). */
 PP_DECLARE_MODEL_GETTERS(pp_device_ops, pp_device_ops_)
 
-int pp_timer_wall = 0;
-int pp_gpu_wait = 1; /* spin: see --gpu-wait */
-
 /* The native models' runtime glue, or the CUDA driver's, defines these. */
 #if !PP_ANY_NATIVE_BUILT && !defined(PP_CUDA_DRIVER_WAIT)
-int pp_native_set_wait(int index) {
-  (void)index;
+int pp_native_set_wait(int index, int mode) {
+  (void)index, (void)mode;
   return -1;
 }
 int pp_native_mem_info(int index, size_t *free_bytes, size_t *total_bytes) {

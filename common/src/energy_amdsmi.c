@@ -1,15 +1,14 @@
-/* AMD SMI (pp/energy.h), loaded at run time (libamd_smi.so; PP_AMDSMI_LIBRARY
- * names another). Compiled and documented but not run here: no AMD GPU was
- * at hand. The entry points are declared from amdsmi.h (ROCm 6): handles
+/* AMD SMI (pp/energy.h), loaded at run time (pp/dynlib.h: libamd_smi.so;
+ * PP_AMDSMI_LIBRARY names another). Compiled and documented but not run
+ * here: no AMD GPU was at hand. The entry points are declared from amdsmi.h (ROCm 6): handles
  * are pointers, statuses int; the energy counter is an accumulator in units
  * of `counter_resolution` microjoules. Structures whose layout changed
  * between releases are read only through their first member. */
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/dynlib.h"
 #include "pp/energy.h"
 
 typedef void *amd_h;
@@ -17,7 +16,7 @@ typedef void *amd_h;
 
 static struct {
   int tried, ok;
-  char why[160];
+  char why[224];
   int (*init)(uint64_t);
   int (*sockets)(uint32_t *, amd_h *);
   int (*procs)(amd_h, uint32_t *, amd_h *);
@@ -36,31 +35,24 @@ static const char *amd_err(int rc) {
   return buf;
 }
 
+/* The device look-ups are needed; energy, power cap, clocks and the status
+ * text may be missing (each use says so). */
+static const pp_dynsym amdsmi_syms[] = {
+    {.name = "amdsmi_init", .at = &A.init},
+    {.name = "amdsmi_get_socket_handles", .at = &A.sockets},
+    {.name = "amdsmi_get_processor_handles", .at = &A.procs},
+    {.name = "amdsmi_get_gpu_bdf_id", .at = &A.bdf_id},
+    {.name = "amdsmi_get_energy_count", .at = &A.energy, .optional = 1},
+    {.name = "amdsmi_get_power_cap_info", .at = &A.cap, .optional = 1},
+    {.name = "amdsmi_get_clock_info", .at = &A.clk, .optional = 1},
+    {.name = "amdsmi_status_code_to_string", .at = &A.str, .optional = 1},
+    {.name = NULL}};
+static pp_dynlib amdsmi = {.env = "PP_AMDSMI_LIBRARY", .names = {"libamd_smi.so"}, .syms = amdsmi_syms};
+
 static int load(void) {
   if (A.tried) return A.ok ? 0 : -1;
   A.tried = 1;
-  const char *lib = getenv("PP_AMDSMI_LIBRARY");
-  if (!lib || !*lib) lib = "libamd_smi.so";
-  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror();
-    snprintf(A.why, sizeof A.why, "not available: cannot load %s (%s)", lib, e ? e : "dlopen failed");
-    return -1;
-  }
-#define SYM(field, name) *(void **)&A.field = dlsym(h, name)
-  SYM(init, "amdsmi_init");
-  SYM(sockets, "amdsmi_get_socket_handles");
-  SYM(procs, "amdsmi_get_processor_handles");
-  SYM(bdf_id, "amdsmi_get_gpu_bdf_id");
-  SYM(energy, "amdsmi_get_energy_count");
-  SYM(cap, "amdsmi_get_power_cap_info");
-  SYM(clk, "amdsmi_get_clock_info");
-  SYM(str, "amdsmi_status_code_to_string");
-#undef SYM
-  if (!A.init || !A.sockets || !A.procs || !A.bdf_id) {
-    snprintf(A.why, sizeof A.why, "not available: %s lacks the device look-ups", lib);
-    return -1;
-  }
+  if (pp_dynlib_load(&amdsmi) != 0) return snprintf(A.why, sizeof A.why, "%s", amdsmi.why), -1;
   int rc = A.init(AMDSMI_INIT_AMD_GPUS);
   if (rc) {
     snprintf(A.why, sizeof A.why, "not available: amdsmi_init: %s", amd_err(rc));

@@ -1,13 +1,13 @@
-/* NVIDIA's management library (pp/energy.h), loaded at run time: no link
- * dependency, no header. The few entry points used are declared here with
- * the types NVML's documentation gives (handles are pointers, return codes
- * and enums are int). PP_NVML_LIBRARY names another library (tests). */
-#define _GNU_SOURCE
-#include <dlfcn.h>
+/* NVIDIA's management library (pp/energy.h), loaded at run time
+ * (pp/dynlib.h): no link dependency, no header. The few entry points used
+ * are declared here with the types NVML's documentation gives (handles are
+ * pointers, return codes and enums are int). PP_NVML_LIBRARY names another
+ * library (tests). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pp/dynlib.h"
 #include "pp/energy.h"
 
 typedef void *nvml_dev;
@@ -15,7 +15,7 @@ enum { NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 };
 
 static struct {
   int tried, ok;
-  char why[160];
+  char why[224];
   int (*init)(void);
   const char *(*err)(int);
   int (*by_uuid)(const char *, nvml_dev *);
@@ -42,39 +42,37 @@ static const char *nv_err(int rc) {
   return buf;
 }
 
+/* The entry points: all but nvmlInit_v2 may be missing (an older driver),
+ * each call says so where it is used; one of the two device look-ups must be there. */
+static const pp_dynsym nvml_syms[] = {
+    {.name = "nvmlInit_v2", .at = &L.init},
+    {.name = "nvmlErrorString", .at = &L.err, .optional = 1},
+    {.name = "nvmlDeviceGetHandleByUUID", .at = &L.by_uuid, .optional = 1},
+    {.name = "nvmlDeviceGetHandleByPciBusId_v2", .at = &L.by_pci, .optional = 1},
+    {.name = "nvmlDeviceGetTotalEnergyConsumption", .at = &L.energy, .optional = 1},
+    {.name = "nvmlDeviceGetClockInfo", .at = &L.clock, .optional = 1},
+    {.name = "nvmlDeviceGetMaxClockInfo", .at = &L.max_clock, .optional = 1},
+    {.name = "nvmlDeviceGetApplicationsClock", .at = &L.app_clock, .optional = 1},
+    {.name = "nvmlDeviceGetPowerManagementLimit", .at = &L.limit, .optional = 1},
+    {.name = "nvmlDeviceGetPowerManagementDefaultLimit", .at = &L.default_limit, .optional = 1},
+    {.name = "nvmlDeviceGetEnforcedPowerLimit", .at = &L.enforced_limit, .optional = 1},
+    {.name = "nvmlDeviceGetPowerUsage", .at = &L.usage, .optional = 1},
+    {.name = "nvmlDeviceGetEccMode", .at = &L.ecc, .optional = 1},
+    {.name = "nvmlDeviceGetPersistenceMode", .at = &L.persistence, .optional = 1},
+    {.name = "nvmlDeviceGetCurrentClocksEventReasons", .alt = "nvmlDeviceGetCurrentClocksThrottleReasons",
+     .at = &L.reasons, .optional = 1},
+    {.name = "nvmlSystemGetDriverVersion", .at = &L.driver, .optional = 1},
+    {.name = NULL}};
+static pp_dynlib nvml = {.env = "PP_NVML_LIBRARY", .names = {"libnvidia-ml.so.1"}, .syms = nvml_syms};
+
 /* Loads and initializes NVML once per process; 0, or -1 (L.why says why). */
 static int load(void) {
   if (L.tried) return L.ok ? 0 : -1;
   L.tried = 1;
-  const char *lib = getenv("PP_NVML_LIBRARY");
-  if (!lib || !*lib) lib = "libnvidia-ml.so.1";
-  void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char *e = dlerror();
-    snprintf(L.why, sizeof L.why, "not available: cannot load %s (%s)", lib, e ? e : "dlopen failed");
-    return -1;
-  }
-#define SYM(field, name) *(void **)&L.field = dlsym(h, name)
-  SYM(init, "nvmlInit_v2");
-  SYM(err, "nvmlErrorString");
-  SYM(by_uuid, "nvmlDeviceGetHandleByUUID");
-  SYM(by_pci, "nvmlDeviceGetHandleByPciBusId_v2");
-  SYM(energy, "nvmlDeviceGetTotalEnergyConsumption");
-  SYM(clock, "nvmlDeviceGetClockInfo");
-  SYM(max_clock, "nvmlDeviceGetMaxClockInfo");
-  SYM(app_clock, "nvmlDeviceGetApplicationsClock");
-  SYM(limit, "nvmlDeviceGetPowerManagementLimit");
-  SYM(default_limit, "nvmlDeviceGetPowerManagementDefaultLimit");
-  SYM(enforced_limit, "nvmlDeviceGetEnforcedPowerLimit");
-  SYM(usage, "nvmlDeviceGetPowerUsage");
-  SYM(ecc, "nvmlDeviceGetEccMode");
-  SYM(persistence, "nvmlDeviceGetPersistenceMode");
-  SYM(reasons, "nvmlDeviceGetCurrentClocksEventReasons"); /* the newer name, else the older */
-  if (!L.reasons) SYM(reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
-  SYM(driver, "nvmlSystemGetDriverVersion");
-#undef SYM
-  if (!L.init || (!L.by_uuid && !L.by_pci)) {
-    snprintf(L.why, sizeof L.why, "not available: %s lacks nvmlInit_v2 or the device look-ups", lib);
+  if (pp_dynlib_load(&nvml) != 0) return snprintf(L.why, sizeof L.why, "%s", nvml.why), -1;
+  if (!L.by_uuid && !L.by_pci) {
+    snprintf(L.why, sizeof L.why, "not available: %s: nvmlDeviceGetHandleByUUID and "
+             "nvmlDeviceGetHandleByPciBusId_v2 missing", nvml.names[0]);
     return -1;
   }
   int rc = L.init();

@@ -13,9 +13,25 @@
 
 static void skip_run(void *ctx) { (void)ctx; }
 
-/* Runs fn opt.warmup times, then opt.samples times, each timed by the
- * model's device-synchronized timer; seconds go to out[0..samples-1]. The
- * energy meter is read around the timed runs (er) and between them. */
+/* One timed run of fn: by the model's device-synchronized timer, or with
+ * --timer wall by a host wall clock between two syncs of the model (what the
+ * OpenMP models' timers are), so that every model is timed the same way. */
+static double timed_run(const pp_session *s, const pp_device_ops *ops, pp_run_fn fn, void *ctx) {
+  if (!s->opt.timer_wall) {
+    ops->timer_start();
+    fn(ctx);
+    return ops->timer_stop();
+  }
+  ops->sync();
+  const double t0 = pp_wtime();
+  fn(ctx);
+  ops->sync();
+  return pp_wtime() - t0;
+}
+
+/* Runs fn opt.warmup times, then opt.samples times, each timed (timed_run);
+ * seconds go to out[0..samples-1]. The energy meter is read around the
+ * timed runs (er) and between them. */
 static void time_runs(pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double *out, pp_energy_region *er) {
   if (!s->ready) pp_session_ready(s);
   const pp_device_ops *ops = s->ops[m];
@@ -24,9 +40,7 @@ static void time_runs(pp_session *s, pp_model m, pp_run_fn fn, void *ctx, double
   ops->sync();
   pp_energy_begin(em, er);
   for (int i = 0; i < s->opt.samples; i++) {
-    ops->timer_start();
-    fn(ctx);
-    out[i] = ops->timer_stop();
+    out[i] = timed_run(s, ops, fn, ctx);
     pp_energy_poll(em, er);
   }
   pp_energy_end(em, er, s->opt.samples);

@@ -85,14 +85,11 @@ static size_t gpu_ceiling_bytes(const pp_session *s, pp_model m) {
 }
 
 static double measure(pp_session *s, pp_model m, const pp_device_ops *ops, size_t bytes) {
-  /* The ceiling is the device's: CUDA/HIP measure it with events whatever --timer says. */
-  int wall = pp_timer_wall;
-  pp_timer_wall = 0;
+  /* The ceiling is the device's: CUDA/HIP measure it with events whatever --timer says
+   * (the model's own timer; --timer wall is pp_measure_run's). */
   pp_progress(s, "measuring the copy ceiling with %s (2 x %.0f MiB buffers)", pp_model_name(m),
               bytes / 1048576.0);
-  double gbs = pp_measure_copy_gbs(ops, bytes, 10);
-  pp_timer_wall = wall;
-  return gbs;
+  return pp_measure_copy_gbs(ops, bytes, 10);
 }
 
 void pp_session_ready(pp_session *s) {
@@ -150,7 +147,7 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   s->report = pp_report_new(app->name, &s->opt);
   char natives[64];
   pp_model_set_names(pp_models_native(), "/", natives, sizeof natives);
-  if (pp_timer_wall) pp_report_param(s->report, "timer", "synchronized host wall clock for every model");
+  if (s->opt.timer_wall) pp_report_param(s->report, "timer", "synchronized host wall clock for every model");
   else pp_report_param(s->report, "timer", "%s: events; the others: synchronized host wall clock", natives);
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     s->copy_gbs[m] = NAN;
@@ -160,11 +157,11 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
 
   if (s->opt.backends & ~(1u << PP_HOST)) {
     static const char *const waits[] = {"driver default", "spin", "yield", "block"};
-    int set = pp_gpu_wait ? pp_native_set_wait(s->opt.device) == 0 : 1;
+    int set = s->opt.gpu_wait ? pp_native_set_wait(s->opt.device, s->opt.gpu_wait) == 0 : 1;
     if (!set && s->opt.gpu_wait_set && pp_mpi_rank() == 0)
       fprintf(stderr, "%s: --gpu-wait needs the CUDA driver or the %s model in the build; ignored\n", app->name,
               pp_model_set_names(pp_models_native(), " or ", natives, sizeof natives));
-    pp_report_param(s->report, "gpu wait", "%s", set ? waits[pp_gpu_wait & 3] : "driver default");
+    pp_report_param(s->report, "gpu wait", "%s", set ? waits[s->opt.gpu_wait & 3] : "driver default");
   }
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (!(s->opt.backends & (1u << m))) continue;

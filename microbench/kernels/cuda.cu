@@ -10,8 +10,8 @@
 #define MB_TABLE_GETTER mb_kernels_cuda
 #endif
 
-static unsigned blocks_for(size_t n, int tpb) {
-  if (mb_blocks > 0) return mb_blocks;
+static unsigned blocks_for(size_t n, int tpb, int blocks) {
+  if (blocks > 0) return blocks;
   size_t b = (n + (size_t)tpb - 1) / (size_t)tpb;
   return b > 0x7fffffff ? 0x7fffffffu : (unsigned)b;
 }
@@ -46,42 +46,46 @@ __global__ void k_launch_empty(int *flag) {
 __global__ void k_launch_step(double *a, int len) { PP_GRID_FOR(i, (size_t)len) a[i] = mb_launch_step(a[i]); }
 
 /* A streaming kernel over n elements, launch errors checked. */
-#define LAUNCH(name, n, tpb, ...)                                                        \
+#define LAUNCH(name, n, tpb, blocks, ...)                                                \
   do {                                                                                   \
-    k_##name<<<blocks_for(n, tpb), tpb>>>(__VA_ARGS__);                                  \
+    k_##name<<<blocks_for(n, tpb, blocks), tpb>>>(__VA_ARGS__);                          \
     PP_GPU_CHECK_LAUNCH(#name);                                                          \
   } while (0)
 
-static void init(double *z, size_t n, int tpb) { LAUNCH(init, n, tpb, z, n); }
-static void zaxpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
-  LAUNCH(zaxpy_d, n, tpb, z, a, x, y, n);
+static void init(double *z, size_t n, int tpb, int blocks) { LAUNCH(init, n, tpb, blocks, z, n); }
+static void zaxpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb, int blocks) {
+  LAUNCH(zaxpy_d, n, tpb, blocks, z, a, x, y, n);
 }
-static void zaxpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
-  LAUNCH(zaxpy_f, n, tpb, z, a, x, y, n);
+static void zaxpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb, int blocks) {
+  LAUNCH(zaxpy_f, n, tpb, blocks, z, a, x, y, n);
 }
-static void zaxpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
-  LAUNCH(zaxpy_i, n, tpb, z, a, x, y, n);
+static void zaxpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb, int blocks) {
+  LAUNCH(zaxpy_i, n, tpb, blocks, z, a, x, y, n);
 }
-static void copy(double *z, const double *a, size_t n, int tpb) { LAUNCH(copy, n, tpb, z, a, n); }
-static void mul(double *z, const double *c, size_t n, int tpb) { LAUNCH(mul, n, tpb, z, c, n); }
-static void add(double *z, const double *a, const double *b, size_t n, int tpb) {
-  LAUNCH(add, n, tpb, z, a, b, n);
+static void copy(double *z, const double *a, size_t n, int tpb, int blocks) {
+  LAUNCH(copy, n, tpb, blocks, z, a, n);
 }
-static void triad(double *z, const double *b, const double *c, size_t n, int tpb) {
-  LAUNCH(triad, n, tpb, z, b, c, n);
+static void mul(double *z, const double *c, size_t n, int tpb, int blocks) {
+  LAUNCH(mul, n, tpb, blocks, z, c, n);
 }
-static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
+static void add(double *z, const double *a, const double *b, size_t n, int tpb, int blocks) {
+  LAUNCH(add, n, tpb, blocks, z, a, b, n);
+}
+static void triad(double *z, const double *b, const double *c, size_t n, int tpb, int blocks) {
+  LAUNCH(triad, n, tpb, blocks, z, b, c, n);
+}
+static double atomic_update(const double *x, size_t n, int tpb, int blocks, double *acc) {
   double r;
   PP_GPU_CHECK(gpuMemset(acc, 0, sizeof *acc));
-  LAUNCH(atomic_update, n, tpb, x, n, acc);
+  LAUNCH(atomic_update, n, tpb, blocks, x, n, acc);
   PP_GPU_CHECK(gpuMemcpy(&r, acc, sizeof r, gpuMemcpyDeviceToHost));
   return r;
 }
-static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
+static long long atomic_capture(const double *x, size_t n, int tpb, int blocks, double *out,
                                 unsigned long long *count) {
   unsigned long long r;
   PP_GPU_CHECK(gpuMemset(count, 0, sizeof *count));
-  LAUNCH(atomic_capture, n, tpb, x, n, out, count);
+  LAUNCH(atomic_capture, n, tpb, blocks, x, n, out, count);
   PP_GPU_CHECK(gpuMemcpy(&r, count, sizeof r, gpuMemcpyDeviceToHost));
   return (long long)r;
 }
@@ -90,8 +94,8 @@ static void launch_empty(int *flag, int tpb) {
   PP_GPU_CHECK_LAUNCH("launch_empty");
   PP_GPU_CHECK(gpuDeviceSynchronize());
 }
-static void chain(double *a, int async, int tpb) {
-  unsigned nb = blocks_for(MB_CHAIN_LEN, tpb);
+static void chain(double *a, int async, int tpb, int blocks) {
+  unsigned nb = blocks_for(MB_CHAIN_LEN, tpb, blocks);
   for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
     k_launch_step<<<nb, tpb>>>(a, MB_CHAIN_LEN); /* one stream: launches stay in order */
     PP_GPU_CHECK_LAUNCH("launch chain");
@@ -99,8 +103,8 @@ static void chain(double *a, int async, int tpb) {
   }
   PP_GPU_CHECK(gpuDeviceSynchronize());
 }
-static void launch_sync(double *a, int tpb) { chain(a, 0, tpb); }
-static void launch_async(double *a, int tpb) { chain(a, 1, tpb); }
+static void launch_sync(double *a, int tpb, int blocks) { chain(a, 0, tpb, blocks); }
+static void launch_async(double *a, int tpb, int blocks) { chain(a, 1, tpb, blocks); }
 
 static const mb_kernels table = {
     .init = init,

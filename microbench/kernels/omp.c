@@ -7,31 +7,31 @@
 #include "microbench.h"
 #include "pp/omp_loop.h"
 
-static void init(double *z, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z), z[i] = mb_init());
+static void init(double *z, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z), z[i] = mb_init());
 }
-static void zaxpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_d(a, x[i], y[i]));
+static void zaxpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_d(a, x[i], y[i]));
 }
-static void zaxpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_f(a, x[i], y[i]));
+static void zaxpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_f(a, x[i], y[i]));
 }
-static void zaxpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_i(a, x[i], y[i]));
+static void zaxpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_i(a, x[i], y[i]));
 }
-static void copy(double *z, const double *a, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, a), z[i] = mb_copy(a[i]));
+static void copy(double *z, const double *a, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z, a), z[i] = mb_copy(a[i]));
 }
-static void mul(double *z, const double *c, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, c), z[i] = mb_mul(c[i]));
+static void mul(double *z, const double *c, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z, c), z[i] = mb_mul(c[i]));
 }
-static void add(double *z, const double *a, const double *b, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, a, b), z[i] = mb_add(a[i], b[i]));
+static void add(double *z, const double *a, const double *b, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z, a, b), z[i] = mb_add(a[i], b[i]));
 }
-static void triad(double *z, const double *b, const double *c, size_t n, int tpb) {
-  PP_OMP_LOOP(n, tpb, mb_blocks, is_device_ptr(z, b, c), z[i] = mb_triad(b[i], c[i]));
+static void triad(double *z, const double *b, const double *c, size_t n, int tpb, int blocks) {
+  PP_OMP_LOOP(n, tpb, blocks, is_device_ptr(z, b, c), z[i] = mb_triad(b[i], c[i]));
 }
-static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
+static double atomic_update(const double *x, size_t n, int tpb, int blocks, double *acc) {
   double r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(acc)
   acc[0] = 0;
@@ -39,17 +39,17 @@ static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
   /* GCC: without simd. Its simd lanes are a warp's 32 lanes, all adding into
    * the one word (a compare-and-swap loop for a double), which serializes
    * them far beyond the cost of fewer lanes. */
-#pragma omp target teams distribute parallel for num_teams(pp_omp_loop_teams(n, tpb, mb_blocks)) \
+#pragma omp target teams distribute parallel for num_teams(pp_omp_loop_teams(n, tpb, blocks)) \
     thread_limit(tpb) device(pp_omp_device) is_device_ptr(x, acc)
 #else
-  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, acc))
+  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, blocks), tpb, is_device_ptr(x, acc))
 #endif
   for (size_t i = 0; i < n; i++) mb_atomic_update(acc, x[i]);
 #pragma omp target device(pp_omp_device) is_device_ptr(acc) map(from : r)
   r = acc[0];
   return r;
 }
-static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
+static long long atomic_capture(const double *x, size_t n, int tpb, int blocks, double *out,
                                 unsigned long long *count) {
   unsigned long long r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(count)
@@ -71,10 +71,10 @@ static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
    * thread (1.6 s at 2^20 quiet, 9-14 s under load, against the host
    * model's 6 ms); a CPU's atomics need no aggregation, so the per-element
    * form, the host model's, is the CPU's too. GPUs keep the form below. */
-  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, mb_blocks), tpb, is_device_ptr(x, out, count))
+  PP_OMP_FOR(pp_omp_loop_teams(n, tpb, blocks), tpb, is_device_ptr(x, out, count))
   for (size_t i = 0; i < n; i++) mb_atomic_capture(x[i], out, count);
 #else
-  const int teams = pp_omp_loop_teams(n, tpb, mb_blocks);
+  const int teams = pp_omp_loop_teams(n, tpb, blocks);
 #pragma omp target teams num_teams(teams) thread_limit(tpb) device(pp_omp_device) \
     is_device_ptr(x, out, count)
   {
@@ -110,8 +110,8 @@ static void launch_empty(int *flag, int tpb) {
   PP_OMP_FOR(1, tpb, is_device_ptr(flag))
   for (int i = 0; i < 1; i++) mb_launch_empty(flag);
 }
-static void chain(double *a, int async, int tpb) {
-  int teams = pp_omp_loop_teams(MB_CHAIN_LEN, tpb, mb_blocks);
+static void chain(double *a, int async, int tpb, int blocks) {
+  int teams = pp_omp_loop_teams(MB_CHAIN_LEN, tpb, blocks);
   for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
     if (async) {
       /* deferred target tasks, ordered by their dependence on a */
@@ -124,8 +124,8 @@ static void chain(double *a, int async, int tpb) {
   }
 #pragma omp taskwait
 }
-static void launch_sync(double *a, int tpb) { chain(a, 0, tpb); }
-static void launch_async(double *a, int tpb) { chain(a, 1, tpb); }
+static void launch_sync(double *a, int tpb, int blocks) { chain(a, 0, tpb, blocks); }
+static void launch_async(double *a, int tpb, int blocks) { chain(a, 1, tpb, blocks); }
 
 static const mb_kernels table = {
     .init = init,

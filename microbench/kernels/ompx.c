@@ -6,49 +6,49 @@
 #include "microbench.h"
 #include "pp/ompx_util.h"
 
-static int blocks_for(size_t n, int tpb) {
-  if (mb_blocks > 0) return mb_blocks;
+static int blocks_for(size_t n, int tpb, int blocks) {
+  if (blocks > 0) return blocks;
   size_t b = (n + (size_t)tpb - 1) / (size_t)tpb;
   return b > 0x7fffffff ? 0x7fffffff : (int)b;
 }
 
-/* for (i in [0, n)) body; as one bare kernel of blocks_for(n, tpb) blocks. */
-#define OMPX_LOOP(n, tpb, clauses, body)                                                \
+/* for (i in [0, n)) body; as one bare kernel of blocks_for(n, tpb, blocks) blocks. */
+#define OMPX_LOOP(n, tpb, blocks, clauses, body)                                        \
   do {                                                                                  \
-    int nb_ = blocks_for(n, tpb);                                                       \
+    int nb_ = blocks_for(n, tpb, blocks);                                               \
     PP_OMPX_LAUNCH(nb_, tpb, clauses)                                                   \
     PP_OMPX_FOR(i, n) body;                                                             \
   } while (0)
 
-static void init(double *z, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z), z[i] = mb_init());
+static void init(double *z, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z), z[i] = mb_init());
 }
-static void zaxpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_zaxpy_d(a, x[i], y[i]));
+static void zaxpy_d(double *z, double a, const double *x, const double *y, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_d(a, x[i], y[i]));
 }
-static void zaxpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_zaxpy_f(a, x[i], y[i]));
+static void zaxpy_f(float *z, float a, const float *x, const float *y, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_f(a, x[i], y[i]));
 }
-static void zaxpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z, x, y), z[i] = mb_zaxpy_i(a, x[i], y[i]));
+static void zaxpy_i(int *z, int a, const int *x, const int *y, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z, x, y), z[i] = mb_zaxpy_i(a, x[i], y[i]));
 }
-static void copy(double *z, const double *a, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z, a), z[i] = mb_copy(a[i]));
+static void copy(double *z, const double *a, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z, a), z[i] = mb_copy(a[i]));
 }
-static void mul(double *z, const double *c, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z, c), z[i] = mb_mul(c[i]));
+static void mul(double *z, const double *c, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z, c), z[i] = mb_mul(c[i]));
 }
-static void add(double *z, const double *a, const double *b, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z, a, b), z[i] = mb_add(a[i], b[i]));
+static void add(double *z, const double *a, const double *b, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z, a, b), z[i] = mb_add(a[i], b[i]));
 }
-static void triad(double *z, const double *b, const double *c, size_t n, int tpb) {
-  OMPX_LOOP(n, tpb, is_device_ptr(z, b, c), z[i] = mb_triad(b[i], c[i]));
+static void triad(double *z, const double *b, const double *c, size_t n, int tpb, int blocks) {
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(z, b, c), z[i] = mb_triad(b[i], c[i]));
 }
-static double atomic_update(const double *x, size_t n, int tpb, double *acc) {
+static double atomic_update(const double *x, size_t n, int tpb, int blocks, double *acc) {
   double r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(acc)
   acc[0] = 0;
-  OMPX_LOOP(n, tpb, is_device_ptr(x, acc), mb_atomic_update(acc, x[i]));
+  OMPX_LOOP(n, tpb, blocks, is_device_ptr(x, acc), mb_atomic_update(acc, x[i]));
 #pragma omp target device(pp_omp_device) is_device_ptr(acc) map(from : r)
   r = acc[0];
   return r;
@@ -82,12 +82,12 @@ static inline void capture_by_warp(const double *x, size_t n, double *out,
 }
 #pragma omp end declare target
 
-static long long atomic_capture(const double *x, size_t n, int tpb, double *out,
+static long long atomic_capture(const double *x, size_t n, int tpb, int blocks, double *out,
                                 unsigned long long *count) {
   unsigned long long r = 0;
 #pragma omp target device(pp_omp_device) is_device_ptr(count)
   count[0] = 0;
-  int nb_ = blocks_for(n, tpb);
+  int nb_ = blocks_for(n, tpb, blocks);
   PP_OMPX_LAUNCH(nb_, tpb, is_device_ptr(x, out, count))
   capture_by_warp(x, n, out, count);
 #pragma omp target device(pp_omp_device) is_device_ptr(count) map(from : r)
@@ -98,8 +98,8 @@ static void launch_empty(int *flag, int tpb) {
   PP_OMPX_LAUNCH(1, tpb, is_device_ptr(flag))
   if (ompx_thread_id_x() == 0) mb_launch_empty(flag);
 }
-static void chain(double *a, int async, int tpb) {
-  int nb = blocks_for(MB_CHAIN_LEN, tpb);
+static void chain(double *a, int async, int tpb, int blocks) {
+  int nb = blocks_for(MB_CHAIN_LEN, tpb, blocks);
   for (int k = 0; k < MB_CHAIN_KERNELS; k++) {
     if (async) {
       PP_OMPX_LAUNCH(nb, tpb, is_device_ptr(a) nowait depend(inout : a[0]))
@@ -111,8 +111,8 @@ static void chain(double *a, int async, int tpb) {
   }
 #pragma omp taskwait
 }
-static void launch_sync(double *a, int tpb) { chain(a, 0, tpb); }
-static void launch_async(double *a, int tpb) { chain(a, 1, tpb); }
+static void launch_sync(double *a, int tpb, int blocks) { chain(a, 0, tpb, blocks); }
+static void launch_async(double *a, int tpb, int blocks) { chain(a, 1, tpb, blocks); }
 
 static const mb_kernels table = {
     .init = init,

@@ -9,15 +9,15 @@
  * device slots (no block barrier: warps retire independently, as in
  * XSBench's one-lookup-per-thread kernels). The primitives of xs_kernels,
  * which variants.c composes into XSBench CUDA's -k 0-4 and 6. sort_pairs,
- * on the device: the tile LSD radix sort of kernels/sort_tiles.h, the one
+ * on the device: the tile LSD radix sort of device/sort_tiles.h, the one
  * ompx runs (default, --sort own), or CUB's DeviceRadixSort (CUDA only,
  * --sort vendor; as XSBench's thrust sorts); band sampling: the block function
- * of kernels/sample_band.h, as ompx. */
+ * of device/sample_band.h, as ompx. */
 #include <limits.h>
 #include <stdlib.h>
 #include "pp/gpu_native.h"
 #include "xsbench_like.h"
-#include "dev_work.h"
+#include "device/dev_work.h"
 
 #ifdef PP_NATIVE_HIP
 #define XS_TABLE_GETTER xs_kernels_hip
@@ -43,7 +43,7 @@
 #define XS_TILE_LOAD(p) (*(const volatile unsigned long long *)(p))
 #define XS_TILE_PUBLISH(p, v) (__threadfence(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
-#include "sort_tiles.h"
+#include "device/sort_tiles.h"
 /* The sum of v over the warp's lanes, in lane 0 (all lanes call it together). */
 __device__ __forceinline__ unsigned warp_sum(unsigned v) {
   for (int d = PP_WARP / 2; d > 0; d /= 2) v += SHFL_DOWN(v, d);
@@ -57,7 +57,7 @@ __device__ __forceinline__ unsigned warp_sum(unsigned v) {
 #define XS_BAND_WARP_SYNC() __syncwarp()
 #endif
 #define XS_BAND_RESERVE(p, v) atomicAdd((p), (v))
-#include "sample_band.h"
+#include "device/sample_band.h"
 
 #define TPB 256
 /* HIP caps a grid at 2^32 threads; max_lookups is UINT_MAX (the sort's
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(TPB) k_sample_keys(long long first, long long 
   }
 }
 
-/* Band sampling: kernels/sample_band.h. (Lanes that wrote their own
+/* Band sampling: device/sample_band.h. (Lanes that wrote their own
  * consecutive lookups, host's and omp's shape, made it 11x slower on an H100:
  * each store a separate sector.) */
 __global__ void __launch_bounds__(XS_BAND_TPB) k_sample_band(long long total, double lo, double hi,
@@ -161,7 +161,7 @@ __global__ void k_mat_start(const uint64_t *__restrict__ key, long long n, long 
   if (m <= XS_MATERIALS) start[m] = xs_mat_start(key, n, m);
 }
 
-/* ---- tile LSD radix sort of kernels/sort_tiles.h ------------------------------ */
+/* ---- tile LSD radix sort of device/sort_tiles.h ------------------------------ */
 __global__ void __launch_bounds__(XS_TILE_TPB) k_tile_hist_all(const uint64_t *__restrict__ key,
                                                                long long n, int lo_bit, int hi_bit,
                                                                unsigned *__restrict__ hist,

@@ -5,16 +5,16 @@
  * expressible: lookups are one loop iteration each (thread_limit LOOKUP_TPB, the
  * team count left to the runtime), each lookups region returns its sum by a
  * `reduction(+)` on the device, and sort_pairs sorts on the device with the
- * LSD radix sort below (kernels/sort_lanes.h: 4-bit digits, a lane of the
+ * LSD radix sort below (device/sort_lanes.h: 4-bit digits, a lane of the
  * loop per chunk of keys, digit counts per lane, an exclusive scan, a stable
  * scatter). */
 #include <limits.h>
 #include <omp.h>
 #include "pp/omp_loop.h"
 #include "xsbench_like.h"
-#include "omp_args.h"
-#include "omp_work.h"
-#include "sort_lanes.h"
+#include "device/omp_args.h"
+#include "device/omp_work.h"
+#include "device/sort_lanes.h"
 
 #define TPB 256
 /* Threads per team of the three lookup kernels: LOOKUP_TPB is 1024 with

@@ -6,9 +6,9 @@
  * shuffles (ompx_shfl_down_sync_i) and one 64-bit atomic add per warp into
  * one of XS_SUM_SLOTS device slots (no team barrier); the primitives of
  * xs_kernels, composed by variants.c. sort_pairs sorts on the device with
- * the tile LSD radix sort of kernels/sort_tiles.h (ballots:
+ * the tile LSD radix sort of device/sort_tiles.h (ballots:
  * ompx_ballot_sync; its look-back: volatile loads and stores, a fence), the one cuda runs by
- * default; band sampling is kernels/sample_band.h's. With --material-launch
+ * default; band sampling is device/sample_band.h's. With --material-launch
  * concurrent, sorted-energy's ranges run as one region (run_queue), where
  * cuda has a stream per range; with single, one region takes every sorted
  * lookup, its material from its key (sorted_lookups), as cuda. */
@@ -17,8 +17,8 @@
 #include "pp/device.h"
 #include "pp/ompx_util.h"
 #include "xsbench_like.h"
-#include "omp_args.h"
-#include "omp_work.h"
+#include "device/omp_args.h"
+#include "device/omp_work.h"
 
 #pragma omp begin declare target
 #define XS_TILE_FN static inline
@@ -42,7 +42,7 @@
 #define XS_TILE_LOAD(p) (*(const volatile unsigned long long *)(p))
 #define XS_TILE_PUBLISH(p, v) (XS_TILE_FENCE(), *(volatile unsigned long long *)(p) = (v))
 #define XS_TILE_SPIN() ((void)0)
-#include "sort_tiles.h"
+#include "device/sort_tiles.h"
 /* The sum of v over the warp's lanes, in lane 0 (all lanes call it together). */
 static inline unsigned warp_sum(unsigned v) {
   for (int d = PP_OMPX_WARP / 2; d > 0; d /= 2)
@@ -60,7 +60,7 @@ static inline unsigned warp_sum(unsigned v) {
 #define XS_BAND_WARP_SYNC() ((void)0)
 #endif
 #define XS_BAND_RESERVE(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
-#include "sample_band.h"
+#include "device/sample_band.h"
 #pragma omp end declare target
 
 #define TPB 256
@@ -143,7 +143,7 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   }
 }
 
-/* Band sampling: kernels/sample_band.h. */
+/* Band sampling: device/sample_band.h. */
 static long long sample_band(xs_work *w, long long total, double lo, double hi, long long cap) {
   double *energy = w->energy;
   uint64_t *key = w->key;
@@ -271,7 +271,7 @@ static void ranges_join(xs_work *w) {
 #pragma omp taskwait
 }
 
-/* ---- tile LSD radix sort of kernels/sort_tiles.h --------------------------------- */
+/* ---- tile LSD radix sort of device/sort_tiles.h --------------------------------- */
 static void clear_looks(unsigned long long *look, long long n) {
   LAUNCH(blocks_for(n), is_device_ptr(look))
   THREAD_ITEM(i, 0, n) look[i] = 0;

@@ -11,13 +11,13 @@ static gpuEvent_t ev_start, ev_stop;
 static int device_index; /* this process's GPU (native_init) */
 
 #if !defined(__HIP_DEVICE_COMPILE__)
-extern "C" int pp_native_set_wait(int index) {
+extern "C" int pp_native_set_wait(int index, int mode) {
   static const unsigned flags[] = {gpuDeviceScheduleAuto, gpuDeviceScheduleSpin,
                                    gpuDeviceScheduleYield, gpuDeviceScheduleBlockingSync};
   int n = 0;
   if (gpuGetDeviceCount(&n) != gpuSuccess || n == 0 || index >= n) return 0; /* init reports it */
   PP_GPU_CHECK(gpuSetDevice(index >= 0 ? index : pp_mpi_local_rank() % n));
-  PP_GPU_CHECK(gpuSetDeviceFlags(flags[pp_gpu_wait & 3]));
+  PP_GPU_CHECK(gpuSetDeviceFlags(flags[mode & 3]));
   return 0;
 }
 
@@ -130,20 +130,9 @@ static void native_to_device_concurrent(void *d, const void *s, size_t b) {
 static void native_to_host_concurrent(void *d, const void *s, size_t b) {
   concurrent_copy(d, s, b, gpuMemcpyDeviceToHost);
 }
-static double wall_t0;
-static void native_timer_start(void) {
-  if (pp_timer_wall) {
-    native_sync();
-    wall_t0 = pp_wtime();
-    return;
-  }
-  PP_GPU_CHECK(gpuEventRecord(ev_start, 0));
-}
+/* Events; --timer wall is the measurement's (measure.c), not the model's. */
+static void native_timer_start(void) { PP_GPU_CHECK(gpuEventRecord(ev_start, 0)); }
 static double native_timer_stop(void) {
-  if (pp_timer_wall) {
-    native_sync();
-    return pp_wtime() - wall_t0;
-  }
   PP_GPU_CHECK(gpuEventRecord(ev_stop, 0));
   PP_GPU_CHECK(gpuEventSynchronize(ev_stop));
   float ms = 0;

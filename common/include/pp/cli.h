@@ -37,6 +37,12 @@ typedef struct pp_options {
   int quiet;
   int progress;           /* progress lines on stderr */
   long long ceiling_mib;  /* buffer size of the copy-bandwidth measurement */
+  /* --timer wall: every timed run on a synchronized host wall clock, as the
+   * OpenMP models always are, instead of CUDA/HIP events (pp_measure_run) */
+  int timer_wall;
+  /* --gpu-wait: how the host waits for the GPU, 0 the driver's default (auto),
+   * 1 spin (default), 2 yield, 3 block (pp_native_set_wait) */
+  int gpu_wait;
   int gpu_wait_set;       /* --gpu-wait was given */
   int no_energy;          /* --no-energy: no energy meter, no energy columns (pp/energy.h) */
   double energy_max_s;    /* --energy-max-s: longest repeat of a row for the counter's resolution */

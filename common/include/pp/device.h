@@ -48,20 +48,16 @@ typedef struct pp_device_ops {
   void (*to_host_concurrent)(void *dst, const void *src, size_t bytes);
 } pp_device_ops;
 
-/* 1: CUDA/HIP time with a synchronized host wall clock, like OpenMP, instead
- * of events (--timer wall), so every model is timed the same way. */
-extern int pp_timer_wall;
-
-/* How the host waits for the GPU (--gpu-wait): 0 the driver's default (auto),
- * 1 spin (default), 2 yield, 3 block. Applied to the native model's device
- * context before any model opens it, so every model on that GPU waits the same
- * way (OpenMP's runtime shares the primary context). Spin is the default
- * because the driver's own choice makes a synchronization several times
- * longer and its time vary from run to run (see docs/performance.md). */
-extern int pp_gpu_wait;
-/* Applies pp_gpu_wait to device `index` (< 0: by node-local rank); returns 0,
- * or -1 when the build has no native model to set it through. */
-int pp_native_set_wait(int index);
+/* How the host waits for the GPU (--gpu-wait, pp_options.gpu_wait): `mode`
+ * 0 the driver's default (auto), 1 spin, 2 yield, 3 block, set on device
+ * `index` (< 0: by node-local rank). The session applies it to the native
+ * model's device context before any model opens it, so every model on that
+ * GPU waits the same way (OpenMP's runtime shares the primary context). Spin
+ * is the default because the driver's own choice makes a synchronization
+ * several times longer and its time vary from run to run (see
+ * docs/performance.md). Returns 0, or -1 when the build has no native model
+ * to set it through. */
+int pp_native_set_wait(int index, int mode);
 
 /* Free and total memory of GPU `index` asked from the native driver (CUDA or
  * HIP), so OpenMP-only runs know them too. Returns 0, or -1 when the build

@@ -2,7 +2,7 @@
  * AMD SMI on AMD, the host's RAPL counters through powercap for host
  * models), and the management state of a GPU (clocks, power limits, ECC,
  * clock event reasons) for the system record. Every library is loaded at
- * run time (dlopen), so builds and runs without it work: what cannot be
+ * run time (pp/dynlib.h), so builds and runs without it work: what cannot be
  * read says "not available: <reason>", never a zero.
  *
  * A meter is read around a timed region (pp/measure.h calls it, no app

@@ -1,4 +1,4 @@
-/* xsbench_like, omp and ompx: their scratch (kernels/dev_work.h) in OpenMP
+/* xsbench_like, omp and ompx: their scratch (device/dev_work.h) in OpenMP
  * device memory, the sort's arrays sized by the caller's sort; with `slots`
  * the checksum slots and material ranges too. */
 #ifndef XS_OMP_WORK_H

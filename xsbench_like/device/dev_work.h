@@ -1,7 +1,7 @@
 /* xsbench_like: the scratch of the device models (omp, ompx, cuda, hip), in
  * device memory: the work arrays variants.c composes over, the radix sorts'
  * (omp's digit counts and scan-block sums; the tile sort's digit counts, tile
- * counters and status words, kernels/sort_tiles.h), and where the
+ * counters and status words, device/sort_tiles.h), and where the
  * kernel-level models keep the checksum and the material ranges (omp reduces
  * and maps instead: NULL). */
 #ifndef XS_DEV_WORK_H

@@ -14,7 +14,7 @@
  *      one and writes it (xs_band_put), so a lookup outside the band costs its
  *      warp no material draw and the warp writes a warp's width of consecutive
  *      places at once; the ring's rest is written at the end.
- * The includer defines, before including, those of kernels/sort_tiles.h it
+ * The includer defines, before including, those of device/sort_tiles.h it
  * uses (XS_TILE_FN, XS_TILE_WARP, XS_TILE_SYNC, XS_TILE_BALLOT, XS_TILE_POPC)
  * and:
  *   XS_BAND_WARP_SUM(v)   the sum of the int v over the warp's lanes, in lane 0

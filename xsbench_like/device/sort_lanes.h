@@ -1,5 +1,5 @@
 /* xsbench_like: the per-lane steps of the omp model's LSD radix sort (the
- * kernel-level models use kernels/sort_tiles.h).
+ * kernel-level models use device/sort_tiles.h).
  *
  * Sort of (uint64 key, double value) pairs by key bits [lo, hi), one pass per
  * XS_DIGIT_BITS-bit digit, least significant first. A pass: lane l takes keys

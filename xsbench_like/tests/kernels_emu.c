@@ -2,11 +2,11 @@
  * POSIX thread per GPU thread of a block, BLOCKS blocks at once, barriers for
  * the block's and the warps' barriers, ballots and warp sums, warps of 32 or
  * 64 lanes.
- * sort (kernels/sort_tiles.h, a look-back window of 2, their look-backs wait
+ * sort (device/sort_tiles.h, a look-back window of 2, their look-backs wait
  *   on one another, yielding the CPU): sorts XSBench's sort keys of the first
  *   n lookups over bits [lo, 64) twice with the same scratch and checks order,
  *   pairing, the key multiset and, with "ties", stability.
- * band (kernels/sample_band.h): samples the first n lookups for each of R
+ * band (device/sample_band.h): samples the first n lookups for each of R
  *   energy bands, one launch each with one counter that only grows, and
  *   checks each band's kept (key, energy) pairs against xs_sample's.
  * usage: xs_kernels_emu sort N LO WARP [ties] [fault]
@@ -72,12 +72,12 @@ static void emu_add(unsigned *p, unsigned v) {
 static void emu_publish(unsigned long long *p, unsigned long long v);
 #define XS_TILE_PUBLISH(p, v) emu_publish((p), (v))
 #define XS_TILE_SPIN() sched_yield()
-#include "kernels/sort_tiles.h"
+#include "device/sort_tiles.h"
 _Static_assert(XS_TILE_TPB <= 256, "emu_block.votes");
 #define XS_BAND_WARP_SUM(v) emu_warp_sum(v)
 #define XS_BAND_WARP_SYNC() pthread_barrier_wait(&blk[my_b].warp_bar[my_t / warp_size])
 #define XS_BAND_RESERVE(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
-#include "kernels/sample_band.h"
+#include "device/sample_band.h"
 _Static_assert(XS_BAND_TPB == XS_TILE_TPB, "one block shape for both kernels");
 /* A prefix is published late (1 ms), so the next tile, running beside, finds
  * this tile's count alone first and must look further back. */

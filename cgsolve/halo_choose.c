@@ -1,13 +1,14 @@
 /* The halo path of every model (--halo): the facts gathered on every rank
- * and agreed on, handed to the pure choice (halo_pick.c), the choice and the
- * path that ran written to the report ("halo <model>"), a request that
- * cannot be honoured refused once (exit 2 on every rank).
+ * and agreed on (with the driver check of the path the choice would try),
+ * handed to the pure choice (halo_pick.c), the choice and the path that ran
+ * written to the report ("halo <model>"), a request that cannot be honoured
+ * refused once (exit 2 on every rank).
  *
  * PP_TEST_HALO (tests only, like PP_TEST_MEMORY_GIB): makes a model whose
  * memory is host memory (the CPU models) choose as if it were GPU memory, so
  * that the choice can be tested end to end without a GPU. Comma-separated:
  *   memory=cuda|hip|other  the memory kind to choose for
- *   ipc=yes|no             what the vendor's IPC check would say (default no)
+ *   ipc=yes|no             what the driver check would say (default no)
  *   per-node=K             the fewest ranks on one node (default: the real layout)
  * The GPU-aware answer is the MPI library's own (pp_mpi_gpu_aware: set
  * MPICH_GPU_SUPPORT_ENABLED=1 to have it say yes). The data stay host
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pp/pp.h"
+#include "halo_pick.h"
 #include "problem.h"
 
 typedef struct fake {
@@ -53,13 +55,17 @@ static int fewest_per_node(void) {
   return (int)-neg;
 }
 
-/* Whether the vendor IPC of `memory` maps model m's memory on every rank
- * (collective): NULL, or why not. */
-static const char *ipc_verdict(const pp_session *s, pp_model m, int memory) {
+/* Path p's driver check of model m's memory on every rank (collective):
+ * NULL, or why not. */
+static const char *check_verdict(const pp_session *s, pp_model m, const cg_halo_path *p) {
   void *probe = s->ops[m]->alloc(64);
-  const char *why = cg_ipc_check(cg_ipc_path_of(memory), probe);
+  const char *why = p->check(p, probe);
   s->ops[m]->free(probe);
-  return pp_mpi_all(why == NULL) ? NULL : why ? why : "another rank cannot use IPC";
+  if (pp_mpi_all(why == NULL)) return NULL;
+  if (why) return why;
+  static char other[96];
+  snprintf(other, sizeof other, "another rank cannot use %s", p->family);
+  return other;
 }
 
 const char *cg_halo_choose_all(const pp_session *s, cg_config *c) {
@@ -75,32 +81,40 @@ const char *cg_halo_choose_all(const pp_session *s, cg_config *c) {
   for (int m = 0; m < PP_MODEL_COUNT && !fake_bad; m++) {
     if (!s->ops[m]) continue;
     const char *name = pp_model_name((pp_model)m);
-    cg_halo_facts facts = {c->halo, cg_halo_memory(s->info[m].is_gpu, s->info[m].arch), aware, aware_why,
-                           pp_mpi_size(), per_node, "not asked"};
+    cg_halo_facts facts = {.request = c->halo,
+                           .memory = cg_halo_memory(s->info[m].is_gpu, s->info[m].arch),
+                           .mpi_aware = aware,
+                           .mpi_why = aware_why,
+                           .ranks = pp_mpi_size(),
+                           .ranks_per_node = per_node,
+                           .check_why = "not asked"};
     const int faked = f.on && facts.memory == CG_MEM_HOST;
     if (faked) {
       facts.memory = f.memory;
       if (f.per_node) facts.ranks_per_node = f.per_node;
     }
-    const int gpu_ipc = facts.memory == CG_MEM_CUDA || facts.memory == CG_MEM_HIP;
-    const int ipc_needed = c->halo == CG_HALO_IPC || c->halo == CG_HALO_HIP_IPC || (c->halo == CG_HALO_AUTO && !aware);
-    if (gpu_ipc && ipc_needed)
-      facts.ipc_why = faked ? (f.ipc ? NULL : "PP_TEST_HALO: ipc=no") : ipc_verdict(s, (pp_model)m, facts.memory);
-    const cg_halo_pick p = cg_halo_pick_path(&facts);
+    /* the driver check of the path made for this memory, where the choice would try it */
+    for (int p = 0; p < CG_PATH_COUNT; p++) {
+      const cg_halo_path *hp = cg_halo_paths[p];
+      if (hp->check && hp->memory == facts.memory && cg_halo_tries(&facts, p))
+        facts.check_why = faked ? (f.ipc ? NULL : "PP_TEST_HALO: ipc=no") : check_verdict(s, (pp_model)m, hp);
+    }
+    const cg_halo_pick pick = cg_halo_pick_path(&facts);
     char key[48];
     snprintf(key, sizeof key, "halo %s", name);
-    c->path[m] = p.path;
-    pp_report_param(s->report, key, "%s%s", p.text,
-                    cg_overlaps(c, p.path) ? "; overlapped with the interior rows (helper thread)" : "");
+    c->path[m] = pick.path;
+    const int overlapped = cg_overlaps(c, cg_halo_paths[pick.path]);
+    pp_report_param(s->report, key, "%s%s", pick.text,
+                    overlapped ? "; overlapped with the interior rows (helper thread)" : "");
     if (faked) { /* host memory: what can run on it */
-      c->path[m] = p.path == CG_PATH_STAGED ? CG_PATH_STAGED : CG_PATH_MPI_DEVICE;
+      c->path[m] = pick.path == CG_PATH_STAGED ? CG_PATH_STAGED : CG_PATH_MPI_DEVICE;
       snprintf(key, sizeof key, "halo %s ran", name);
       pp_report_param(s->report, key, "%s on host memory (PP_TEST_HALO=%s: 'halo %s' is the choice for that memory)",
                       c->path[m] == CG_PATH_STAGED ? "staged" : "MPI point to point", getenv("PP_TEST_HALO"), name);
     }
-    if (p.refused && !bad) {
-      snprintf(refused, sizeof refused, "--halo %s: not possible for the %s model: %s", cg_halo_requests[c->halo], name,
-               p.refused);
+    if (pick.refused && !bad) {
+      snprintf(refused, sizeof refused, "--halo %s: not possible for the %s model: %s", cg_halo_request_name(c->halo),
+               name, pick.refused);
       bad = refused;
     }
   }
