@@ -109,6 +109,9 @@ def summary(sets):
     return lines
 
 
+PACE_TOL = 0.02  # the energy method's tolerance on the metered pace (docs/running.md#energy)
+
+
 def energy(sets):
     setdir = os.path.join(RESULTS, sets[0])
     s = _load(os.path.join(setdir, "summary.json"))
@@ -119,7 +122,11 @@ def energy(sets):
                 r = by.get(m)
                 if not r or r.get("per_joule") is None:
                     continue
-                note = "below the counter's resolution" if r.get("energy_below_resolution") else ""
+                pace = r.get("metered_time_ratio")
+                note = "; ".join(x for x in (
+                    "below the counter's resolution" if r.get("energy_below_resolution") else "",
+                    f"metered at {pace:.2f}x the row's time per repetition" if pace and abs(pace - 1) > PACE_TOL else "")
+                    if x)
                 name = kernel + (f" {variant}" if variant else "")
                 lines.append(f"| {app} | {name} | {m} | {r['per_joule']:.4g} {r['per_joule_unit']} | "
                              f"{_g(r.get('watts'), '.0f')} | {_g(r.get('idle_watts'), '.0f')} | {note} |")

@@ -22,6 +22,9 @@ def energy_of(rs):
             "watts": runset.median(watts),
             "idle_watts": runset.median(idle),
             "energy_below_resolution": any(e.get("below_counter_resolution") for e in ens),
+            # the metered runs' time per repetition over the row's (1: the row's own pace)
+            "metered_time_ratio": runset.median([e["metered_time_ratio"] for e in ens
+                                                 if isinstance(e.get("metered_time_ratio"), (int, float))]),
             "energy_note": None if pj else note}
 
 
