@@ -6,7 +6,8 @@ small run:
   - ratios spanning more than 10x are drawn on a log axis, those within 10x on a linear one;
   - every text of the figure (title, tick labels, bar values, legend) lies inside it;
   - a CPU-scale run says its numbers are smoke-test numbers, not performance
-    (summary.md, summary.json, the line printed), and a reference run on a GPU does not."""
+    (summary.md, summary.json, the line printed), and a reference run on a GPU does not;
+  - a run the suite never reached (an interrupted run summarized) is said so, never "exit None"."""
 import json
 import os
 import subprocess
@@ -123,3 +124,14 @@ def test_small_run_says_smoke_test(bin_dir, tmp_path):
     assert "**Smoke-test numbers, not performance.**" in md.split("\n- command")[0], "summary.md says it first"
     assert json.load(open(os.path.join(out, "summary.json"))).get("smoke_test"), "summary.json: smoke_test"
     assert "(smoke-test numbers, not performance)" in p.stdout, "the printed summary line says it"
+
+
+@pytest.mark.parametrize("run, res, want", [
+    ({"app": "spmv", "repeat": 2}, None, "did not run (the suite run stopped before it: interrupted?)"),
+    ({"app": "spmv", "repeat": 1, "exit": 3}, None, "exit 3: runtime or device error"),
+    ({"app": "spmv", "repeat": 1, "exit": 0}, None, "exit 0 but no result file"),
+    ({"app": "spmv", "repeat": 1, "exit": 0}, {"validated": False}, "not validated"),
+    ({"app": "spmv", "repeat": 1}, {"validated": True}, None),
+])
+def test_run_problem(run, res, want):
+    assert suite_summary.run_problem(run, res) == want, f"{run}, result {res}: {want!r}"
