@@ -218,6 +218,12 @@ if(NOT PP_OFFLOAD STREQUAL "none" AND PP_OMP_PATH STREQUAL "table" AND PP_ROW_${
   list(APPEND PP_OFFLOAD_LINK_EXTRA -Wl,-rpath,${PP_LLVM_LIBDIR})
   list(APPEND PP_OFFLOAD_LINK_FLAGS ${PP_OFFLOAD_LINK_EXTRA})
 endif()
+# GCC's offload table object (crtoffloadtable.o) is not position independent: ld
+# warns "creating DT_TEXTREL in a PIE" for every app. Those relocations are the
+# runtime's, resolved at load; -z notext says they are expected.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND PP_OFFLOAD MATCHES "^(nvidia|amd)$")
+  list(APPEND PP_OFFLOAD_LINK_FLAGS -Wl,-z,notext)
+endif()
 
 # ompx: LLVM's kernel mode, for the rows with an OMPX version.
 set(_ompx_ok OFF)
