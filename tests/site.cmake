@@ -51,3 +51,28 @@ if(PP_TEST_CLANG19 AND _nvv MATCHES "release (1[3-9]|[2-9][0-9])\\.")
           LABELS unit)
   set_tests_properties(noroot_setup_sm90_tries_download PROPERTIES TIMEOUT 60)
 endif()
+
+# The centre route through its own module names: an Lmod tree of stand-ins for
+# PrgEnv-gnu, cudatoolkit, craype-accel-nvidia80 (Perlmutter) and PrgEnv-amd, rocm,
+# craype-accel-amd-gfx90a (Frontier); scripts/setup --site site/<centre>.toml builds
+# microbench with the module's cc for the centre's GPU and a host run records the
+# modules (tests/centre_modules.sh; skipped without Lmod or the compilers; ~40 s each).
+foreach(centre perlmutter frontier)
+  pp_test(centre_${centre}_modules COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/centre_modules.sh ${centre} LABELS centre)
+  set_tests_properties(centre_${centre}_modules PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+
+# The GNU route on a GPU node (validate/gnu-route.sh): its commands, and a one-line
+# refusal where no NVIDIA GPU answers (a stub nvidia-smi that fails, as on this CI box).
+pp_test(gnu_route_dry_run COMMAND ${PROJECT_SOURCE_DIR}/validate/gnu-route.sh --dry-run LABELS unit
+  EXPECT 0 "^cmake --preset perlmutter-gnu -B build/gnu-route -DCMAKE_C_COMPILER=gcc-12 -DPP_NVIDIA_ARCH=sm_90 -DPP_ENABLE_MPI=OFF -DPP_BUILD_TESTS=OFF
+^cmake --build build/gnu-route -j [0-9]+
+^validate/warnings-gate build/gnu-route/gnu-route.log
+^validate/gpu-check.sh build/gnu-route/bin$")
+set(_nosmi ${CMAKE_CURRENT_BINARY_DIR}/gnu-route-stubs)
+file(WRITE ${_nosmi}/nvidia-smi "#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
+file(CHMOD ${_nosmi}/nvidia-smi PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+     WORLD_READ WORLD_EXECUTE)
+pp_test(gnu_route_no_gpu LABELS unit
+  EXPECT 2 "^gnu-route: no NVIDIA GPU answers nvidia-smi here: run it on a GPU node"
+  COMMAND sh -c "PATH=\"$0:$PATH\" exec \"$@\"" ${_nosmi} ${PROJECT_SOURCE_DIR}/validate/gnu-route.sh)
