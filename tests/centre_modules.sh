@@ -10,7 +10,8 @@
 #   frontier:   build amd  PrgEnv-amd (cc: clang-19, standing in for amdclang),
 #               craype-accel-amd-gfx90a; rocm (Debian's ROCm) for the cray build,
 #               which is not built: no stand-in for CCE
-# Checks: the modules' cc built the app (its calls are logged), the build record's
+# Checks: the modules' cc built the app (its calls are logged), its build log passes
+# the warnings gate (validate/warnings-gate), the build record's
 # offload target is the centre's GPU, the run's record lists the loaded modules,
 # and a module that cannot load stops setup in one line naming it.
 # Exit 77 (CTest: skipped) without Lmod or the stand-ins' compilers.
@@ -78,6 +79,9 @@ echo "built in $(( $(date +%s) - t0 )) s"
 grep -q -- "-c .*microbench" "$work/cc-calls" 2>/dev/null ||
   fail "$centre: the app was not compiled by the PrgEnv module's cc ($work/cc-calls)"
 grep -Eq "offload +.*$arch|$arch" "$work/setup.log" || fail "$centre: the configure does not name $arch"
+# a quiet build: no warning outside .ci/warnings-allow.toml (GCC's DT_TEXTREL was one)
+python3 "$repo/validate/warnings-gate" "$work/setup.log" > "$work/gate.log" 2>&1 ||
+  { cat "$work/gate.log"; fail "$centre: the build printed warnings not in .ci/warnings-allow.toml"; }
 
 mb=$work/build/bin/microbench
 centre_shell "module load $(python3 -c "import sys, tomllib; b=[b for b in tomllib.load(open(sys.argv[1], 'rb'))['build'] if b['name']==sys.argv[2]][0]; print(' '.join(b['modules']))" "$site" "$build") &&
