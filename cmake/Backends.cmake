@@ -218,6 +218,12 @@ if(NOT PP_OFFLOAD STREQUAL "none" AND PP_OMP_PATH STREQUAL "table" AND PP_ROW_${
   list(APPEND PP_OFFLOAD_LINK_EXTRA -Wl,-rpath,${PP_LLVM_LIBDIR})
   list(APPEND PP_OFFLOAD_LINK_FLAGS ${PP_OFFLOAD_LINK_EXTRA})
 endif()
+# GCC's offload table object (crtoffloadtable.o) is not position independent: ld
+# warns "creating DT_TEXTREL in a PIE" for every app. Those relocations are the
+# runtime's, resolved at load; -z notext says they are expected.
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND PP_OFFLOAD MATCHES "^(nvidia|amd)$")
+  list(APPEND PP_OFFLOAD_LINK_FLAGS -Wl,-z,notext)
+endif()
 
 # ompx: LLVM's kernel mode, for the rows with an OMPX version.
 set(_ompx_ok OFF)
@@ -292,7 +298,13 @@ endif()
 # ---- CUDA -----------------------------------------------------------------
 set(PP_HAVE_CUDA OFF)
 set(PP_CUDA_ABSENT "PP_ENABLE_CUDA=OFF")
-if(NOT PP_ENABLE_CUDA STREQUAL "OFF")
+if(PP_ENABLE_CUDA STREQUAL "OFF")
+  # turned off although there is a compiler: say so, or "not built" reads as "not found"
+  find_program(_nvcc_seen nvcc PATHS /usr/local/cuda/bin NO_CACHE)
+  if(_nvcc_seen)
+    set(PP_CUDA_ABSENT "PP_ENABLE_CUDA=OFF in this build's configure (its preset or -D), though nvcc is at ${_nvcc_seen}; an NVIDIA preset builds cuda")
+  endif()
+else()
   set(PP_CUDA_ABSENT "no CUDA compiler: nvcc not on PATH nor in /usr/local/cuda (set CMAKE_CUDA_COMPILER, or load a CUDA module)")
   if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
     set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
@@ -313,7 +325,12 @@ endif()
 # ---- HIP (compiled by hipcc through custom commands) -------------------------
 set(PP_HAVE_HIP OFF)
 set(PP_HIP_ABSENT "PP_ENABLE_HIP=OFF")
-if(NOT PP_ENABLE_HIP STREQUAL "OFF")
+if(PP_ENABLE_HIP STREQUAL "OFF")
+  find_program(_hipcc_seen hipcc NO_CACHE)
+  if(_hipcc_seen)
+    set(PP_HIP_ABSENT "PP_ENABLE_HIP=OFF in this build's configure (its preset or -D), though hipcc is at ${_hipcc_seen}; an AMD preset builds hip")
+  endif()
+else()
   set(PP_HIP_ABSENT "hipcc or libamdhip64 not found (load a ROCm module, or scripts/setup --hip)")
   find_program(PP_HIPCC hipcc)
   find_library(PP_AMDHIP64 amdhip64)
@@ -368,6 +385,20 @@ if(PP_HAVE_MPI)
 else()
   set(PP_MPI_DESC "none")
 endif()
+
+# Why each model is off, in PP_MODELS' order ("" for one that is built), as the
+# items of a C array for the build record: the apps' --backend, --help and
+# NOT RUN lines give this build's own reason (common/src/model.c).
+set(PP_MODELS_ABSENT_C "")
+foreach(m ${PP_MODELS})
+  set(_why "")
+  if(NOT PP_HAVE_${m})
+    set(_why "${PP_${m}_ABSENT}")
+  endif()
+  string(REPLACE "\\" "\\\\" _why "${_why}")
+  string(REPLACE "\"" "\\\"" _why "${_why}")
+  string(APPEND PP_MODELS_ABSENT_C "\"${_why}\", ")
+endforeach()
 
 function(pp_print_summary)
   message(STATUS "")

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "minife.h"
 #include "pp/session.h"
 #include "pp/deck.h"
@@ -14,6 +15,12 @@ static const char *const known_keys[] = {"N", "cg_iters", "cg_seed", "cg_relres"
  * path found is kept here: an app reads one deck (the last --deck given). */
 static const char *find_deck(const char *app, const char *name) {
   static char found[4096];
+  char cwd[4096], as[256];
+  if (pp_input_shipped_as(name, "minife", ".deck", as, sizeof as)) {
+    if (name[0] == '/') pp_usage_error(app, "--deck %s: no such file; the shipped deck of that name is --deck %s", name, as);
+    pp_usage_error(app, "--deck %s: no such file here (a path is relative to the current folder, %s); the shipped "
+                   "deck of that name is --deck %s", name, getcwd(cwd, sizeof cwd) ? cwd : "?", as);
+  }
   if (pp_input_named(name, "minife", ".deck", found, sizeof found)) return found;
   char dir[4096 + 16], names[512];
   snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(found, '/') ? strrchr(found, '/') - found : 0), found);

@@ -109,8 +109,11 @@ pp_test(cgsolve_deck_unknown_key COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR
   EXPECT 2 "cg_typo.deck:1: unknown key 'n'" LABELS input)
 pp_test(cgsolve_deck_half_reference COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_half_ref.deck
   EXPECT 2 "no 'cg_seed = ...' line" LABELS input)
-pp_test(cgsolve_deck_absent COMMAND ${CG} --deck /nonexistent/tiny.deck
-  EXPECT 2 "cannot open input deck '/nonexistent/tiny.deck'" LABELS input)
+pp_test(cgsolve_deck_absent COMMAND ${CG} --deck /nonexistent/no-such.deck
+  EXPECT 2 "cannot open input deck '/nonexistent/no-such.deck'" LABELS input)
+# A shipped deck's path given from another folder (the tests' own): the name that finds it.
+pp_test(cgsolve_deck_path_elsewhere COMMAND ${CG} --deck inputs/minife/n150.deck
+  EXPECT 2 "--deck inputs/minife/n150.deck: no such file here \\(a path is relative to the current folder, /[^)]*\\); the shipped deck of that name is --deck n150" LABELS input)
 pp_test(cgsolve_deck_bad_value COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_value.deck
   EXPECT 2 "cg_bad_value.deck:2: N = 'ten' is not an integer" LABELS input)
 pp_test(cgsolve_deck_bad_line COMMAND ${CG} --deck ${CMAKE_CURRENT_BINARY_DIR}/cg_bad_line.deck

@@ -68,6 +68,28 @@ if(NOT PP_HAVE_CUDA)
   pp_test(microbench_cuda_absent COMMAND ${MB} --backend cuda EXPECT 2 "model 'cuda' is not built" LABELS unit input)
   pp_test(microbench_lists_absent COMMAND ${MB} --backend host --size 64 --kernels triad ${PP_TEST_FAST}
     EXPECT 0 "cuda +NOT RUN: not built" LABELS unit)
+  # turned off by the configure while nvcc is there: said so, not "no CUDA compiler found"
+  find_program(_mb_nvcc nvcc PATHS /usr/local/cuda/bin NO_CACHE)
+  if(PP_ENABLE_CUDA STREQUAL "OFF" AND _mb_nvcc)
+    pp_test(microbench_cuda_off_says_which COMMAND ${MB} --backend cuda LABELS unit input
+      EXPECT 2 "model 'cuda' is not built: PP_ENABLE_CUDA=OFF in this build's configure \\(its preset or -D\\), though nvcc is at ${_mb_nvcc}")
+  endif()
+endif()
+# A model this build lacks, in a sentence: "is not built: <why>" (never "is <why>").
+foreach(M ${PP_OPTIONAL_MODELS})
+  if(NOT PP_HAVE_${M})
+    pp_test(microbench_${PP_MODEL_NAME_${M}}_absent_reads COMMAND ${MB} --backend host,${PP_MODEL_NAME_${M}} LABELS unit input
+      EXPECT 2 "--backend: model '${PP_MODEL_NAME_${M}}' is not built: [^ ]")
+  endif()
+endforeach()
+if(NOT PP_HAVE_CUDA AND NOT PP_HAVE_HIP AND PP_OFFLOAD MATCHES "^(cpu|none)$")
+  # no GPU model: the header says so, not "driver default" (spin is --help's default), and
+  # vs-nat's '-' is explained (the host model is a CPU reference, not a yardstick)
+  pp_test(microbench_no_gpu_header COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 64 --kernels triad ${PP_TEST_FAST}
+    EXPECT 0 "gpu wait +none: no GPU model in this build \\(offload to ${PP_OFFLOAD}\\)
+triad +host +64 .* - +PASS
+\\('-' here: no native model ran,$"
+    LABELS unit)
 endif()
 # The omp atomic_capture kernel on the host as the offload device costs about
 # what the host model's does: its GPU form (team-aggregated, two barriers per

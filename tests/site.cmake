@@ -14,7 +14,7 @@ find_program(PP_TEST_GCC NAMES gcc-12 gcc)
 if(PP_TEST_GCC)
   # GCC under PP_OFFLOAD=auto: omp is off, and the summary says why and what to set
   pp_test(configure_why_gcc_omp LABELS unit
-    EXPECT 0 "omp\t+ no \\(PP_OFFLOAD=auto picks a target for upstream clang only; with gcc-[0-9]+ name one: -DPP_OFFLOAD=cpu\\|nvidia\\|amd\ncuda\t+ no \\(PP_ENABLE_CUDA=OFF\\)\nmpi\t+ no \\(PP_ENABLE_MPI=OFF\\)"
+    EXPECT 0 "omp\t+ no \\(PP_OFFLOAD=auto picks a target for upstream clang only; with gcc-[0-9]+ name one: -DPP_OFFLOAD=cpu\\|nvidia\\|amd\ncuda\t+ no \\(PP_ENABLE_CUDA=OFF( in this build's configure \\(its preset or -D\\), though nvcc is at [^;]+; an NVIDIA preset builds cuda)?\\)\nmpi\t+ no \\(PP_ENABLE_MPI=OFF\\)"
     COMMAND ${SITE_CFG} ${PROJECT_SOURCE_DIR} ${SITE_CFG_WORK}/gcc -DCMAKE_C_COMPILER=${PP_TEST_GCC} -DPP_ENABLE_CUDA=OFF ${_off})
   set_tests_properties(configure_why_gcc_omp PROPERTIES TIMEOUT 120)
 endif()
@@ -67,7 +67,7 @@ pp_test(setup_site_relative COMMAND ${_setup} --site s.toml --deps-only
 set_tests_properties(setup_site_relative PROPERTIES WORKING_DIRECTORY ${_sdir})
 foreach(row "setup_site_dev_zero|${_setup}|--site|/dev/zero|setup: --site '/dev/zero': not a regular file"
             "setup_site_fifo|${_setup}|--site|${_sdir}/site.fifo|setup: --site '.*/site.fifo': not a regular file"
-            "setup_site_missing|${_setup}|--site|${_sdir}/none.toml|setup: --site '.*/none.toml': no such file"
+            "setup_site_missing|${_setup}|--site|${_sdir}/none.toml|site: site file .*/none.toml: no such file \\(a path is relative to the current folder"
             "setup_preset_empty|${_setup}|--preset=|--deps-only|--no-install|setup: --preset '': empty preset"
             "setup_install_contradiction|${_setup}|--install-deps|--no-install|--deps-only|setup: --install-deps and --no-install contradict each other"
             "run_site_dev_zero|${PROJECT_SOURCE_DIR}/scripts/run|--site|/dev/zero|run: --site '/dev/zero': not a regular file")
@@ -75,3 +75,28 @@ foreach(row "setup_site_dev_zero|${_setup}|--site|/dev/zero|setup: --site '/dev/
   pp_test(${name} COMMAND ${args} EXPECT 2 "^${re}" LABELS unit input)
   set_tests_properties(${name} PROPERTIES TIMEOUT 60)
 endforeach()
+
+# The centre route through its own module names: an Lmod tree of stand-ins for
+# PrgEnv-gnu, cudatoolkit, craype-accel-nvidia80 (Perlmutter) and PrgEnv-amd, rocm,
+# craype-accel-amd-gfx90a (Frontier); scripts/setup --site site/<centre>.toml builds
+# microbench with the module's cc for the centre's GPU and a host run records the
+# modules (tests/centre_modules.sh; skipped without Lmod or the compilers; ~40 s each).
+foreach(centre perlmutter frontier)
+  pp_test(centre_${centre}_modules COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/centre_modules.sh ${centre} LABELS centre)
+  set_tests_properties(centre_${centre}_modules PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+
+# The GNU route on a GPU node (validate/gnu-route.sh): its commands, and a one-line
+# refusal where no NVIDIA GPU answers (a stub nvidia-smi that fails, as on this CI box).
+pp_test(gnu_route_dry_run COMMAND ${PROJECT_SOURCE_DIR}/validate/gnu-route.sh --dry-run LABELS unit
+  EXPECT 0 "^cmake --preset perlmutter-gnu -B build/gnu-route -DCMAKE_C_COMPILER=gcc-12 -DPP_NVIDIA_ARCH=sm_90 -DPP_ENABLE_MPI=OFF -DPP_BUILD_TESTS=OFF
+^cmake --build build/gnu-route -j [0-9]+
+^validate/warnings-gate build/gnu-route/gnu-route.log
+^validate/gpu-check.sh build/gnu-route/bin$")
+set(_nosmi ${CMAKE_CURRENT_BINARY_DIR}/gnu-route-stubs)
+file(WRITE ${_nosmi}/nvidia-smi "#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n")
+file(CHMOD ${_nosmi}/nvidia-smi PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+     WORLD_READ WORLD_EXECUTE)
+pp_test(gnu_route_no_gpu LABELS unit
+  EXPECT 2 "^gnu-route: no NVIDIA GPU answers nvidia-smi here: run it on a GPU node"
+  COMMAND sh -c "PATH=\"$0:$PATH\" exec \"$@\"" ${_nosmi} ${PROJECT_SOURCE_DIR}/validate/gnu-route.sh)

@@ -54,8 +54,11 @@ pp_test(spmv_deck_unknown_name COMMAND ${SPMV} --deck nope
 set_tests_properties(spmv_deck_by_name spmv_deck_unknown_name PROPERTIES TIMEOUT 30)
 
 # Bad input: exit 2 with a message naming the problem.
-pp_test(spmv_deck_absent COMMAND ${SPMV} --deck /nonexistent/n150.deck
-  EXPECT 2 "cannot open input deck '/nonexistent/n150.deck'" LABELS input)
+pp_test(spmv_deck_absent COMMAND ${SPMV} --deck /nonexistent/no-such.deck
+  EXPECT 2 "cannot open input deck '/nonexistent/no-such.deck'" LABELS input)
+# a path that is not there whose file name is a shipped deck's: the name that finds it
+pp_test(spmv_deck_absent_names_shipped COMMAND ${SPMV} --deck /nonexistent/n150.deck
+  EXPECT 2 "^spmv: --deck /nonexistent/n150.deck: no such file; the shipped deck of that name is --deck n150" LABELS input)
 pp_test(spmv_deck_bad_value COMMAND ${SPMV} --deck ${DECKS}/bad_value.deck
   EXPECT 2 "bad_value.deck:3: N = 'ten' is not an integer" LABELS input)
 pp_test(spmv_deck_no_equals COMMAND ${SPMV} --deck ${DECKS}/no_equals.deck

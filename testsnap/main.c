@@ -379,9 +379,11 @@ static void variant_name(const ts_config *c, pp_model m, char *out, size_t len) 
   out[0] = '\0';
   if (!c->variant_set || m == PP_HOST) return;
   const snap_variant *v = &c->variant;
-  char lv[8] = "dflt", ts[8] = "dflt";
-  if (v->levels) snprintf(lv, sizeof lv, "%d", v->levels);
-  if (v->team_size) snprintf(ts, sizeof ts, "%d", v->team_size);
+  /* options.c bounds levels to 2..3 and team to 1..1024: the modulo changes no
+   * value and bounds the width, so the longest name fits out (64: pp_row's variant) */
+  char lv[5] = "dflt", ts[5] = "dflt";
+  if (v->levels) snprintf(lv, sizeof lv, "%u", (unsigned)v->levels % 10u);
+  if (v->team_size) snprintf(ts, sizeof ts, "%u", (unsigned)v->team_size % 10000u);
   snprintf(out, len, "scratch=%s levels=%s yi=%s team=%s deidrj=%s",
            v->scratch < 0 ? "dflt" : v->scratch == SNAP_SCRATCH_TEAM ? "team" : "global", lv,
            v->yi_collapsed < 0 ? "dflt" : v->yi_collapsed ? "collapsed" : "nested", ts,

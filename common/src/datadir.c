@@ -86,3 +86,14 @@ const char *pp_input_named(const char *name, const char *sub, const char *ext, c
   if (w < 0 || (size_t)w >= len) return NULL;
   return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? buf : NULL;
 }
+
+const char *pp_input_shipped_as(const char *name, const char *sub, const char *ext, char *buf, size_t len) {
+  struct stat st;
+  const char *base = strrchr(name, '/');
+  if (!len || !base || !base[1] || stat(name, &st) == 0) return NULL;
+  char found[PATH_MAX];
+  size_t bl = strlen(++base), el = strlen(ext);
+  int cut = bl > el && !strcmp(base + bl - el, ext);
+  snprintf(buf, len, "%.*s", (int)(cut ? bl - el : bl), base);
+  return pp_input_named(buf, sub, ext, found, sizeof found) ? buf : NULL;
+}

@@ -31,10 +31,14 @@ pp_model_set pp_models_built(void) {
 }
 
 const char *pp_model_absent_reason(pp_model m) {
+  static char why[PP_MODEL_COUNT][512];
   if (!known(m) || rows[m].built) return "built";
-  /* ompx alone depends on the C compiler's version, which CMake words better */
-  if (m == PP_OMPX && pp_build_info()->ompx_absent[0]) return pp_build_info()->ompx_absent;
-  return rows[m].absent;
+  /* configure knows which cause it was (turned off, not found, a compiler
+   * without it); the list's text is the fallback */
+  const char *cfg = pp_build_info()->models_absent[m];
+  if (!cfg[0]) return rows[m].absent;
+  if (!why[m][0]) snprintf(why[m], sizeof why[m], "not built: %s", cfg);
+  return why[m];
 }
 
 int pp_model_is_device(pp_model m) { return known(m) && rows[m].device; }

@@ -156,11 +156,13 @@ void pp_report_print(const pp_report *r, FILE *f) {
   int bad = pp_report_failures(r);
   char natives[64];
   fprintf(f, "\n%d result%s, %d passed, %d failed. FOM is of the median time; vs-nat is performance\n"
-             "relative to the native model (%s) on the same kernel, size and variant;\n"
+             "relative to the native model (%s) on the same kernel, size and variant%s;\n"
              "%%copy is GB/s over the device's copy ceiling ('-': none, or a working set that fits\n"
              "in a cache the ceiling's buffers do not).\n",
           r->nrows, r->nrows == 1 ? "" : "s", r->nrows - bad, bad,
-          pp_model_set_names(pp_models_native(), "/", natives, sizeof natives));
+          pp_model_set_names(pp_models_native(), "/", natives, sizeof natives),
+          /* host is a CPU reference: a ratio to it would compare devices, not models */
+          pp_report_native(r) < 0 ? " ('-' here: no native model ran,\nand the host model is the CPU reference, not a model on the same device)" : "");
   print_energy_legend(r, f, energy, marks);
   if (r->nrows) print_summary(r, f);
 }

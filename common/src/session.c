@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "pp/session.h"
+#include "pp/buildinfo.h"
 #include "pp/ceiling.h"
 #include "pp/machine.h"
 #include "pp/mpi.h"
@@ -133,6 +134,30 @@ void pp_session_ready(pp_session *s) {
   }
 }
 
+/* --gpu-wait applied, and the header's "gpu wait" line: the mode in force, or
+ * why none is (never "driver default" while --help says spin is the default). */
+static void report_gpu_wait(pp_session *s) {
+  static const char *const waits[] = {"driver default", "spin", "yield", "block"};
+  const char *offload = pp_build_info()->offload, *mode = waits[s->opt.gpu_wait & 3];
+  int gpu = (pp_models_built() & pp_models_native()) || (strcmp(offload, "cpu") && strcmp(offload, "none"));
+  if (!gpu) {
+    if (s->opt.gpu_wait_set && pp_mpi_rank() == 0)
+      fprintf(stderr, "%s: --gpu-wait: this build has no GPU model (offload to %s); ignored\n", s->app->name, offload);
+    pp_report_param(s->report, "gpu wait", "none: no GPU model in this build (offload to %s)", offload);
+    return;
+  }
+  if (!s->opt.gpu_wait || pp_native_set_wait(s->opt.device, s->opt.gpu_wait) == 0) {
+    pp_report_param(s->report, "gpu wait", "%s", mode);
+    return;
+  }
+  char natives[64];
+  if (s->opt.gpu_wait_set && pp_mpi_rank() == 0)
+    fprintf(stderr, "%s: --gpu-wait needs the CUDA driver or the %s model in the build; ignored\n", s->app->name,
+            pp_model_set_names(pp_models_native(), " or ", natives, sizeof natives));
+  pp_report_param(s->report, "gpu wait", "%s%s not applied (no GPU driver or device to set it through): the "
+                  "driver's default", mode, s->opt.gpu_wait_set ? "" : " (the default)");
+}
+
 void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
   /* A reader that goes away (`| head`) ends the text, never the run or its
    * result files: writes to the closed pipe then fail (EPIPE) and are dropped. */
@@ -155,14 +180,7 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
     if (!(pp_models_built() & (1u << m))) pp_report_skip(s->report, (pp_model)m, pp_model_absent_reason((pp_model)m));
   }
 
-  if (s->opt.backends & ~(1u << PP_HOST)) {
-    static const char *const waits[] = {"driver default", "spin", "yield", "block"};
-    int set = s->opt.gpu_wait ? pp_native_set_wait(s->opt.device, s->opt.gpu_wait) == 0 : 1;
-    if (!set && s->opt.gpu_wait_set && pp_mpi_rank() == 0)
-      fprintf(stderr, "%s: --gpu-wait needs the CUDA driver or the %s model in the build; ignored\n", app->name,
-              pp_model_set_names(pp_models_native(), " or ", natives, sizeof natives));
-    pp_report_param(s->report, "gpu wait", "%s", set ? waits[s->opt.gpu_wait & 3] : "driver default");
-  }
+  if (s->opt.backends & ~(1u << PP_HOST)) report_gpu_wait(s);
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (!(s->opt.backends & (1u << m))) continue;
     pp_progress(s, "opening %s", pp_model_name((pp_model)m));

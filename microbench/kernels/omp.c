@@ -40,7 +40,7 @@ static double atomic_update(const double *x, size_t n, int tpb, int blocks, doub
    * the one word (a compare-and-swap loop for a double), which serializes
    * them far beyond the cost of fewer lanes. */
 #pragma omp target teams distribute parallel for num_teams(pp_omp_loop_teams(n, tpb, blocks)) \
-    thread_limit(tpb) device(pp_omp_device) is_device_ptr(x, acc)
+    thread_limit(PP_OMP_TL(tpb)) device(pp_omp_device) is_device_ptr(x, acc)
 #else
   PP_OMP_FOR(pp_omp_loop_teams(n, tpb, blocks), tpb, is_device_ptr(x, acc))
 #endif
@@ -75,7 +75,7 @@ static long long atomic_capture(const double *x, size_t n, int tpb, int blocks, 
   for (size_t i = 0; i < n; i++) mb_atomic_capture(x[i], out, count);
 #else
   const int teams = pp_omp_loop_teams(n, tpb, blocks);
-#pragma omp target teams num_teams(teams) thread_limit(tpb) device(pp_omp_device) \
+#pragma omp target teams num_teams(teams) thread_limit(PP_OMP_TL(tpb)) device(pp_omp_device) \
     is_device_ptr(x, out, count)
   {
     unsigned long long here = 0, base = 0; /* team-shared */

@@ -64,7 +64,7 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
     const int64_t want = (nrows + T - 1) / T;
     const int nt = clamp_teams(pl->p.grid_loop && pl->p.teams < want ? pl->p.teams : want);
 #pragma omp target teams distribute parallel for PP_OMP_SIMD num_teams(pp_omp_teams(nt, T)) \
-    thread_limit(T) device(pp_omp_device) is_device_ptr(rowptr, col, val, x, y)
+    thread_limit(PP_OMP_TL(T)) device(pp_omp_device) is_device_ptr(rowptr, col, val, x, y)
     for (int64_t i = 0; i < nrows; i++)
       y[i] = spmv_row_partial(col, val, x, rowptr[i], rowptr[i + 1], 0, 1);
     return;
@@ -72,7 +72,7 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 
   const int nt = clamp_teams(pl->p.grid_loop && pl->p.teams < ngroups ? pl->p.teams : ngroups);
   if (pl->p.omp_form == SPMV_OMP_LANES) {
-#pragma omp target teams distribute num_teams(pp_omp_teams(nt, T)) thread_limit(T) dist_schedule(static, 1) \
+#pragma omp target teams distribute num_teams(pp_omp_teams(nt, T)) thread_limit(PP_OMP_TL(T)) dist_schedule(static, 1) \
     device(pp_omp_device) is_device_ptr(rowptr, col, val, x, y)
     for (int64_t g = 0; g < ngroups; g++) {
       double part[SPMV_MAX_TEAM]; /* team-local: shared by the team's threads */
@@ -98,7 +98,7 @@ static void spmv(void *vplan, int64_t nrows, const int64_t *rowptr, const int32_
 
   /* SPMV_OMP_TEAMS. Loops stride by the team's actual thread count, so the
    * result is right whatever number of threads the runtime grants. */
-#pragma omp target teams num_teams(pp_omp_teams(nt, T)) thread_limit(T) device(pp_omp_device) \
+#pragma omp target teams num_teams(pp_omp_teams(nt, T)) thread_limit(PP_OMP_TL(T)) device(pp_omp_device) \
     is_device_ptr(rowptr, col, val, x, y)
   {
     double part[SPMV_MAX_TEAM];

@@ -120,6 +120,20 @@ def test_missing_file_exit_2(tmp_path):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, f"missing file: exit 2, one line ({r.stderr.strip()})"
 
 
+def test_missing_file_names_shipped(tmp_path):
+    """A site file not found from the current folder: the message says the path is taken
+    relative to it, lists the shipped site files and names the one meant."""
+    r = subprocess.run([sys.executable, tool_path("site"), "path", "perlmutter.toml"], capture_output=True,
+                       text=True, cwd=tmp_path)
+    err = r.stderr.strip()
+    assert r.returncode == 2 and len(err.splitlines()) == 1, f"exit 2, one line ({r.returncode}: {err})"
+    assert f"relative to the current folder, {tmp_path})" in err, f"names the folder looked from ({err})"
+    assert "site/debian.toml, site/frontier.toml, site/perlmutter.toml" in err, f"lists the shipped ones ({err})"
+    assert f"did you mean --site {site_file('perlmutter')}?" in err, f"names the one meant ({err})"
+    r = cli("path", site_file("frontier"))
+    assert r.returncode == 0 and r.stdout.strip() == site_file("frontier"), "an existing file: its absolute path"
+
+
 def test_unknown_preset_exit_2():
     r = cli("preset", "nope")
     assert r.returncode == 2 and "unknown preset 'nope'" in r.stderr

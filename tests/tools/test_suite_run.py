@@ -183,6 +183,21 @@ def test_after_no_system_record(small_run, summary, tmp_path):
     assert rc == 1 and "spmv repeat 1: no system record" in text, "no system record: not reportable"
 
 
+def interrupted(p):  # stopped before its last run: no exit status, no result file
+    for k in ("exit", "json", "seconds"):
+        p["runs"][-1].pop(k, None)
+
+
+def test_after_interrupted(small_run, summary, tmp_path):
+    d = copy_of(small_run, tmp_path, plan=interrupted)
+    rc, text = suite("--summarize", d)
+    md = open(os.path.join(d, "summary.md")).read()
+    last = json.load(open(os.path.join(small_run[2], "suite.json")))["runs"][-1]
+    want = f"{last['app']} repeat {last['repeat']}: did not run (the suite run stopped before it"
+    assert rc == 1 and f"suite: not validated: {want}" in text and want in md, "the run not reached is said so"
+    assert "exit None" not in text + md, "never 'exit None'"
+
+
 def stamp_only(p):  # the run as if made with --binary-stamp-only
     p["stamp_only"] = True
 

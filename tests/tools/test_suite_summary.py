@@ -9,7 +9,8 @@ small run:
     under 100 us) drawn as a gray note, never as a bar;
   - a CPU-scale run says its numbers are smoke-test numbers, not performance
     (summary.md, summary.json, the line printed), and a reference run on a GPU does not;
-  - summary.md says the suite validates here only when every run did."""
+  - summary.md says the suite validates here only when every run did.
+  - a run the suite never reached (an interrupted run summarized) is said so, never "exit None"."""
 import json
 import os
 import subprocess
@@ -195,3 +196,14 @@ def test_not_comparable_beyond_the_cores(ratio, gpu_ran, comparable_):
     from pptools.suite import comparable
     got = comparable.reason(crow("omp"), crow("host"), gpu_ran, ratio=ratio, cpus=2)
     assert (got is None) == comparable_, got
+
+
+@pytest.mark.parametrize("run, res, want", [
+    ({"app": "spmv", "repeat": 2}, None, "did not run (the suite run stopped before it: interrupted?)"),
+    ({"app": "spmv", "repeat": 1, "exit": 3}, None, "exit 3: runtime or device error"),
+    ({"app": "spmv", "repeat": 1, "exit": 0}, None, "exit 0 but no result file"),
+    ({"app": "spmv", "repeat": 1, "exit": 0}, {"validated": False}, "not validated"),
+    ({"app": "spmv", "repeat": 1}, {"validated": True}, None),
+])
+def test_run_problem(run, res, want):
+    assert suite_summary.run_problem(run, res) == want, f"{run}, result {res}: {want!r}"

@@ -111,10 +111,10 @@ static void compute_ui(const snap_data *d, void *p) {
   const snap_data dd = *d;
   double *ur = w->ur, *ui = w->ui;
   const long nu = snap_tiled_len(d), np = (long)d->natoms * d->nmax;
-#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui)
   for (long q = 0; q < nu; q++) snap_ui_init_item(&dd, q, ur, ui);
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui)
   for (long q = 0; q < np; q++) {
     int i;
@@ -136,7 +136,7 @@ static void compute_ui(const snap_data *d, void *p) {
         for (int ma = 0; ma <= j; ma++) snap_level_mirror(j, ma, cur, NULL);
     }
   }
-#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui)
   for (long q = 0; q < nu; q++) snap_ui_mirror_item(&dd, q, ur, ui);
 }
@@ -147,7 +147,7 @@ static void compute_yi(const snap_data *d, void *p) {
   const double *ur = w->ur, *ui = w->ui;
   double *yr = w->yr, *yi = w->yi;
   if (!w->yi_collapsed) {
-#pragma omp target teams distribute thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui, yr, yi)
     for (int i = 0; i < dd.natoms; i++) {
 #pragma omp parallel for PP_OMP_SIMD
@@ -157,7 +157,7 @@ static void compute_yi(const snap_data *d, void *p) {
   }
   const int wpb = YI_TPB / SNAP_TILE;
   const long n = snap_yi_tile_blocks(d, wpb) * YI_TPB;
-#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(YI_TPB) dist_schedule(static, YI_TPB) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(PP_OMP_TL(YI_TPB)) dist_schedule(static, YI_TPB) \
     device(pp_omp_device) firstprivate(dd) is_device_ptr(ur, ui, yr, yi)
   for (long q = 0; q < n; q++)
     snap_yi_tile_item(&dd, q / YI_TPB, (int)(q % YI_TPB) / SNAP_TILE, wpb, (int)(q % SNAP_TILE), ur, ui, yr, yi);
@@ -174,10 +174,10 @@ static void deidrj_split(const snap_data *d, work *w) {
   for (long t0 = 0; t0 < snap_tiles(d); t0 += w->chunk) {
     const long nt = snap_tiles(d) - t0 < w->chunk ? snap_tiles(d) - t0 : w->chunk;
     const long n = nt * SNAP_TILE * d->nmax, ni = snap_split_warps(d, nt) * SNAP_TILE;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd, t0) \
+#pragma omp target teams distribute parallel for thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd, t0) \
     is_device_ptr(dck, dedr)
     for (long q = 0; q < n; q++) snap_split_dck_item(&dd, t0, q, dck, dedr);
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd, t0, nt) \
+#pragma omp target teams distribute parallel for thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd, t0, nt) \
     is_device_ptr(dck, yr, yi, dedr)
     for (long q = 0; q < ni; q++) {
       int dim, bend;
@@ -204,7 +204,7 @@ static void compute_deidrj(const snap_data *d, void *p) {
   const double *yr = w->yr, *yi = w->yi;
   double *dedr = w->dedr;
   const long np = (long)d->natoms * d->nmax;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(yr, yi, dedr)
   for (long q = 0; q < np; q++) {
     int i;
@@ -231,7 +231,7 @@ static void compute_forces(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *dedr = w->dedr;
-#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(dedr)
   for (int a = 0; a < dd.nall; a++) snap_force_gather(&dd, dedr, a, dd.force + 3 * (long)a);
 }
@@ -240,7 +240,7 @@ static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
-#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(TPB) device(pp_omp_device) firstprivate(dd) \
+#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
     is_device_ptr(ur, ui, yr, yi)
   for (int i = 0; i < dd.natoms; i++) dd.energy[i] = snap_tiled_energy(&dd, i, ur, ui, yr, yi);
 }

@@ -54,7 +54,7 @@ static unsigned long long fused(const xs_data *d, xs_work *w, long long first, l
   (void)w;
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(LOOKUP_TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(LOOKUP_TPB)) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS)
   for (long long i = 0; i < n; i++) {
     XS_ARGS_REPACK(dd);
@@ -71,7 +71,7 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
   int *mat = w->mat;
   uint64_t *key = w->key;
   if (keys) {
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) device(pp_omp_device) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) \
     is_device_ptr(key, energy)
     for (long long i = 0; i < n; i++) {
       int m;
@@ -79,7 +79,7 @@ static void sample(xs_work *w, long long first, long long n, int keys) {
       key[i] = xs_sort_key(m, energy[i]);
     }
   } else {
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) device(pp_omp_device) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) \
     is_device_ptr(energy, mat)
     for (long long i = 0; i < n; i++) xs_sample(first + i, &energy[i], &mat[i]);
   }
@@ -93,7 +93,7 @@ static long long sample_band(xs_work *w, long long total, double lo, double hi, 
   uint64_t *key = w->key;
   const long long lanes = xs_band_lanes(total);
   unsigned long long count = 0;
-#pragma omp target teams distribute parallel for thread_limit(TPB) device(pp_omp_device) \
+#pragma omp target teams distribute parallel for thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) \
     is_device_ptr(energy, key) map(tofrom : count)
   for (long long j = 0; j < lanes; j++) {
     const unsigned long long kept = (unsigned long long)xs_band_lane_count(j, total, lo, hi);
@@ -113,14 +113,14 @@ static unsigned long long lookups(const xs_data *d, xs_work *w, const double *en
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
   if (!mat) {
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(SORTED_TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(SORTED_TPB)) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy)
     for (long long i = lo; i < hi; i++) {
       XS_ARGS_REPACK(dd);
       sum += xs_lookup(&dd, energy[i], want);
     }
   } else {
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(LOOKUP_TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(LOOKUP_TPB)) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, energy, mat)
     for (long long i = lo; i < hi; i++) {
       XS_ARGS_REPACK(dd);
@@ -138,7 +138,7 @@ static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uin
   (void)w;
   XS_ARGS_UNPACK(d);
   unsigned long long sum = 0;
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(SORTED_TPB) reduction(+ : sum) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(SORTED_TPB)) reduction(+ : sum) \
     device(pp_omp_device) is_device_ptr(XS_ARGS_PTRS, key, energy)
   for (long long i = 0; i < n; i++) {
     XS_ARGS_REPACK(dd);
@@ -162,7 +162,7 @@ static unsigned long long sorted_lookups(const xs_data *d, xs_work *w, const uin
  * Correct for any number of threads the runtime grants. */
 static void scan_blocks(unsigned *a, long long m, long long blen, const unsigned *offs, int teams) {
   const long long nb = (m + blen - 1) / blen;
-#pragma omp target teams num_teams(teams) thread_limit(NESTED_TPB) device(pp_omp_device) \
+#pragma omp target teams num_teams(teams) thread_limit(PP_OMP_TL(NESTED_TPB)) device(pp_omp_device) \
     is_device_ptr(a, offs)
   {
     unsigned part[TPB + 1]; /* team-shared: the threads' piece totals */
@@ -205,10 +205,10 @@ static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *
   xs_dev_work *g = p;
   unsigned *counts = g->counts, *bsum = g->bsum;
   const long long nl = XS_LANES(n), m = XS_RADIX * nl, nb = XS_LANE_SCAN_BLOCKS(n);
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) device(pp_omp_device) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) \
     is_device_ptr(k0, counts)
   for (long long l = 0; l < nl; l++) xs_lane_count(k0, n, l, nl, shift, bits, counts);
-#pragma omp target teams distribute thread_limit(NESTED_TPB) device(pp_omp_device) \
+#pragma omp target teams distribute thread_limit(PP_OMP_TL(NESTED_TPB)) device(pp_omp_device) \
     is_device_ptr(counts, bsum)
   for (long long b = 0; b < nb; b++) {
     const long long lo = b * XS_SCAN_BLOCK, hi = lo + XS_SCAN_BLOCK < m ? lo + XS_SCAN_BLOCK : m;
@@ -219,7 +219,7 @@ static void radix_pass(void *p, const uint64_t *k0, const double *v0, uint64_t *
   }
   scan_blocks(bsum, nb, nb, NULL, 1);
   scan_blocks(counts, m, XS_SCAN_BLOCK, bsum, nb < INT_MAX ? (int)nb : INT_MAX);
-#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(TPB) device(pp_omp_device) \
+#pragma omp target teams distribute parallel for XS_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) \
     is_device_ptr(k0, v0, k1, v1, counts)
   for (long long l = 0; l < nl; l++) xs_lane_scatter(k0, v0, k1, v1, n, l, nl, shift, bits, counts);
 }

@@ -21,6 +21,7 @@ typedef struct pp_buildinfo {
   const char *ompx_absent;    /* why this compiler cannot build ompx; "" if it can */
   int omp_simd;               /* 1: the omp loops carry `simd` (CMake PP_OMP_SIMD, pp/omp_loop.h) */
   const char *ompx_grid;      /* ompx's rows x lanes blocks: "multi" (thread_limit(x,y,1)), "flat"; "" without ompx */
+  const char *const *models_absent; /* per model (pp_model order): why configure left it out; "" if built */
 } pp_buildinfo;
 const pp_buildinfo *pp_build_info(void);
 /* 1 when the binary was built from a tree with uncommitted changes. */

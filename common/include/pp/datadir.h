@@ -21,6 +21,12 @@ const char *pp_inputs_dir(const char *given, char *buf, size_t len);
  * NULL with buf holding the path looked for (or the places tried). */
 const char *pp_input_named(const char *name, const char *sub, const char *ext, char *buf, size_t len);
 
+/* For a path `name` that is not there (a path is taken relative to the
+ * current folder): the name by which pp_input_named finds the shipped input
+ * of the same file name (inputs/minife/n150.deck given from another folder:
+ * "n150"), written into buf; returns buf, or NULL when there is none. */
+const char *pp_input_shipped_as(const char *name, const char *sub, const char *ext, char *buf, size_t len);
+
 /* The entries of dir whose names end in suffix (folders when want_dirs, else
  * regular files): sorted, suffix dropped, ", "-separated into buf (cut at
  * len). Returns how many there are; 0 when dir cannot be read. */

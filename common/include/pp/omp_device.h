@@ -43,5 +43,22 @@ static inline int pp_omp_teams(long long teams, long long threads) {
   long long most = p / per;
   return (int)(teams < 1 ? 1 : teams > most ? most : teams);
 }
+
+/* The thread_limit clause of a region asking for `threads` per team: unchanged
+ * on a GPU, where a constant bounds the kernel (PTX .maxntid). On the host as
+ * the device, no more than the processors: above them libomp gives a parallel
+ * region inside the teams the environment's thread count (OMP_NUM_THREADS, which
+ * omp_set_num_threads does not reach there), cannot form it and warns ("Cannot
+ * form a team with 13 threads"). The threads that run are the same either way.
+ * Use: thread_limit(PP_OMP_TL(tpb)). */
+#ifdef PP_OFFLOAD_CPU
+static inline int pp_omp_host_threads(long long threads) {
+  const long long p = pp_omp_host_team_limit;
+  return (int)(p > 0 && threads > p ? p : threads);
+}
+#define PP_OMP_TL(threads) pp_omp_host_threads(threads)
+#else
+#define PP_OMP_TL(threads) (threads)
+#endif
 PP_EXTERN_C_END
 #endif

@@ -38,7 +38,7 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
 /* The combined construct with its launch shape and device. */
 #define PP_OMP_FOR(nteams, tpb, ...)                                                     \
   PP_PRAGMA(omp target teams distribute parallel for PP_OMP_SIMD num_teams(nteams)     \
-            thread_limit(tpb) device(pp_omp_device) __VA_ARGS__)
+            thread_limit(PP_OMP_TL(tpb)) device(pp_omp_device) __VA_ARGS__)
 
 #if defined(PP_OFFLOAD_CPU) || PP_OMP_GCC
 /* LLVM 19's host offload device writes only 2 of 100000 elements with

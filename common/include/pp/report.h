@@ -27,7 +27,7 @@ typedef struct pp_report {
   pp_device_info device[PP_MODEL_COUNT];
   double copy_gbs[PP_MODEL_COUNT];
   double ceiling_min_bytes[PP_MODEL_COUNT];
-  char skipped[PP_MODEL_COUNT][160];
+  char skipped[PP_MODEL_COUNT][256];
   pp_row *rows;
   int nrows, cap;
   char started[32];

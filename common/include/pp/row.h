@@ -64,7 +64,8 @@ typedef struct pp_row {
   double flops;         /* flops of one run, 0 if n/a */
   double frac_ceiling;  /* of the measured copy bandwidth, NaN if n/a */
   int valid;            /* 1 PASS, 0 FAIL */
-  char check[96];       /* what was checked: "max rel err 0 <= 1e-15" */
+  char check[128];      /* what was checked: "max rel err 0 <= 1e-15"; room for an app's
+                         * rate before its 96-byte check text (testsnap) */
   double ratio_native;  /* performance relative to cuda/hip, NaN if n/a */
   int nmetrics;
   pp_metric metrics[PP_MAX_METRICS];

@@ -145,8 +145,29 @@ def _expand(x, values):
     return x
 
 
+def shipped():
+    """The site files this checkout ships (site/*.toml), as paths."""
+    d = os.path.join(project.ROOT, "site")
+    return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".toml")) if os.path.isdir(d) else []
+
+
+def existing(path):
+    """path as an absolute path when it is a file; else BadInput naming the folder it was
+    taken relative to and the shipped site files (the one meant, when its name is one)."""
+    if os.path.isfile(path):
+        return os.path.abspath(path)
+    ours = shipped()
+    stem = os.path.basename(path)
+    meant = [p for p in ours if os.path.basename(p) in (stem, stem + ".toml")]
+    hint = f"; did you mean --site {meant[0]}?" if meant else ""
+    listed = ", ".join(os.path.relpath(p, project.ROOT) for p in ours) or "none"
+    raise BadInput(f"site file {path}: no such file (a path is relative to the current folder, {os.getcwd()}); "
+                   f"the shipped site files, in {project.ROOT}: {listed}{hint}")
+
+
 def load(path, environ=os.environ):
     """The site file at path, checked against site/schema.json; BadInput if not one."""
+    existing(path)
     text = read_text(path, what="site file", limit=1 << 20)
     deep = f"site file {path}: nested more than {MAX_DEPTH} levels deep"
     try:

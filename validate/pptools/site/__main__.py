@@ -1,6 +1,8 @@
 """validate/site COMMAND FILE ...  (or pp-site, or python3 -m pptools.site with validate/ on the path)
 
   check FILE                       check FILE against site/schema.json; list its builds
+  path FILE                        FILE's absolute path; exit 2 naming the shipped site
+                                   files when there is no such file
   shell FILE [--build NAME] [--run]
                                    bash code that loads the build's modules, exports its
                                    env (and with --run the suite's run.env) and PP_SITE_FILE,
@@ -23,7 +25,7 @@ import sys
 
 from .. import cli
 from ..text import show
-from . import load, preset_cache
+from . import existing, load, preset_cache
 
 PROG = "site"
 
@@ -99,7 +101,7 @@ def sbatch_args(site):
 def run(argv):
     p = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    p.add_argument("command", choices=("check", "shell", "matrix", "suite-args", "sbatch-args", "preset"))
+    p.add_argument("command", choices=("check", "path", "shell", "matrix", "suite-args", "sbatch-args", "preset"))
     p.add_argument("file", help="the site file (preset: the preset's name)")
     p.add_argument("--build")
     p.add_argument("--run", action="store_true")
@@ -109,6 +111,9 @@ def run(argv):
     if a.command == "preset":
         for k, v in preset_cache(a.file).items():
             print(f"{k}={v}")
+        return 0
+    if a.command == "path":
+        print(existing(a.file))
         return 0
     site = load(a.file)
     if a.command == "check":

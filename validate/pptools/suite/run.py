@@ -211,8 +211,7 @@ def run_one(r, out, n, total):
             txt.write(line)
         rc = p.wait()
     r["exit"], r["seconds"] = rc, round(time.monotonic() - t, 1)
-    verdict = {0: "all rows PASS", 1: "a row FAILED", 2: "bad usage or input",
-               3: "runtime or device error"}.get(rc, f"exit {rc}")
+    verdict = suite_summary.EXIT_MEANING.get(rc, f"exit {rc}")
     log(f"[{n}/{total}] {r['app']} (repeat {r['repeat']}): {verdict} in {r['seconds']} s "
         f"({os.path.relpath(stem, out)}.txt)")
 

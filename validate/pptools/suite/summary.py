@@ -252,6 +252,27 @@ def collect(out):
     return plan, results
 
 
+EXIT_MEANING = {0: "all rows PASS", 1: "a row FAILED", 2: "bad usage or input", 3: "runtime or device error"}
+
+
+def exit_text(rc):
+    """An app's exit status as the suite says it ("exit 3: runtime or device error")."""
+    return f"exit {rc}: {EXIT_MEANING[rc]}" if rc in EXIT_MEANING else f"exit {rc}"
+
+
+def run_problem(r, res):
+    """Why run r of the plan (res: its result file, None if absent) is not a validated
+    result; None when it is."""
+    rc = r.get("exit")
+    if rc is None and res is None:
+        return "did not run (the suite run stopped before it: interrupted?)"
+    if rc not in (0, None):
+        return exit_text(rc)
+    if res is None:
+        return "exit 0 but no result file"
+    return None if res.get("validated") else "not validated"
+
+
 def write(out, reportable, repo):
     plan, results = collect(out)
     if not results:
@@ -263,8 +284,7 @@ def write(out, reportable, repo):
                "host_note": plan.get("host_note"), "declared_options": plan.get("declared", {}),
                "tree": plan.get("tree"), "started_utc": plan.get("started_utc"),
                "build": first.get("build"), "system": first.get("system"), "apps": {}}
-    failures = [f"{r['app']} repeat {r['repeat']}: exit {r.get('exit')}"
-                for r, res in results if r.get("exit") not in (0, None) or res is None or not res.get("validated")]
+    failures = [f"{r['app']} repeat {r['repeat']}: {why}" for r, res in results if (why := run_problem(r, res))]
     smoke = smoke_test(plan, results)
     summary["smoke_test"] = smoke
     md = [f"# ProxyPort suite: {plan.get('run_type', '?')} run, scale {plan.get('scale', '?')}", ""]
@@ -335,6 +355,8 @@ def write(out, reportable, repo):
     outfile.write_json(os.path.join(out, "summary.json"), summary)
     outfile.write_text(os.path.join(out, "summary.md"), "\n".join(md) + "\n")
     print(f"summary: {show(os.path.join(out, 'summary.md'), 2000)}" + (" (smoke-test numbers, not performance)" if smoke else ""))
+    for f in failures:  # the exit status alone does not say which run
+        print(f"suite: not validated: {show(f, 2000)}", file=sys.stderr)
     for v in violations:
         print(f"suite: NOT REPORTABLE: {show(v, 2000)}", file=sys.stderr)
     return 1 if failures or violations else 0
