@@ -9,6 +9,19 @@ add_test(NAME doc_links COMMAND python3 ${DOCS}/links.py ${PROJECT_SOURCE_DIR})
 add_test(NAME doc_links_planted COMMAND sh ${DOCS}/planted.sh links ${PROJECT_SOURCE_DIR})
 add_test(NAME doc_drift COMMAND python3 ${DOCS}/drift.py ${PROJECT_SOURCE_DIR})
 add_test(NAME doc_drift_planted COMMAND sh ${DOCS}/planted.sh drift ${PROJECT_SOURCE_DIR})
+# every measured figure of README.md and docs/ is generated, never typed (numbers.py, its
+# allowlist numbers-allowed.txt); the generated tables match the published sets
+# (validate/doc-tables); results/ holds published sets only, each as its manifest says
+# (validate/published check; its READMEs as index writes them)
+add_test(NAME doc_numbers COMMAND python3 ${DOCS}/numbers.py ${PROJECT_SOURCE_DIR})
+add_test(NAME doc_numbers_planted COMMAND sh ${DOCS}/planted.sh numbers ${PROJECT_SOURCE_DIR})
+add_test(NAME doc_tables COMMAND python3 ${PROJECT_SOURCE_DIR}/validate/doc-tables --check)
+add_test(NAME doc_tables_planted COMMAND sh ${DOCS}/planted.sh tables ${PROJECT_SOURCE_DIR})
+add_test(NAME published_check COMMAND python3 ${PROJECT_SOURCE_DIR}/validate/published check)
+add_test(NAME published_index COMMAND python3 ${PROJECT_SOURCE_DIR}/validate/published index --check)
+add_test(NAME published_planted COMMAND sh ${DOCS}/planted.sh published ${PROJECT_SOURCE_DIR})
+set_tests_properties(doc_numbers doc_numbers_planted doc_tables doc_tables_planted published_check published_index
+  published_planted PROPERTIES LABELS unit TIMEOUT 120)
 add_test(NAME no_outside_paths COMMAND python3 ${DOCS}/outside_paths.py ${PROJECT_SOURCE_DIR})
 add_test(NAME no_outside_paths_planted COMMAND sh ${DOCS}/planted.sh paths ${PROJECT_SOURCE_DIR})
 add_test(NAME readme_length COMMAND sh ${DOCS}/readme_length.sh ${PROJECT_SOURCE_DIR}/README.md)

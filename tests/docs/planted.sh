@@ -1,5 +1,6 @@
 #!/bin/sh
-# planted.sh links|paths|drift SRC: runs links.py / outside_paths.py / drift.py on a copy of
+# planted.sh links|paths|drift|numbers|tables|published SRC: runs links.py / outside_paths.py /
+# drift.py / numbers.py / validate/doc-tables / validate/published on a copy of
 # the documents with faults planted, and passes only if every planted fault
 # is reported (exit 1, one line each) and nothing else is.
 set -u
@@ -68,6 +69,31 @@ drift)
   done
   [ "$(printf '%s\n' "$out" | grep -c '^[^ ]*:[0-9]*: ')" = 4 ] || fail "not exactly the four planted drifts"
   ;;
-*) echo "usage: planted.sh links|paths|drift SRC" >&2; exit 2 ;;
+numbers)
+  # a measured figure typed into the prose of a copy of the README: reported, with its line
+  cp "$src/README.md" "$w/README.md" && printf '\nomp reaches 0.93 of cuda on triad (4.2 ms).\n' >> "$w/README.md"
+  out=$(python3 "$here/numbers.py" "$src" "$w/README.md" 2>&1); rc=$?
+  printf '%s\n' "$out"
+  [ $rc = 1 ] || fail "exit $rc, not 1"
+  [ "$(printf '%s\n' "$out" | grep -c ": typed figure '")" = 2 ] || fail "not exactly the two planted figures"
+  ;;
+tables)
+  # a generated table of docs/performance.md with one figure changed: --check calls it stale
+  sed 's/| 0\.\([0-9]\)\([0-9]*\) |/| 0.\1\19 |/' "$src/docs/performance.md" > "$w/performance.md"
+  cmp -s "$src/docs/performance.md" "$w/performance.md" && fail "nothing planted (no figure to change)"
+  python3 "$src/validate/doc-tables" --check "$w/performance.md"; rc=$?
+  [ $rc = 1 ] || fail "exit $rc, not 1"
+  ;;
+published)
+  # a copy of one published set with a folder named after a commit and a file no run lists
+  mkdir "$w/results" && cp -r "$src/results/nvidia-h200-x4" "$w/results/" || exit 2
+  mkdir "$w/results/nvidia-h200-x4/staged-4bb87db" && echo x > "$w/results/nvidia-h200-x4/staged-4bb87db/a.txt"
+  out=$(python3 "$src/validate/published" check "$w/results" 2>&1); rc=$?
+  printf '%s\n' "$out"
+  [ $rc = 1 ] || fail "exit $rc, not 1"
+  printf '%s\n' "$out" | grep -q "staged-4bb87db: a folder named after a commit" || fail "commit-named folder not reported"
+  printf '%s\n' "$out" | grep -q "staged-4bb87db/a.txt: in no run's files" || fail "unlisted file not reported"
+  ;;
+*) echo "usage: planted.sh links|paths|drift|numbers|tables|published SRC" >&2; exit 2 ;;
 esac
 echo "planted.sh: every planted fault reported"

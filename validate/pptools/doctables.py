@@ -14,7 +14,8 @@ KIND:
   peers SET       the public codes by the same method (SET/peers/peers.json): both sides'
                   statistic, figures, the ratio and the device-time ratio
   scaling SET...  every SET/**/scaling.json: efficiency per GPU count for each series and model
-  compilers SET   the compiler matrix (SET/compilers/report/heatmap.json): time over cuda's
+  compilers SET   every suite run of the set (SET/summary.json, SET/*/summary.json), one column per
+                  build and model: its figure over cuda's in the same run
 Every table names its set and the commit its files were made from; ratios are computed from
 the files' unrounded figures and rounded once, where shown. Exit 0, 1 (check: stale), 2 usage.
 """
@@ -191,16 +192,43 @@ def scaling(sets):
     return lines[:-1] if lines else ["(no scaling.json in the sets named)"]
 
 
+COMPILER_ROWS = ("triad", "dot", "init", "launch_sync", "spmv", "cg_solve", "event baseline (-k 0)",
+                 "event sorted-energy (-k 6)", "step")  # the rows a compiler's acceptance turns on
+
+
 def compilers(sets):
+    """Each suite run of the set (SET/summary.json and SET/*/summary.json), one column per
+    build and model: the model's figure over cuda's of the same run, so that runs on two
+    nodes of the same GPU compare by their own native baseline."""
     setdir = os.path.join(RESULTS, sets[0])
-    h = _load(os.path.join(setdir, "compilers", "report", "heatmap.json"))
-    keep = [c for c in h["cols"] if c.split(":", 1)[1] in (
-        "triad", "dot", "spmv", "cg_solve", "event (baseline (-k 0))", "step")]
-    lines = ["| build | " + " | ".join(keep) + " |", "|---|" + "---|" * len(keep)]
-    for i, row in enumerate(h["rows"]):
-        vals = [h["values"][i][h["cols"].index(c)] for c in keep]
-        lines.append(f"| {row} | " + " | ".join(_g(v, ".2f") for v in vals) + " |")
-    lines += ["", f"`results/{sets[0]}/compilers/` (git {_commit(setdir)}): {h['what']}, lower is better."]
+    runs = [os.path.join(setdir, "summary.json")] + sorted(glob.glob(os.path.join(setdir, "*", "summary.json")))
+    cols, table, notes = [], {}, []
+    for path in runs:
+        s = _load(path)
+        build = s.get("build") or {}
+        tag = build.get("tag") or build.get("c_compiler") or "?"
+        devs = [d for sysrec in (s.get("system") or []) for d in sysrec.get("devices") or [] if d.get("uuid")]
+        gpu = f"{devs[0]['name']} {devs[0]['uuid'][:12]}" if devs else "GPU not recorded"
+        notes.append(f"`{os.path.relpath(path, RESULTS)}` ({tag}, git {str(build.get('git_revision', '?'))[:12]}, {gpu})")
+        for app, a in s["apps"].items():
+            for (kernel, variant), by in _headline(a["rows"]).items():
+                name = kernel + (f" {variant}" if variant else "")
+                nat = next((by[m] for m in project.native_models() if m in by), None)
+                if name not in COMPILER_ROWS or not nat or not nat["fom"]:
+                    continue
+                for m in _others():
+                    r = by.get(m)
+                    if r and r["fom"]:
+                        col = r["label"]
+                        cols += [col] if col not in cols else []
+                        ratio = r["fom"] / nat["fom"] if r["higher_is_better"] else nat["fom"] / r["fom"]
+                        table.setdefault((app, name), {})[col] = ratio
+    cols.sort()
+    lines = ["| app | row | " + " | ".join(cols) + " |", "|---|---|" + "---|" * len(cols)]
+    for (app, name), by in table.items():
+        lines.append(f"| {app} | {name} | " + " | ".join(_g(by.get(c), ".3f") for c in cols) + " |")
+    lines += ["", "Each model's figure over cuda's in the same run (above 1: faster than cuda), its headline size, "
+              "its fastest launch shape; the runs: " + "; ".join(notes) + "."]
     return lines
 
 
