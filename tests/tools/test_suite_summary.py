@@ -18,6 +18,7 @@ import sys
 
 import pytest
 
+from pptools import project
 from pptools.suite import cases as suite_cases
 from pptools.suite import summary as suite_summary
 
@@ -90,7 +91,9 @@ needs_matplotlib = pytest.mark.skipif(not have_matplotlib(), reason=f"matplotlib
 @needs_matplotlib
 @pytest.mark.parametrize("span", [(1.0, 0.04, 0.9), (1.0, 0.5, 1.8)], ids=["over 25x", "within 4x"])
 def test_figure_one_log_axis_for_every_app(span):
-    rows = [fig_row(k, m, v) for k in KERNELS for m, v in zip(("cuda", "omp", "ompx"), span)]
+    # the native model, then the two OpenMP models (the project's lists)
+    models = project.native_models()[:1] + tuple(m for m in project.device_models() if m not in project.native_models())
+    rows = [fig_row(k, m, v) for k in KERNELS for m, v in zip(models, span)]
     fig = suite_summary.draw_figure("testsnap", rows, "cuda", smoke="scale 'small'")
     assert fig.axes[0].get_xscale() == "log", "the ratio axis is log whatever the span: one convention"
     bad = clipped(fig)
