@@ -37,7 +37,7 @@ case $case_ in
     /usr/bin/python3 -c "import urllib.request as u; u.urlopen('${index%/}/pip/', timeout=15)" 2>/dev/null ||
       skip "no package index at $index"
     mkdir -p "$work/src" "$work/home/run/spmv"
-    cp "$repo/results/nvidia-h200/spmv-n150.json" "$work/home/run/spmv/run1.json"
+    cp "$repo/results/nvidia-h200/spmv/run1.json" "$work/home/run/spmv/run1.json"
     (cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r cp --parents -d -t "$work/src")
     chown -R 65534:65534 "$work/src" "$work/home"
     # Debian's python3 and the system's commands only: no root's pyenv nor ~/.local
