@@ -208,7 +208,8 @@ def compilers(sets):
         build = s.get("build") or {}
         tag = build.get("tag") or build.get("c_compiler") or "?"
         devs = [d for sysrec in (s.get("system") or []) for d in sysrec.get("devices") or [] if d.get("uuid")]
-        gpu = f"{devs[0]['name']} {devs[0]['uuid'][:12]}" if devs else "GPU not recorded"
+        dev = next((d for d in devs if d.get("model") in project.native_models()), devs[0] if devs else None)
+        gpu = f"{dev['name']} {dev['uuid'][:12]}" if dev else "GPU not recorded"
         notes.append(f"`{os.path.relpath(path, RESULTS)}` ({tag}, git {str(build.get('git_revision', '?'))[:12]}, {gpu})")
         for app, a in s["apps"].items():
             for (kernel, variant), by in _headline(a["rows"]).items():
