@@ -14,3 +14,9 @@ endif()
 pp_test(scaling_run_dry_run COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scaling_plan.sh ${PROJECT_SOURCE_DIR}
         ${CMAKE_CURRENT_BINARY_DIR}/scaling-plan EXPECT 0 "scaling_plan: every app with series planned, nothing run"
         LABELS unit)
+# --help answers (it was taken for OUT and reached mkdir); an unknown option and no OUT are usage
+# errors, before anything is made
+set(_srun ${PROJECT_SOURCE_DIR}/validate/scaling-run.sh)
+pp_test(scaling_run_help COMMAND sh ${_srun} --help EXPECT 0 "^Multi-GPU scaling runs on one node" LABELS unit)
+pp_test(scaling_run_unknown COMMAND sh ${_srun} --bogus EXPECT 2 "^scaling-run: unknown option '--bogus' \\(see --help\\)" LABELS unit)
+pp_test(scaling_run_no_out COMMAND sh ${_srun} EXPECT 2 "Usage: validate/scaling-run.sh" LABELS unit)

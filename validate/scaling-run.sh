@@ -16,9 +16,17 @@
 #      (cgsolve/scaling.sh: CG_HALOS, CG_EXTRA, CG_OVERLAP_HALOS, CG_N325;
 #      xsbench_like/scaling.sh: XS_EXTRA, XS_SERIES; testsnap/scaling.sh: TS_CELLS, TS_STEPS).
 set -u
+usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 dry=0
-if [ "${1:-}" = --dry-run ]; then dry=1; shift; fi
-out=${1:?usage: validate/scaling-run.sh [--dry-run] OUT [BIN]}
+case ${1:-} in
+  -h|--help) usage; exit 0 ;;
+  --dry-run) dry=1; shift ;;
+esac
+case ${1:-} in
+  "") usage >&2; exit 2 ;;
+  -*) echo "scaling-run: unknown option '$1' (see --help)" >&2; exit 2 ;;
+esac
+out=$1
 b=${2:-build/nvidia-sm90/bin}
 here=$(cd "$(dirname "$0")" && pwd)
 export PP_INPUTS="${PP_INPUTS:-$here/../inputs}"
