@@ -15,3 +15,10 @@ pp_test(publish_bad_option COMMAND ${PROJECT_SOURCE_DIR}/validate/publish.sh --f
 # validate/gpu-check.sh --dry-run: every app's checks (its manifest's [gpu_check] lines), nothing run.
 pp_test(gpu_check_dry_run COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/gpu_check_plan.sh ${PROJECT_SOURCE_DIR}
         EXPECT 0 "gpu_check_plan: every app planned, nothing run" LABELS unit)
+# The GPU node's scripts answer --help and refuse an unknown option (--help was taken for the
+# binaries' folder and ran the sweep on it)
+foreach(s gpu-check gpu-run)
+  pp_test(${s}_help COMMAND sh ${PROJECT_SOURCE_DIR}/validate/${s}.sh --help EXPECT 0 "Usage: validate/${s}.sh" LABELS unit)
+  pp_test(${s}_unknown COMMAND sh ${PROJECT_SOURCE_DIR}/validate/${s}.sh --bogus a b
+    EXPECT 2 "^${s}: unknown option '--bogus' \\(see --help\\)" LABELS unit)
+endforeach()

@@ -8,7 +8,11 @@
 #   --dry-run  print the commands (the MPI ones where mpirun is), run nothing
 set -u
 dry=0
-if [ "${1:-}" = --dry-run ]; then dry=1; shift; fi
+case ${1:-} in
+  -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  --dry-run) dry=1; shift ;;
+  -*) echo "gpu-check: unknown option '$1' (see --help)" >&2; exit 2 ;;
+esac
 # Run from the source tree: its inputs/, whichever binaries (carried without their share/).
 export PP_INPUTS="${PP_INPUTS:-$PWD/inputs}"
 b=${1:-build/nvidia-sm90/bin}

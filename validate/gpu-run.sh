@@ -19,6 +19,8 @@ while :; do
   case "${1:-}" in
     --allow-dirty) allow_dirty=1; shift ;;
     --binary-stamp-only) tree_check=0; shift ;;
+    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "gpu-run: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) break ;;
   esac
 done
