@@ -146,6 +146,7 @@ static void report_gpu_wait(pp_session *s) {
     pp_report_param(s->report, "gpu wait", "none: no GPU model in this build (offload to %s)", offload);
     return;
   }
+  if (!(s->opt.backends & ~(1u << PP_HOST))) return; /* only the host model runs: no GPU to wait for */
   if (!s->opt.gpu_wait || pp_native_set_wait(s->opt.device, s->opt.gpu_wait) == 0) {
     pp_report_param(s->report, "gpu wait", "%s", mode);
     return;
@@ -180,7 +181,7 @@ void pp_session_start(pp_session *s, int argc, char **argv, const pp_app *app) {
     if (!(pp_models_built() & (1u << m))) pp_report_skip(s->report, (pp_model)m, pp_model_absent_reason((pp_model)m));
   }
 
-  if (s->opt.backends & ~(1u << PP_HOST)) report_gpu_wait(s);
+  report_gpu_wait(s);
   for (int m = 0; m < PP_MODEL_COUNT; m++) {
     if (!(s->opt.backends & (1u << m))) continue;
     pp_progress(s, "opening %s", pp_model_name((pp_model)m));
