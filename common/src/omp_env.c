@@ -454,7 +454,12 @@ static const char *check(const char *const *values) {
 const char *pp_omp_env_check(void) {
   const char *values[NRULES];
   for (size_t i = 0; i < NRULES; i++) values[i] = getenv(rules[i].name);
-  return check(values);
+  const char *err = check(values); /* the message is a copy (msg) */
+  /* The run stops on err, but a runtime already loaded reads its variables again on the
+   * way out (libomptarget's deinit throws on LIBOMPTARGET_INFO='abc'): none reaches it. */
+  if (err)
+    for (size_t i = 0; i < NRULES; i++) unsetenv(rules[i].name);
+  return err;
 }
 
 const char *pp_omp_env_names(char *buf, size_t cap) {
