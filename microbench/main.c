@@ -12,6 +12,7 @@ typedef struct config {
   int blocks;       /* --blocks: of the streaming, atomic and reduction kernels (0: one per tpb elements) */
   uint64_t kernels; /* bit i: mb_suite[i] */
   int energy_all;   /* --energy-tpb all */
+  int energy_sizes; /* --energy-sizes all */
 } config;
 
 static const char *parse_energy_tpb(const char *v, void *ctx) {
@@ -19,6 +20,14 @@ static const char *parse_energy_tpb(const char *v, void *ctx) {
   if (!strcmp(v, "fastest")) c->energy_all = 0;
   else if (!strcmp(v, "all")) c->energy_all = 1;
   else return "expected 'fastest' or 'all'";
+  return NULL;
+}
+
+static const char *parse_energy_sizes(const char *v, void *ctx) {
+  config *c = ctx;
+  if (!strcmp(v, "largest")) c->energy_sizes = 0;
+  else if (!strcmp(v, "all")) c->energy_sizes = 1;
+  else return "expected 'largest' or 'all'";
   return NULL;
 }
 
@@ -54,6 +63,9 @@ int main(int argc, char **argv) {
       {"--energy-tpb", "WHICH", "fastest (default): a kernel's energy is metered at its fastest tpb, the\n"
        "                     row the summary reports (each metered row costs a few counter updates); all:\n"
        "                     at every tpb", parse_energy_tpb},
+      {"--energy-sizes", "WHICH", "largest (default): energy is metered at the largest size, the row the\n"
+       "                     summary reports (the launch kernels at their own size); all: at every size",
+       parse_energy_sizes},
       {NULL, NULL, NULL, NULL}};
   static char epilog[4096];
   char list[2048];
@@ -104,6 +116,8 @@ int main(int argc, char **argv) {
   for (int si = 0; si < s.opt.sizes.n; si++) {
     uint64_t here = si == 0 ? cfg.kernels : cfg.kernels & sized;
     if (!here) continue;
+    /* energy: at the largest size, and the launch kernels' at theirs */
+    const uint64_t metered = cfg.energy_sizes || s.opt.sizes.v[si] == maxn ? here : here & ~sized;
     mb_inputs in;
     mb_gold gold;
     mb_inputs_make(&in, app.name, (size_t)s.opt.sizes.v[si], s.opt.seed);
@@ -112,7 +126,8 @@ int main(int argc, char **argv) {
       if (!s.ops[m]) continue;
       int tpb[MB_MAX_TPB], ntpb = m == PP_HOST ? 1 : cfg.tpb.n;
       for (int t = 0; t < ntpb; t++) tpb[t] = m == PP_HOST ? 256 : (int)cfg.tpb.v[t];
-      mb_run_model(&s, (pp_model)m, &in, &gold, tpb, ntpb, cfg.blocks, cfg.energy_all, here, check_buf);
+      const mb_energy_plan plan = {cfg.energy_all, metered, maxn};
+      mb_run_model(&s, (pp_model)m, &in, &gold, tpb, ntpb, cfg.blocks, &plan, here, check_buf);
     }
     mb_inputs_free(&in);
   }

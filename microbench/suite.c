@@ -257,30 +257,43 @@ const char *const mb_faults[] = {
     "atomic_capture-count", "atomic_capture-value", "launch_empty-skip-one", NULL};
 
 /* ---- one model ------------------------------------------------------------------ */
-/* Of each kernel's rows (one per tpb), the fastest gets the energy. */
-static void meter_fastest(pp_session *s, pp_model m, mb_state *r, const int *tpb, int ntpb, uint64_t mask,
-                          const int (*row)[MB_MAX_TPB]) {
+/* Energy after the sweep: each metered kernel's rows at every tpb, or its
+ * fastest alone (the others name it); the kernels metered at another size
+ * say which. */
+static void meter_rows(pp_session *s, pp_model m, mb_state *r, const int *tpb, int ntpb, uint64_t mask,
+                       const mb_energy_plan *plan, const int (*row)[MB_MAX_TPB]) {
   for (int i = 0; i < mb_suite_len; i++) {
     if (!(mask >> i & 1)) continue;
+    char variant[32], why[160];
+    if (!(plan->metered >> i & 1)) {
+      snprintf(why, sizeof why, "the kernel's energy is measured at the largest size, %lld (--energy-sizes all)",
+               plan->largest);
+      for (int t = 0; t < ntpb; t++) pp_measure_energy_skip(s, row[i][t], why);
+      continue;
+    }
     int best = 0;
     for (int t = 1; t < ntpb; t++) {
       const pp_row *a = pp_report_row(s->report, row[i][t]), *b = pp_report_row(s->report, row[i][best]);
       if (a->higher_is_better ? a->fom > b->fom : a->fom < b->fom) best = t;
     }
-    char variant[32], why[160];
-    snprintf(variant, sizeof variant, "tpb=%d", tpb[best]);
-    snprintf(why, sizeof why, "the kernel's energy is measured at its fastest launch, %s (--energy-tpb all)",
-             variant);
-    for (int t = 0; t < ntpb; t++)
-      if (t != best) pp_measure_energy_skip(s, row[i][t], why);
-    r->tpb = tpb[best];
-    const pp_measure spec = pp_kernel_measure(&mb_suite[i], (long long)r->n, variant);
-    pp_measure_energy_of(s, m, row[i][best], &spec, mb_suite[i].run, r);
+    for (int t = 0; t < ntpb; t++) {
+      if (!plan->all_tpb && t != best) {
+        snprintf(why, sizeof why, "the kernel's energy is measured at its fastest launch, tpb=%d (--energy-tpb all)",
+                 tpb[best]);
+        pp_measure_energy_skip(s, row[i][t], why);
+        continue;
+      }
+      variant[0] = 0;
+      if (m != PP_HOST) snprintf(variant, sizeof variant, "tpb=%d", tpb[t]);
+      r->tpb = tpb[t];
+      const pp_measure spec = pp_kernel_measure(&mb_suite[i], (long long)r->n, variant);
+      pp_measure_energy_of(s, m, row[i][t], &spec, mb_suite[i].run, r);
+    }
   }
 }
 
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, const int *tpb,
-                  int ntpb, int blocks, int energy_all, uint64_t mask, void *check_buf) {
+                  int ntpb, int blocks, const mb_energy_plan *plan, uint64_t mask, void *check_buf) {
   mb_state r;
   memset(&r, 0, sizeof r);
   r.s = s, r.ops = s->ops[m], r.in = in, r.gold = gold, r.n = in->n, r.blocks = blocks;
@@ -303,7 +316,9 @@ void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold 
   r.count = o->alloc(sizeof(unsigned long long));
 
   static int row[64][MB_MAX_TPB]; /* each kernel's row at each tpb */
-  s->energy_later = !energy_all && ntpb > 1;
+  /* rows are metered as they run unless some are chosen after the sweep */
+  const int later = (!plan->all_tpb && ntpb > 1) || (mask & ~plan->metered);
+  s->energy_later = later;
   for (int t = 0; t < ntpb; t++) {
     char variant[32] = "";
     r.tpb = tpb[t];
@@ -313,7 +328,7 @@ void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold 
       if (mask >> i & 1) row[i][t] = pp_kernel_bench(s, m, &mb_suite[i], &r, (long long)n, variant);
   }
   s->energy_later = 0;
-  if (!energy_all && ntpb > 1) meter_fastest(s, m, &r, tpb, ntpb, mask, (const int(*)[MB_MAX_TPB])row);
+  if (later) meter_rows(s, m, &r, tpb, ntpb, mask, plan, (const int(*)[MB_MAX_TPB])row);
 
   void *bufs[] = {r.a, r.b, r.c, r.v, r.z, r.xf, r.yf, r.zf, r.xi, r.yi, r.zi,
                   r.scratch, r.chain, r.acc, r.flag, r.count};

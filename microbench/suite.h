@@ -15,15 +15,23 @@ extern const char *const mb_faults[];
 #define MB_DEVICE_BYTES (5 * 8 + 6 * 4)
 #define MB_DEVICE_FIXED_BYTES (8.0 * (PP_REDUCE_SCRATCH_LEN + MB_CHAIN_LEN + 2) + 16)
 
+/* Which rows get energy (each metered row costs a few counter updates): the
+ * kernels of `metered` (bit i: mb_suite[i]), at every tpb (all_tpb) or at
+ * their fastest (a row the summary reports); the others' rows say why. */
+typedef struct mb_energy_plan {
+  int all_tpb;        /* --energy-tpb all */
+  uint64_t metered;   /* of this size's kernels (--energy-sizes: the largest size's) */
+  long long largest;  /* the size that has them (named by the other rows) */
+} mb_energy_plan;
+
 /* Runs the kernels of `mask` (bit i: mb_suite[i]) of model m on the inputs
  * at each of the ntpb threads per block and `blocks` blocks (--blocks, 0:
- * one per tpb elements), size n = in->n (fixed-size kernels at their own).
- * With energy_all 0, a kernel's energy is metered once, at its fastest tpb
- * (a row the summary reports), the other rows say so. */
+ * one per tpb elements), size n = in->n (fixed-size kernels at their own);
+ * energy as `plan` says. */
 /* check_buf: host memory for one downloaded result (in->n doubles), allocated and
  * touched once by the caller: a fresh allocation per check made every row pay the
  * page faults of a 512 MiB buffer at 2^26. */
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, const int *tpb,
-                  int ntpb, int blocks, int energy_all, uint64_t mask, void *check_buf);
+                  int ntpb, int blocks, const mb_energy_plan *plan, uint64_t mask, void *check_buf);
 
 #endif

@@ -16,6 +16,8 @@ energy (read through pptools/result.py) against what the test planted:
   --repeated       every row was repeated for the counter's resolution
   --fastest-tpb    of each kernel's rows at several tpb (same model and size) the fastest
                    alone has energy; the others name it (microbench --energy-tpb fastest)
+  --largest-size   of each kernel's rows at several sizes (same model and launch) only those at the
+                   largest size are metered; the others name it (microbench --energy-sizes largest)
   --or-wrap-gap    a row may instead say its reader was starved past one wrap of
                    the counter (a loaded machine: that refusal is right too)
 
@@ -47,6 +49,7 @@ def main():
     ap.add_argument("--repeated", action="store_true")
     ap.add_argument("--or-wrap-gap", action="store_true")
     ap.add_argument("--fastest-tpb", action="store_true")
+    ap.add_argument("--largest-size", action="store_true")
     ap.add_argument("command", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
@@ -66,6 +69,23 @@ def main():
     rows = [r for r in doc["results"] if not (isinstance(r.get("energy"), str) and "a part of" in r["energy"])]
     if not rows:
         bad.append("no whole rows")
+    if a.largest_size:
+        bysize = {}
+        for r in rows:
+            bysize.setdefault((r["kernel"], r["model"], r["variant"]), []).append(r)
+        sized = [g for g in bysize.values() if len(g) > 1]
+        if not sized:
+            bad.append("no kernel ran at several sizes")
+        for g in sized:
+            top = max(r["size"] for r in g)
+            for r in g:
+                w = f"{r['kernel']} {r['model']} {r['size']} {r['variant']}"
+                want = f"not measured: the kernel's energy is measured at the largest size, {top} (--energy-sizes all)"
+                if r["size"] < top and r["energy"] != want:
+                    bad.append(f"{w}: below the largest size {top}, energy {r['energy']!r}")
+                if r["size"] == top and r["energy"] == want:
+                    bad.append(f"{w}: the largest size, but no energy")
+        rows = [r for r in rows if not (isinstance(r["energy"], str) and "at the largest size" in r["energy"])]
     if a.fastest_tpb:
         groups = {}
         for r in rows:

@@ -64,6 +64,19 @@ if(PP_TEST_MODELS MATCHES "omp")
     ${_en} --run energy_tpb.json --watts 50 --fastest-tpb -- ${_mb_core} --backend host,omp --tpb 64,128,256
     --energy-max-s 10 LABELS unit)
 endif()
+# Several sizes: energy at the largest only, the smaller rows name it (and the
+# check fails when every size is metered: --energy-sizes all)
+if(PP_TEST_MODELS MATCHES "omp")
+  set(_mb_sizes $<TARGET_FILE:microbench> --size 2^10,2^12 --kernels triad,dot,launch_empty ${PP_TEST_FAST}
+    --backend host,omp --tpb 64,128 --energy-max-s 10)
+  pp_test(energy_largest_size COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_sizes 40 10 5000000000 5 --
+    ${_en} --run energy_sizes.json --watts 50 --largest-size --fastest-tpb -- ${_mb_sizes} LABELS unit)
+  pp_test(energy_largest_size_planted COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_sizes_all 40 10 5000000000 5 --
+    ${_en} --run energy_sizes_all.json --watts 50 --largest-size -- ${_mb_sizes} --energy-sizes all
+    EXPECT 1 "below the largest size 4096, energy" LABELS unit)
+endif()
+pp_test(energy_sizes_bad COMMAND $<TARGET_FILE:microbench> --energy-sizes most
+  EXPECT 2 "microbench: --energy-sizes: expected 'largest' or 'all'" LABELS unit input)
 # A repeat capped at 10 ms cannot reach 2% on a 5 ms counter (a window of one
 # or two updates, each seen up to a poll late): every row says so.
 pp_test(energy_below_resolution COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_below 40 10 5000000000 5 --
