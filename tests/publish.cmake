@@ -4,7 +4,9 @@ pp_test(publish_standins COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/publish_test.sh 
         ${CMAKE_CURRENT_BINARY_DIR}/publish_test
         EXPECT 0 "publish_test: every step ran, the failure was reported" LABELS unit)
 # the published steps, in the order publish.sh runs them
-set(_steps "python3 validate/suite --bin build/nvidia-sm90/bin --scale reference --out out --peers .refs"
+set(_steps "python3 validate/suite --bin build/nvidia-sm90/bin --scale reference --out out$"
+  "sh -c python3 validate/suite --bin 'build/nvidia-sm90/bin' --scale reference --no-energy --out 'out/no-energy'"
+  "python3 validate/peers --refs .refs --bin build/nvidia-sm90/bin --out out/peers"
   "sh -c validate/gpu-check.sh .*"
   "sh -c python3 validate/energy-check .*--kernels triad --size 2\\^28 --tpb 256 .*--energy-min-s 20 ")
 list(JOIN _steps "\n" _steps)

@@ -22,7 +22,7 @@ steps=$(validate/publish.sh --dry-run --no-peers "$work/out" | grep -c .)
 logged=$(grep -c "^[a-z-]*	rc=[0-9]*	" "$work/out/publish.log")
 [ "$logged" = $((steps + 1)) ] ||
   { echo "publish_test: publish.log has $logged step lines, expected $((steps + 1)) (dry run + manifest)"; exit 1; }
-for s in suite gpu-check energy-check manifest; do
+for s in suite no-energy gpu-check energy-check manifest; do
   grep -q "^$s	rc=" "$work/out/publish.log" || { echo "publish_test: step $s not logged"; exit 1; }
 done
 grep -q "^suite	rc=[1-9]" "$work/out/publish.log" || { echo "publish_test: the suite on empty stand-ins must fail"; exit 1; }

@@ -6,18 +6,21 @@
 set -u
 usage() {
   cat <<'EOF2'
-usage: validate/publish.sh [--dry-run] [--no-peers] [--no-check] [--part suite|checks|all] OUTDIR
+usage: validate/publish.sh [--dry-run] [--no-peers] [--no-check] [--part PART] OUTDIR
 Run from the repository root on the GPU node, with the binaries (BIN, default
 build/nvidia-sm90/bin, built from a clean commit), the OpenMP runtime (.gpu-rt, sourced
 when present) and the public codes (REFS, default .refs: validate/refs/build.sh's output).
-  suite   validate/suite --scale reference (every app, every GPU model, energy on) with
-          --peers REFS: OUTDIR/<app>/run1.*, summary.md, figures/, peers/
-  checks  validate/gpu-check.sh (OUTDIR/gpu-check.txt) and validate/energy-check
-          (OUTDIR/energy-check.txt: cuda, ompx and omp triad, 20 s each, against nvidia-smi)
-  --part  one of them (a job limited to 10 minutes runs them as two); default all
+  suite      validate/suite --scale reference (every app, every GPU model, energy on):
+             OUTDIR/<app>/run1.*, suite.json, summary.md, figures/
+  no-energy  the same with --no-energy (OUTDIR/no-energy/: suite.json, summary.*): what
+             the meter costs (validate/published check holds it to 1.5x)
+  peers      validate/peers --refs REFS (the public codes by the same method): OUTDIR/peers/
+  checks     validate/gpu-check.sh (OUTDIR/gpu-check.txt) and validate/energy-check
+             (OUTDIR/energy-check.txt: cuda, ompx and omp triad, 20 s each, against nvidia-smi)
+  --part     one of them, or all (default); a job limited to 10 minutes runs them apart
 Then OUTDIR/node.txt (nvidia-smi) and OUTDIR/manifest.toml (validate/published manifest:
 the machine, the software, the commit of the binaries, each step's exact command).
-About 7 minutes on an H200 (suite with peers ~5, checks ~3). Exit 0 every step passed, 1 a
+About 12 minutes on an H200 (suite ~2.5, no-energy ~2, peers ~5, checks ~3). Exit 0 every step passed, 1 a
 step failed (the others still run), 2 bad usage.
 EOF2
 }
@@ -27,7 +30,7 @@ while [ $# -gt 0 ]; do
     --dry-run) dry=1 ;;
     --no-peers) peers=0 ;;
     --no-check) check=0 ;;
-    --part) shift; part=${1:-}; case $part in suite|checks|all) ;; *) echo "publish.sh: --part: suite, checks or all" >&2; exit 2 ;; esac ;;
+    --part) shift; part=${1:-}; case $part in suite|no-energy|peers|checks|all) ;; *) echo "publish.sh: --part: suite, no-energy, peers, checks or all" >&2; exit 2 ;; esac ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "publish.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) break ;;
@@ -53,12 +56,17 @@ step() {
   [ $rc = 0 ] || fail=1
   printf '%s\trc=%s\t%ss\t%s\n' "$name" $rc $(($(date +%s) - t0)) "$*" | tee -a "$out/publish.log"
 }
-if [ "$part" != checks ]; then
-  p=""; [ $peers = 1 ] && p="--peers $refs"
-  # shellcheck disable=SC2086
-  step suite python3 validate/suite --bin "$bin" --scale reference --out "$out" $p
+want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
+if want suite; then
+  step suite python3 validate/suite --bin "$bin" --scale reference --out "$out"
 fi
-if [ "$part" != suite ] && [ $check = 1 ]; then
+if want no-energy; then # kept: its result files (JSON), suite.json and summary (figures, text, CSV again)
+  step no-energy sh -c "python3 validate/suite --bin '$bin' --scale reference --no-energy --out '$out/no-energy' && rm -rf '$out/no-energy/figures' '$out'/no-energy/*/*.txt '$out'/no-energy/*/*.csv"
+fi
+if want peers && [ $peers = 1 ]; then
+  step peers python3 validate/peers --refs "$refs" --bin "$bin" --out "$out/peers"
+fi
+if want checks && [ $check = 1 ]; then
   step gpu-check sh -c "validate/gpu-check.sh '$bin' > '$out/gpu-check.txt' 2>&1"
   step energy-check sh -c "python3 validate/energy-check --build '$(dirname "$bin")' --out /tmp/pp-energy-check \
     -- '$bin/microbench' --backend cuda,ompx,omp --kernels triad --size 2^28 --tpb 256 --warmup 20 --samples 100 \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# planted.sh links|paths|drift|numbers|tables|published SRC: runs links.py / outside_paths.py /
+# planted.sh links|paths|drift|numbers|tables|published|energy-cost SRC: runs links.py / outside_paths.py /
 # drift.py / numbers.py / validate/doc-tables / validate/published on a copy of
 # the documents with faults planted, and passes only if every planted fault
 # is reported (exit 1, one line each) and nothing else is.
@@ -93,6 +93,31 @@ published)
   [ $rc = 1 ] || fail "exit $rc, not 1"
   printf '%s\n' "$out" | grep -q "staged-4bb87db: a folder named after a commit" || fail "commit-named folder not reported"
   printf '%s\n' "$out" | grep -q "staged-4bb87db/a.txt: in no run's files" || fail "unlisted file not reported"
+  ;;
+energy-cost)
+  # a copy of the reference set with the suite without energy at half the time (the meter
+  # 2x) and one metered row marked below the counter's resolution
+  mkdir "$w/results" && cp -r "$src/results/nvidia-h200" "$w/results/" || exit 2
+  s=$w/results/nvidia-h200
+  mkdir "$s/no-energy" && python3 - "$s" <<'PY' || exit 2
+import json, sys
+s = sys.argv[1]
+d = json.load(open(f"{s}/suite.json"))
+for r in d["runs"]:
+    r["seconds"] = r["seconds"] / 2
+json.dump(d, open(f"{s}/no-energy/suite.json", "w"))
+f = f"{s}/microbench/run1.json"
+d = json.load(open(f))
+next(r for r in d["results"] if isinstance(r["energy"], dict))["energy"]["below_counter_resolution"] = True
+json.dump(d, open(f, "w"))
+PY
+  printf '[[run]]\nwhat = "planted"\ncommit = "c24e898"\ncommand = "validate/publish.sh --part no-energy x"\nfiles = ["no-energy/*"]\n' >> "$s/manifest.toml"
+  out=$(python3 "$src/validate/published" check "$w/results" 2>&1); rc=$?
+  printf '%s\n' "$out"
+  [ $rc = 1 ] || fail "exit $rc, not 1"
+  printf '%s\n' "$out" | grep -q "with its energy meter, .* without: 2.00x, more than 1.5x" || fail "the meter's cost not reported"
+  printf '%s\n' "$out" | grep -q "microbench/run1.json: .*: energy below the counter's resolution" || fail "the row below resolution not reported"
+  [ "$(printf '%s\n' "$out" | grep -c '^published: FAIL')" = 2 ] || fail "not exactly the two planted faults"
   ;;
 *) echo "usage: planted.sh links|paths|drift|numbers|tables|published SRC" >&2; exit 2 ;;
 esac

@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-from . import project
+from . import project, published
 
 DOCS = os.path.join(project.ROOT, "docs")
 RESULTS = os.path.join(project.ROOT, "results")
@@ -133,6 +133,10 @@ def energy(sets):
                              f"{_g(r.get('watts'), '.0f')} | {_g(r.get('idle_watts'), '.0f')} | {note} |")
     lines += ["", f"`results/{sets[0]}` (`summary.json`, git {_commit(setdir)}): the GPU's energy over each row's "
               "own runs (NVML), the same rows as the summary."]
+    cost = published.energy_cost(setdir)
+    if cost:
+        lines[-1] += (f" The suite's processes took {cost[0]:.1f} s with the meter and {cost[1]:.1f} s without it "
+                      f"(`no-energy/suite.json`, the same binaries on the same node): {cost[0] / cost[1]:.2f}x.")
     return lines
 
 

@@ -5,7 +5,10 @@ validate/schema/results-set.schema.json) and what it holds.
                                        exactly one run and every run's files there, every
                                        row of every result file validated but the expected
                                        failures (each of which must still fail), no folder
-                                       named after a commit, RESULTS within 15 MB and 400 files
+                                       named after a commit, RESULTS within 15 MB and 400 files;
+                                       a set with the suite without energy too (no-energy/):
+                                       the meter's cost within 1.5x, every metered row above
+                                       the counter's resolution
   validate/published index [RESULTS] [--check]
                                        writes RESULTS/README.md and each set's README.md
                                        from the manifests (--check: exit 1 if they differ)
@@ -28,6 +31,7 @@ SCHEMA = os.path.join(project.VALIDATE, "schema", "results-set.schema.json")
 MAX_BYTES = 15 * 1024 * 1024
 MAX_FILES = 400
 OWN = ("manifest.toml", "README.md")         # a set's own files, not a run's
+MAX_ENERGY_COST = 1.5  # a suite with its meter against the same suite without it (issue: at most 1.5x)
 COMMIT_NAME = re.compile(r"(^|[-_])[0-9a-f]{7,40}($|[-_])")
 
 
@@ -77,6 +81,40 @@ def result_files(folder, manifest=None):
                 if isinstance(doc, dict) and isinstance(doc.get("results"), list):
                     out.append(f)
     return out
+
+
+def energy_cost(folder):
+    """(seconds with the meter, seconds without) of a set that holds both suites
+    (suite.json and no-energy/suite.json: the apps' processes summed), else None."""
+    secs = []
+    for rel in ("suite.json", os.path.join("no-energy", "suite.json")):
+        try:
+            with open(os.path.join(folder, rel), encoding="utf-8") as f:
+                secs.append(sum(float(r["seconds"]) for r in json.load(f)["runs"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    return tuple(secs)
+
+
+def _energy_problems(folder, name, m):
+    """A set that publishes what its meter costs: within MAX_ENERGY_COST, and every
+    metered row of the suite above the counter's resolution."""
+    cost = energy_cost(folder)
+    if cost is None:
+        return []
+    bad = []
+    if not cost[0] <= MAX_ENERGY_COST * cost[1]:
+        bad.append(f"{name}: the suite took {cost[0]:.1f} s with its energy meter, {cost[1]:.1f} s without: "
+                   f"{cost[0] / cost[1]:.2f}x, more than {MAX_ENERGY_COST}x")
+    for f in result_files(folder, m):
+        if f.startswith("no-energy" + os.sep) or f.split(os.sep)[0] not in project.apps():
+            continue
+        with open(os.path.join(folder, f), encoding="utf-8") as h:
+            rows = json.load(h)["results"]
+        bad += [f"{name}/{f}: {_label(r)} {r.get('size')}: energy below the counter's resolution (error "
+                f"{r['energy'].get('counter_error', float('nan')):.3g})" for r in rows
+                if isinstance(r.get("energy"), dict) and r["energy"].get("below_counter_resolution")]
+    return bad
 
 
 def _label(r):
@@ -131,7 +169,7 @@ def check_set(folder):
         want = expected.get(f, set())
         bad += [f"{name}/{f}: row {x} failed and is not an expected failure" for x in sorted(failed - want)]
         bad += [f"{name}/{f}: expected failure {x} did not fail (or is not there)" for x in sorted(want - failed)]
-    return bad
+    return bad + _energy_problems(folder, name, m)
 
 
 def check(root=RESULTS):
@@ -193,7 +231,9 @@ def index(root=RESULTS):
 
 
 STEP_FILES = {  # what each step of validate/publish.sh writes
-    "suite": ["suite.json", "summary.json", "summary.md", "figures/*", "peers/*"],
+    "suite": ["suite.json", "summary.json", "summary.md", "figures/*"],
+    "no-energy": ["no-energy/*"],
+    "peers": ["peers/*"],
     "gpu-check": ["gpu-check.txt"],
     "energy-check": ["energy-check.txt"],
     "manifest": ["node.txt", "publish.log"],
