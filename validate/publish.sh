@@ -15,8 +15,10 @@ when present) and the public codes (REFS, default .refs: validate/refs/build.sh'
   no-energy  the same with --no-energy (OUTDIR/no-energy/: suite.json, summary.*): what
              the meter costs (validate/published check holds it to 1.5x)
   peers      validate/peers --refs REFS (the public codes by the same method): OUTDIR/peers/
-  checks     validate/gpu-check.sh (OUTDIR/gpu-check.txt) and validate/energy-check
-             (OUTDIR/energy-check.txt: cuda, ompx and omp triad, 20 s each, against nvidia-smi)
+  checks     gpu-check and energy-check:
+  gpu-check     validate/gpu-check.sh (OUTDIR/gpu-check.txt)
+  energy-check  validate/energy-check (OUTDIR/energy-check.txt: cuda, ompx and omp triad,
+             20 s each, against nvidia-smi)
   --part     one of them, or all (default); a job limited to 10 minutes runs them apart
 Then OUTDIR/node.txt (nvidia-smi) and OUTDIR/manifest.toml (validate/published manifest:
 the machine, the software, the commit of the binaries, each step's exact command).
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
     --dry-run) dry=1 ;;
     --no-peers) peers=0 ;;
     --no-check) check=0 ;;
-    --part) shift; part=${1:-}; case $part in suite|no-energy|peers|checks|all) ;; *) echo "publish.sh: --part: suite, no-energy, peers, checks or all" >&2; exit 2 ;; esac ;;
+    --part) shift; part=${1:-}; case $part in suite|no-energy|peers|gpu-check|energy-check|checks|all) ;; *) echo "publish.sh: --part: suite, no-energy, peers, gpu-check, energy-check, checks or all" >&2; exit 2 ;; esac ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "publish.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) break ;;
@@ -56,7 +58,7 @@ step() {
   [ $rc = 0 ] || fail=1
   printf '%s\trc=%s\t%ss\t%s\n' "$name" $rc $(($(date +%s) - t0)) "$*" | tee -a "$out/publish.log"
 }
-want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
+want() { [ "$part" = all ] || [ "$part" = "$1" ] || { [ "$part" = checks ] && [ "${1%-check}" != "$1" ]; }; }
 if want suite; then
   step suite python3 validate/suite --bin "$bin" --scale reference --out "$out"
 fi
@@ -66,8 +68,10 @@ fi
 if want peers && [ $peers = 1 ]; then
   step peers python3 validate/peers --refs "$refs" --bin "$bin" --out "$out/peers"
 fi
-if want checks && [ $check = 1 ]; then
+if want gpu-check && [ $check = 1 ]; then
   step gpu-check sh -c "validate/gpu-check.sh '$bin' > '$out/gpu-check.txt' 2>&1"
+fi
+if want energy-check && [ $check = 1 ]; then
   step energy-check sh -c "python3 validate/energy-check --build '$(dirname "$bin")' --out /tmp/pp-energy-check \
     -- '$bin/microbench' --backend cuda,ompx,omp --kernels triad --size 2^28 --tpb 256 --warmup 20 --samples 100 \
     --energy-min-s 20 --bootstrap 0 > '$out/energy-check.txt' 2>&1"
