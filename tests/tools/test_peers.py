@@ -468,6 +468,15 @@ def test_kernel_time_missing_file():
     assert "no kernel-time file" in str(e.value)
 
 
+def test_failing_superseded():
+    """A row not comparable fails the step unless the row it names as its comparison is."""
+    whole = {"comparison": "k6", "ok": False, "superseded_by": "k6 (marginal)"}
+    good, bad = {"comparison": "k6 (marginal)", "ok": True}, {"comparison": "k6 (marginal)", "ok": False}
+    assert analyze.failing([whole, good]) == [], "superseded: the marginal row comparable, the step passes"
+    assert analyze.failing([whole, bad]) == [whole, bad], "superseded: the marginal row not comparable, both fail"
+    assert analyze.failing([{"comparison": "x", "ok": False}]), "a plain row not comparable fails"
+
+
 # ---- optional builds ----------------------------------------------------------------
 
 def test_optional_builds_missing(tmp_path):

@@ -239,8 +239,9 @@ STEP_FILES = {  # what each step of validate/publish.sh writes
     "manifest": ["node.txt", "publish.log"],
 }
 STEP_WHAT = {
-    "suite": "the suite at its reference scale: every app, every GPU model, energy; the public codes beside it "
-             "by the same method (peers/)",
+    "suite": "the suite at its reference scale: every app, every GPU model, energy on",
+    "no-energy": "the same suite without the energy meter (no-energy/): what the meter costs",
+    "peers": "the public codes beside ProxyPort by the same method (peers/)",
     "gpu-check": "the correctness sweep of the binaries (validate/gpu-check.sh)",
     "energy-check": "the energy meter against nvidia-smi's power samples: cuda, ompx and omp triad, 20 s each",
     "manifest": "the node's record (nvidia-smi) and the steps' log",
@@ -258,6 +259,7 @@ def write_manifest(folder):
         for line in f:
             parts = line.rstrip("\n").split("\t")
             if len(parts) == 4 and parts[0] in STEP_FILES:
+                steps = [x for x in steps if x[0] != parts[0]]  # a step run again: its last run
                 steps.append((parts[0], parts[3]))
     if not any(n == "manifest" for n, _ in steps):
         steps.append(("manifest", "validate/published manifest " + folder))
@@ -287,7 +289,7 @@ def write_manifest(folder):
              f"summary = {_toml_str('the suite at the reference sizes with energy, the public codes beside it, the checks')}",
              f"gpus = {len(gpus) or 1}", f"hardware = {_toml_str(hardware)}", f"software = {_toml_str(software)}",
              f"regenerate = {_toml_str('validate/publish.sh results/' + name)}", ""]
-    apps = sorted({p.split("/")[0] for p, _ in docs})
+    apps = sorted({p.split("/")[0] for p, _ in docs} & set(project.apps()))  # the suite's own (not no-energy/)
     for n, cmd in steps:
         files = STEP_FILES[n] + ([f"{a}/*" for a in apps] if n == "suite" else [])
         files = [g for g in files if any(fnmatch.fnmatchcase(f, g) for f in files_of(folder))]

@@ -111,5 +111,9 @@ def analyze(runs, out, missing=None, druns=None, device_off=None):
 
 
 def failing(table):
-    """The rows that make the step fail: not comparable, unless an optional build not built."""
-    return [r for r in table if not r["ok"] and not (r.get("optional") and r.get("not_built"))]
+    """The rows that make the step fail: not comparable, unless an optional build not built,
+    or a row whose comparison is another row that is comparable (superseded_by: XSBench's
+    marginal row where its fixed costs are too large for the whole-run one)."""
+    ok = {r.get("comparison") for r in table if r["ok"]}
+    return [r for r in table if not r["ok"] and not (r.get("optional") and r.get("not_built"))
+            and not (r.get("superseded_by") and r["superseded_by"] in ok)]

@@ -207,6 +207,7 @@ def table_rows(runs, missing=()):
                 row["notes"].append(f"XSBench's fixed costs are {100 * fit_pub['fixed_share']:.1f}% of "
                                     f"its time at {L2:,} lookups (>= 2%): the marginal row is the comparison")
                 row["ok"] = False
+                row["superseded_by"] = comp + " (marginal)"
         else:
             row["notes"].append("XSBench's fixed-cost share unknown (no accepted run at both counts)")
         row["device_key"] = [GROUP, k, name]
