@@ -13,6 +13,9 @@ KIND:
                   was not the row's
   peers SET       the public codes by the same method (SET/peers/peers.json): both sides'
                   statistic, figures, the ratio and the device-time ratio
+  papers SET      the papers' systems (SET/papers/papers.json, validate/refs/papers.sh): each
+                  CGSolve build and path, and ProxyPort's cgsolve models, over Kokkos CUDA at each
+                  N (SpMV and solve), and TestSNAP's builds
   scaling SET...  every SET/**/scaling.json: efficiency per GPU count for each series and model
   compilers SET   every suite run of the set (SET/summary.json, SET/*/summary.json), one column per
                   build and model: its figure over cuda's in the same run
@@ -156,6 +159,29 @@ def peers(sets):
     return lines
 
 
+def papers(sets):
+    setdir = os.path.join(RESULTS, sets[0])
+    doc = _load(os.path.join(setdir, "papers", "papers.json"))
+    cg = [r for r in doc["tables"]["cgsolve"] if r.get("status") == "ok"]
+    sizes = sorted({r["N"] for r in cg})
+    by = {}
+    for r in cg:
+        by.setdefault((r["code"].replace("CGSolve-", ""), r["path"]), {})[r["N"]] = r
+    lines = ["| code | path | " + " | ".join(f"SpMV N={n}" for n in sizes) + " | "
+             + " | ".join(f"solve N={n}" for n in sizes) + " |", "|---|---|" + "---|" * (2 * len(sizes))]
+    for (code, path), rs in by.items():
+        cells = [_g((rs.get(n) or {}).get("spmv_vs_kokkos_cuda"), ".3f") for n in sizes]
+        cells += [_g((rs.get(n) or {}).get("solve_vs_kokkos_cuda"), ".3f") for n in sizes]
+        lines.append(f"| {code} | {path} | " + " | ".join(cells) + " |")
+    ts = [r for r in doc["tables"]["testsnap"] if r.get("status") == "ok"]
+    lines += ["", "| TestSNAP W_2J14 | steady step vs Kokkos CUDA |", "|---|---|"]
+    lines += [f"| {r['code']} | {_g(r.get('steady_vs_kokkos_cuda'), '.3f')} |" for r in ts]
+    lines += ["", f"`results/{sets[0]}/papers/` (git {_run_commit(setdir, 'papers/papers.json')}): time ratios to "
+              "Kokkos CUDA at the same N (above 1: faster); SpMV per call, the solve per iteration; every build "
+              "and what was not built, with the compiler's reason, in `papers.md`."]
+    return lines
+
+
 def _run_commit(setdir, rel):
     """The commit of the set's run whose files hold `rel` (a path under the set)."""
     try:
@@ -237,7 +263,8 @@ def compilers(sets):
     return lines
 
 
-KINDS = {"summary": summary, "energy": energy, "peers": peers, "scaling": scaling, "compilers": compilers}
+KINDS = {"summary": summary, "energy": energy, "peers": peers, "papers": papers, "scaling": scaling,
+         "compilers": compilers}
 
 
 def render(text):

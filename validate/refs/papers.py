@@ -12,7 +12,8 @@ usage: papers.py KIND FILE [ARG]        print one output's figures as JSON; exit
                                         output was refused, a binary is missing without a
                                         recorded reason, or (without --partial, which one
                                         part's own tables use) a run of the other part is
-                                        in neither folder
+                                        in neither folder; RESULTS/papers.png: the papers'
+                                        figure repeated (papers_figure.py; needs matplotlib)
        papers.py --normb N              ||b|| of the papers' miniFE vector for N
 KIND: cgsolve-paper (BINARY: its build's name, CGSolve-kokkos-..., which says the rows
       it must print) | cgsolve-pp (FILE: cgsolve's --csv; its stdout beside it, .txt) |
@@ -50,6 +51,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
+import papers_figure  # noqa: E402
 import parse  # noqa: E402  (validate/refs/parse.py: TestSNAP's and XSBench's formats)
 from parse import Malformed  # noqa: E402
 from pptools import project  # noqa: E402
@@ -390,8 +392,10 @@ def collect(res, more=(), partial=False):
         json.dump(doc, o, indent=1)
         o.write("\n")
     write_csv(os.path.join(res, "papers.csv"), tables)
+    why = papers_figure.draw(tables, os.path.join(res, "papers.png"))
     with open(os.path.join(res, "papers.md"), "w") as o:
         o.write(markdown(tables))
+        o.write("\n## The figure\n\n" + (f"papers.png {why}\n" if why else "![the papers' figure repeated](papers.png)\n"))
     return bad
 
 
