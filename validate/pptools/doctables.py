@@ -11,6 +11,8 @@ KIND:
                   run): cuda's figure of merit, every other GPU model's over it, the copy fraction
   energy SET      the same rows' work per joule and power, and where the metered runs' pace
                   was not the row's
+  worked-energy SET
+                  one metered row (microbench triad, cuda) recomputed from its JSON
   peers SET       the public codes by the same method (SET/peers/peers.json): both sides'
                   statistic, figures, the ratio and the device-time ratio
   papers SET      the papers' systems (SET/papers/papers.json, validate/refs/papers.sh): each
@@ -32,7 +34,7 @@ from . import project, published
 
 DOCS = os.path.join(project.ROOT, "docs")
 RESULTS = os.path.join(project.ROOT, "results")
-BEGIN = re.compile(r"^<!-- doc-table:begin (\w+)((?: [\w.-]+)+) -->$", re.M)
+BEGIN = re.compile(r"^<!-- doc-table:begin ([\w-]+)((?: [\w.-]+)+) -->$", re.M)
 END = "<!-- doc-table:end -->"
 def _others():
     """The GPU models compared with the native one (PP_MODELS' non-native device models)."""
@@ -141,6 +143,32 @@ def energy(sets):
         lines[-1] += (f" The suite's processes took {cost[0]:.1f} s with the meter and {cost[1]:.1f} s without it "
                       f"(`no-energy/suite.json`, the same binaries on the same node): {cost[0] / cost[1]:.2f}x.")
     return lines
+
+
+def worked_energy(sets):
+    """One metered row of the set, recomputed from its JSON (microbench triad, cuda, the largest
+    size): the identities of docs/running.md#energy with the file's own numbers."""
+    setdir = os.path.join(RESULTS, sets[0])
+    doc = _load(os.path.join(setdir, "microbench", "run1.json"))
+    rows = [r for r in doc["results"] if r["kernel"] == "triad" and r["model"] == "cuda"
+            and isinstance(r.get("energy"), dict)]
+    r = max(rows, key=lambda x: x["size"])
+    e, t = r["energy"], r["time_s"]["median"]
+    j1 = e["watts"] * e["region_s"] / (e["region_runs"] * e["calls_per_run"])
+    j2 = e["watts"] * t * e["metered_time_ratio"]
+    work = r["fom"] * t  # GB per repetition
+    return ["| quantity | from the JSON | computed |", "|---|---|---|",
+            f"| `watts` | {e['watts']:.2f} W | |",
+            f"| `region_s`, `region_runs` x `calls_per_run` | {e['region_s']:.4f} s, {e['region_runs']} x "
+            f"{e['calls_per_run']} | |",
+            f"| `time_s.median`, `metered_time_ratio` | {t * 1e3:.4f} ms, {e['metered_time_ratio']:.4f} | |",
+            f"| `joules_per_rep` | {e['joules_per_rep']:.5f} J | W x region / runs = {j1:.5f} J; "
+            f"W x median x ratio = {j2:.5f} J |",
+            f"| `fom`, `fom_per_joule` | {r['fom']:.1f} GB/s, {e['fom_per_joule']:.3f} GB/J | "
+            f"FOM x median / J = {work / e['joules_per_rep']:.3f} GB/J |",
+            f"| `counter_error` | {100 * e['counter_error']:.2f}% (window {e['counter_window_s']:.3f} s) | |",
+            "", f"`results/{sets[0]}/microbench/run1.json` (git {_run_commit(setdir, 'microbench/run1.json')}): "
+            f"triad, cuda, {r['size']} doubles, {r['variant']}."]
 
 
 def peers(sets):
@@ -263,7 +291,7 @@ def compilers(sets):
     return lines
 
 
-KINDS = {"summary": summary, "energy": energy, "peers": peers, "papers": papers, "scaling": scaling,
+KINDS = {"summary": summary, "energy": energy, "worked-energy": worked_energy, "peers": peers, "papers": papers, "scaling": scaling,
          "compilers": compilers}
 
 
