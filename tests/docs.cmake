@@ -21,8 +21,9 @@ add_test(NAME published_check COMMAND python3 ${PROJECT_SOURCE_DIR}/validate/pub
 add_test(NAME published_index COMMAND python3 ${PROJECT_SOURCE_DIR}/validate/published index --check)
 add_test(NAME published_planted COMMAND sh ${DOCS}/planted.sh published ${PROJECT_SOURCE_DIR})
 add_test(NAME published_energy_cost_planted COMMAND sh ${DOCS}/planted.sh energy-cost ${PROJECT_SOURCE_DIR})
+add_test(NAME published_manifest_written COMMAND sh ${DOCS}/planted.sh manifest ${PROJECT_SOURCE_DIR})
 set_tests_properties(doc_numbers doc_numbers_planted doc_tables doc_tables_planted published_check published_index
-  published_planted published_energy_cost_planted PROPERTIES LABELS unit TIMEOUT 120)
+  published_planted published_energy_cost_planted published_manifest_written PROPERTIES LABELS unit TIMEOUT 120)
 add_test(NAME no_outside_paths COMMAND python3 ${DOCS}/outside_paths.py ${PROJECT_SOURCE_DIR})
 add_test(NAME no_outside_paths_planted COMMAND sh ${DOCS}/planted.sh paths ${PROJECT_SOURCE_DIR})
 add_test(NAME readme_length COMMAND sh ${DOCS}/readme_length.sh ${PROJECT_SOURCE_DIR}/README.md)

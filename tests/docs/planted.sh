@@ -1,5 +1,5 @@
 #!/bin/sh
-# planted.sh links|paths|drift|numbers|tables|published|energy-cost SRC: runs links.py / outside_paths.py /
+# planted.sh links|paths|drift|numbers|tables|published|energy-cost|manifest SRC: runs links.py / outside_paths.py /
 # drift.py / numbers.py / validate/doc-tables / validate/published on a copy of
 # the documents with faults planted, and passes only if every planted fault
 # is reported (exit 1, one line each) and nothing else is.
@@ -93,6 +93,22 @@ published)
   [ $rc = 1 ] || fail "exit $rc, not 1"
   printf '%s\n' "$out" | grep -q "staged-4bb87db: a folder named after a commit" || fail "commit-named folder not reported"
   printf '%s\n' "$out" | grep -q "staged-4bb87db/a.txt: in no run's files" || fail "unlisted file not reported"
+  ;;
+manifest)
+  # validate/published manifest on a copy of the reference set without its manifest: one run
+  # per step of its publish.log (a step logged twice once), the suite's files its apps' folders
+  # only, and the copy then passes the check
+  mkdir "$w/results" && cp -r "$src/results/nvidia-h200" "$w/results/" || exit 2
+  s=$w/results/nvidia-h200
+  rm -f "$s/manifest.toml" && rm -rf "$s/clang-22" "$s/papers" "$s/gpu-check.txt" "$s"/node-*.txt
+  python3 "$src/validate/published" manifest "$s" || fail "manifest: exit $?"
+  m=$s/manifest.toml
+  [ "$(grep -c '^\[\[run\]\]' "$m")" = "$(cut -f1 "$s/publish.log" | sort -u | grep -c .)" ] ||
+    fail "not one run per step of publish.log"
+  grep -q '^files = \["suite.json".*"no-energy' "$m" && fail "the suite's files take no-energy/"
+  grep -q '^files = \["no-energy/\*"\]' "$m" || fail "no run for no-energy/"
+  grep -q '^files = \["peers/\*"\]' "$m" || fail "no run for peers/"
+  python3 "$src/validate/published" check "$w/results" || fail "the written manifest does not pass the check"
   ;;
 energy-cost)
   # a copy of the reference set with its suite without energy at half the suite's time (the
