@@ -75,8 +75,8 @@ pp_test(compare_sets_and_files COMMAND python3 ${CMP} --base ${CMPD}/base.json -
 # One run given twice would fake a zero spread: refused.
 pp_test(compare_run_twice COMMAND python3 ${CMP} --base ${CMPD}/base.json ${CMPD}/base.json --new ${CMPD}/slow10.json
   EXPECT 2 "--base: .*base.json holds the same results as .*base.json: one run counted twice" LABELS unit input)
-set_tests_properties(compare_missing_file compare_no_common compare_one_file compare_base_alone compare_sets_and_files
-  compare_run_twice PROPERTIES FIXTURES_REQUIRED compare_runs)
+set_tests_properties(compare_missing_file compare_no_common compare_not_result compare_one_file compare_base_alone
+  compare_sets_and_files compare_run_twice PROPERTIES FIXTURES_REQUIRED compare_runs)
 
 # Two committed GPU runs (the H100's and the H200's microbench): exit 0 or 1, never a crash.
 set(_cmp_real ${PROJECT_SOURCE_DIR}/results)
