@@ -64,3 +64,4 @@ pp_test(new_app_from_copy COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/new_app.sh ${PROJ
   ENV CMAKE=${CMAKE_COMMAND} CTEST=${CMAKE_CTEST_COMMAND} LABELS unit)
 # 77: a source tarball (no git file list to copy the tree from)
 set_tests_properties(new_app_from_copy PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
+set_property(TEST new_app_from_copy APPEND PROPERTY LABELS slow) # a configure and build of its own

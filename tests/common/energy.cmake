@@ -62,7 +62,7 @@ pp_test(energy_rapl_microbench COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy
 if(PP_TEST_MODELS MATCHES "omp")
   pp_test(energy_fastest_tpb COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/energy_pc_tpb 40 10 5000000000 5 --
     ${_en} --run energy_tpb.json --watts 50 --fastest-tpb -- ${_mb_core} --backend host,omp --tpb 64,128,256
-    --energy-max-s 10 LABELS unit)
+    --energy-max-s 10 LABELS unit slow)
 endif()
 # A repeat capped at 10 ms cannot reach 2% on a 5 ms counter (a window of one
 # or two updates, each seen up to a poll late): every row says so.
@@ -119,6 +119,7 @@ set_tests_properties(${_energy_tests} PROPERTIES TIMEOUT 90)
 set(_energy_timed ${_energy_tests})
 list(FILTER _energy_timed INCLUDE REGEX "^energy_(mpi2|check_tool|unit_)")
 set_tests_properties(${_energy_timed} PROPERTIES RUN_SERIAL TRUE)
+set_property(TEST ${_energy_timed} APPEND PROPERTY LABELS slow)
 
 # validate/energy-check (the GPU check against nvidia-smi) on the CPU: a fake
 # nvidia-smi printing 50 W (or 70 W: outside 10%) beside a host run under the
@@ -134,3 +135,4 @@ pp_test(energy_check_tool_differs COMMAND ${_pc} ${CMAKE_CURRENT_BINARY_DIR}/ene
   ${_ec} --out ${CMAKE_CURRENT_BINARY_DIR}/energy_check2 -- ${_ec_run}
   ENV FAKE_SMI_WATTS=70 EXPECT 1 "difference: +-2[0-9.]+% \\(tolerance 5%\\): FAIL" LABELS unit)
 set_tests_properties(energy_check_tool energy_check_tool_differs PROPERTIES TIMEOUT 90 RUN_SERIAL TRUE)
+set_property(TEST energy_check_tool energy_check_tool_differs APPEND PROPERTY LABELS slow)

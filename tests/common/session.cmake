@@ -40,6 +40,7 @@ pp_test(session_copy_ceiling
   LABELS unit validate)
 # Alone: a ceiling measured while other tests load the cores is no roof for rows timed after them.
 set_tests_properties(session_copy_ceiling PROPERTIES RUN_SERIAL TRUE)
+set_property(TEST session_copy_ceiling APPEND PROPERTY LABELS slow)
 # --ceiling-mib below 8 x the last-level cache: no honest host ceiling, every %copy '-'.
 pp_test(session_no_small_ceiling COMMAND ${MB} --backend host --size 2^24 --kernels copy ${PP_TEST_FAST}
   EXPECT 0 "copy +host +16777216 +- +[0-9.]+ ms +[0-9.]+ GB/s +- +- +PASS" LABELS unit)
@@ -48,6 +49,7 @@ pp_test(session_summary COMMAND ${_beyond} ${PP_EXPECT} 0 "^triad +@BIG@ +- +[0-
   ${MB} --backend host --size 2^12,@BIG@ --kernels triad,dot --warmup 1 --samples 2 --quiet LABELS unit)
 # Alone: its arrays are sized beyond the host's cache (GiBs where the cache is large).
 set_tests_properties(session_summary PROPERTIES RUN_SERIAL TRUE)
+set_property(TEST session_summary APPEND PROPERTY LABELS slow)
 
 if(PP_HAVE_MPI)
   # Two ranks: every row's samples, statistics and FOM are the slowest rank's.
@@ -139,6 +141,7 @@ function(pp_closed_stdout app)
   set_tests_properties(outputs_closed_stdout_${app} PROPERTIES TIMEOUT 60)
 endfunction()
 pp_closed_stdout(microbench --backend host ${_outF} --samples 1)
+set_property(TEST outputs_closed_stdout_microbench APPEND PROPERTY LABELS slow) # its default sizes: seconds
 foreach(app ${PP_APPS})
   if(NOT TARGET ${app} OR TEST outputs_closed_stdout_${app})
     continue()

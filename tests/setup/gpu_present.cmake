@@ -22,6 +22,6 @@ foreach(row IN LISTS _gp_cases)
   list(GET parts 0 name)
   list(GET parts 1 rc)
   list(GET parts 2 re)
-  pp_test(gpu_present_${name} COMMAND ${_gp} ${name} EXPECT ${rc} "${re}" LABELS unit)
+  pp_test(gpu_present_${name} COMMAND ${_gp} ${name} EXPECT ${rc} "${re}" LABELS unit slow) # scripts, seconds each
   set_tests_properties(gpu_present_${name} PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77)
 endforeach()

@@ -23,7 +23,7 @@ if(PP_TEST_CLANG19 AND EXISTS /usr/local/cuda/bin/nvcc)
   if(_nvv MATCHES "release ([0-9]+)\\." AND CMAKE_MATCH_1 GREATER_EQUAL 13)
     # a plain configure with clang-19 while CUDA 13 is installed: offload to the
     # CPU with the reason, not a failure (it failed before)
-    pp_test(configure_auto_clang19_cuda13 LABELS unit
+    pp_test(configure_auto_clang19_cuda13 LABELS unit slow
       EXPECT 0 "omp target +PP_OFFLOAD=auto chose cpu, not nvidia: OpenMP NVPTX offload with clang 19[.0-9]* and CUDA 1[3-9]\nomp\t+ yes \\(offload to cpu"
       COMMAND ${SITE_CFG} ${PROJECT_SOURCE_DIR} ${SITE_CFG_WORK}/clang19 -DCMAKE_C_COMPILER=${PP_TEST_CLANG19} ${_off})
     set_tests_properties(configure_auto_clang19_cuda13 PROPERTIES TIMEOUT 120)

@@ -54,10 +54,10 @@ set_tests_properties(compare_regression compare_noise compare_improvement compar
   PROPERTIES FIXTURES_REQUIRED compare_runs)
 
 # The statistics on 100 seeded trials per case (known truth; tests/tools/test_compare_stats.py).
-pp_pytest(tools_compare_stats MODULE test_compare_stats.py LABELS unit TIMEOUT 120)
+pp_pytest(tools_compare_stats MODULE test_compare_stats.py LABELS unit slow TIMEOUT 120)
 # The criteria can fail: the old interval of one process's samples calls two draws of one distribution.
 pp_pytest(tools_compare_stats_naive MODULE test_compare_stats.py SELECT same_distribution ENV PP_COMPARE_METHOD=naive
-  EXPECT 1 "same distribution, 6 rows, 5 runs a side: no call in [0-9] of 100" LABELS unit)
+  EXPECT 1 "same distribution, 6 rows, 5 runs a side: no call in [0-9] of 100" LABELS unit slow)
 
 # Bad input: one line, exit 2.
 pp_test(compare_missing_file COMMAND python3 ${CMP} ${CMPD}/base.json ${CMPD}/no-such-run.json
@@ -97,9 +97,9 @@ pp_test(compare_facts COMMAND python3 ${CMP} --models omp[clang-19],omp[gcc-12] 
 # The report: 5 labels x 6 kernels in the heat map, the planted flag effect (0.9x) flagged, 1.0x not;
 # `compare ... | head -1`: the reader gone, compare ends by SIGPIPE, no traceback
 # (tests/tools/test_compare_report.py, on runs of its own).
-pp_pytest(tools_compare_report MODULE test_compare_report.py SELECT "not report_figures" LABELS unit TIMEOUT 60)
+pp_pytest(tools_compare_report MODULE test_compare_report.py SELECT "not report_figures" LABELS unit slow TIMEOUT 60)
 # its figures; skipped without matplotlib
-pp_pytest(tools_compare_report_png MODULE test_compare_report.py SELECT report_figures LABELS unit TIMEOUT 60)
+pp_pytest(tools_compare_report_png MODULE test_compare_report.py SELECT report_figures LABELS unit slow TIMEOUT 60)
 # A wrong result in any build fails the report, named with its check.
 pp_test(compare_report_fail COMMAND python3 ${CMP} --report ${CMPD}/report-bad ${CMPD}/cc-clang.json ${CMPD}/cc-gcc-bad.json
   EXPECT 1 "FAIL omp\\[gcc-12\\]: synthetic b 4096 tpb=256: max abs error 0\\.5" LABELS unit)
@@ -109,10 +109,10 @@ set_tests_properties(compare_labels compare_facts compare_report_fail PROPERTIES
 # matrix of stub binaries records PASS, FAIL, BUILD-FAIL, TIMEOUT and CRASH(SEGV), and
 # `compare --report --status` draws each as its word; without --status the check fails.
 pp_test(compilers_run_cells COMMAND ${CMAKE_CURRENT_LIST_DIR}/compilers_run_cells.sh ${CMAKE_CURRENT_BINARY_DIR}/cells
-  EXPECT 0 "PASS: every cell outcome recorded and drawn" LABELS unit)
+  EXPECT 0 "PASS: every cell outcome recorded and drawn" LABELS unit slow)
 pp_test(compilers_run_cells_no_status COMMAND ${CMAKE_CURRENT_LIST_DIR}/compilers_run_cells.sh ${CMAKE_CURRENT_BINARY_DIR}/cells-fault
   ENV CELLS_FAULT=no-status
-  EXPECT 1 "FAIL: heat map omp\\[nobuild\\] xsbench_like:event: None != 'BUILD-FAIL'" LABELS unit)
+  EXPECT 1 "FAIL: heat map omp\\[nobuild\\] xsbench_like:event: None != 'BUILD-FAIL'" LABELS unit slow)
 
 # The tools' one reader of JSON and their writer (validate/pptools/result.py, outfile.py)
 # on small files: what each refuses and accepts.
@@ -124,11 +124,11 @@ pp_pytest(tools_result_reader MODULE test_result_reader.py LABELS unit input TIM
 # limit, so a FIFO that blocks it fails the test instead of hanging it); the *_atomic
 # cases check that a written file replaces its target by a rename. Each failed before
 # validate/pptools.
-pp_pytest(tools_hostile MODULE test_hostile.py LABELS unit input TIMEOUT 300)
+pp_pytest(tools_hostile MODULE test_hostile.py LABELS unit input slow TIMEOUT 300)
 
 # Names from files and command lines (paths, kernels, models, variants, site-file
 # strings) reach the terminal, Markdown and figures escaped (\xNN, validate/pptools/
 # text.py), as the C apps print them: no raw control character in any output, the
 # name shown escaped (tests/tools/test_escape.py, a case per tool). Before, each case
 # printed ESC ] 0 ; ... BEL as given (and matplotlib warned of the glyphs, raw, on stderr).
-pp_pytest(tools_escape MODULE test_escape.py LABELS unit input TIMEOUT 300)
+pp_pytest(tools_escape MODULE test_escape.py LABELS unit input slow TIMEOUT 300)

@@ -2,7 +2,7 @@
 # binaries, a failing step reported and the others still run; bad usage.
 pp_test(publish_standins COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/publish_test.sh ${PROJECT_SOURCE_DIR}
         ${CMAKE_CURRENT_BINARY_DIR}/publish_test
-        EXPECT 0 "publish_test: every step ran, the failure was reported" LABELS unit)
+        EXPECT 0 "publish_test: every step ran, the failure was reported" LABELS unit slow)
 # the published steps, in the order publish.sh runs them
 set(_steps "python3 validate/suite --bin build/nvidia-sm90/bin --scale reference --out out --peers .refs"
   "sh -c validate/gpu-check.sh .*"
