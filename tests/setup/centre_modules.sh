@@ -19,7 +19,8 @@
 set -euo pipefail
 centre=${1:-} keep=0
 [[ ${2:-} == --keep ]] && keep=1
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 lmod_init=/usr/share/lmod/lmod/init/bash
@@ -87,25 +88,15 @@ mb=$work/build/bin/microbench
 centre_shell "module load $(python3 -c "import sys, tomllib; b=[b for b in tomllib.load(open(sys.argv[1], 'rb'))['build'] if b['name']==sys.argv[2]][0]; print(' '.join(b['modules']))" "$site" "$build") &&
   $mb --backend host --size 4096 --kernels triad --warmup 0 --samples 2 --bootstrap 0 --json $work/r.json" \
   > "$work/run.log" 2>&1 || { tail -n 20 "$work/run.log"; fail "$centre: the host-only run failed (above)"; }
-python3 - "$work/r.json" "$centre" "$build" "$offload" "$arch" <<'EOF' || exit 1
+PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" python3 -B - "$work/r.json" "$centre" "$build" "$offload" "$arch" <<'EOF' || exit 1
 import json, sys
+
+from modules_loaded import loaded
+
 path, centre, build, offload, arch = sys.argv[1:6]
 d = json.load(open(path))
 want = {"perlmutter": ["PrgEnv-gnu", "cudatoolkit", "craype-accel-nvidia80"],
         "frontier": ["PrgEnv-amd", "craype-accel-amd-gfx90a"]}[centre]
-
-
-def loaded(o):  # the system record's modules.loaded lists, wherever they are
-    if isinstance(o, dict):
-        if isinstance(o.get("modules"), dict):
-            yield from o["modules"].get("loaded") or []
-        for v in o.values():
-            yield from loaded(v)
-    elif isinstance(o, list):
-        for v in o:
-            yield from loaded(v)
-
-
 names = [m.split("/")[0] for m in loaded(d.get("system"))]
 b = json.dumps(d.get("build", {}))
 errors = [f"module {m} not in the run's record ({names})" for m in want if m not in names]

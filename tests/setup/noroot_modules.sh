@@ -30,7 +30,8 @@ for a; do
     *) echo "noroot_modules: unknown argument '$a' (see --help)" >&2; exit 2 ;;
   esac
 done
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 [[ $(id -u) == 0 ]] || skip "needs root to drop to another user and to lay out the module tree (run as root in CI)"
@@ -151,27 +152,17 @@ for b in clang-19 gcc-12; do
   echo "build $b: $(( $(date +%s) - t0 )) s"
   [[ -f $work/traps/called ]] && { cat "$work/traps/called"; fail "a package manager or sudo was called (above)"; }
   ((rc == 0)) || exit 1
-  python3 - "$work/home/runs-$b" "$b" "$work/noroot.toml" <<'EOF' || exit 1
+  PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" python3 -B - "$work/home/runs-$b" "$b" "$work/noroot.toml" <<'EOF' || exit 1
 import glob, json, os, sys
+
+from modules_loaded import loaded
+
 out, build, site = sys.argv[1:4]
 files = sorted(glob.glob(os.path.join(out, "*", "run1.json")))
 apps = {os.path.basename(os.path.dirname(f)) for f in files}
 errors = [] if apps == {"microbench", "spmv"} else [f"results of {sorted(apps)}, want microbench and spmv"]
 want_cc = {"clang-19": "clang", "gcc-12": "gcc"}[build]
 want_mod = {"clang-19": "pp-llvm/19", "gcc-12": "pp-gcc/12"}[build]
-
-
-def loaded(o):  # the system record's modules.loaded lists, wherever they are
-    if isinstance(o, dict):
-        if isinstance(o.get("modules"), dict):
-            yield from o["modules"].get("loaded") or []
-        for v in o.values():
-            yield from loaded(v)
-    elif isinstance(o, list):
-        for v in o:
-            yield from loaded(v)
-
-
 for f in files:
     d = json.load(open(f))
     if not d.get("validated") or not d["results"] or not all(r["valid"] for r in d["results"]):
