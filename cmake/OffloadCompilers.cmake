@@ -1,5 +1,5 @@
 # The OpenMP offload compilers ProxyPort knows: one row each, read by
-# cmake/Backends.cmake (and by tests/compiler_table.cmake through real
+# cmake/Backends.cmake (and by tests/setup/compiler_table.cmake through real
 # configures with each compiler id faked). docs/compilers.md says which rows
 # were run and which are documented only.
 #

@@ -8,7 +8,7 @@ set -u
 case_=$1
 shift
 T="history.sh $case_"
-. "$(dirname "$0")/../../tests/harness.sh"
+. "$(dirname "$0")/../../tests/harness/harness.sh"
 
 case $case_ in
 symlink)

@@ -8,7 +8,7 @@
     in docs/results.md and results/README.md;
   - folders: every path in a code span of README.md, RUNRULES.md, docs/*.md and
     results/README.md that starts at a top folder of the tree exists (globs, <names>,
-    placeholders in capitals such as tests/APP.cmake, and EXAMPLES aside), so a renamed
+    placeholders in capitals such as tests/apps/APP.cmake, and EXAMPLES aside), so a renamed
     or removed folder is not left named;
   - counts: no document states how many tests the suite has ("557 tests"): it changes
     with every test added; ctest -N says it.
@@ -24,7 +24,7 @@ TESTS_COUNT = re.compile(r"\b\d{3,} tests\b")
 RELEASES = re.compile(r"\bthe releases? ((?:`[0-9.]+`(?:,? (?:and )?)?)+)")
 VERSION = re.compile(r"\d+\.\d+\.\d+")
 # paths the documents name that are not meant to exist, each with why
-EXAMPLES = {"tests/stencil.cmake": "docs/developer-guide.md's worked example of a new app, stencil"}
+EXAMPLES = {"tests/apps/stencil.cmake": "docs/developer-guide.md's worked example of a new app, stencil"}
 
 
 def read(repo, rel):

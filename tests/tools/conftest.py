@@ -2,7 +2,7 @@
 installed or not), running a tool as a user does, a build's binaries, and the
 synthetic inputs the tests are written against.
 
-CTest runs these modules one area at a time (tests/tools.cmake) and gives them
+CTest runs these modules one area at a time (tests/tools/pytest.cmake) and gives them
 the build's bin folder (--pp-bin) and a work folder (--pp-work) that outlives a
 run, for the tests that a later CTest reads again (the suite's small run).
 By hand:  python3 -m pytest tests/tools --pp-bin build/cpu/bin
@@ -16,7 +16,8 @@ import pytest
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 VALIDATE = os.path.join(REPO, "validate")
-sys.path[:0] = [VALIDATE, TESTS]  # the checkout's pptools; tests/ for the generators (make_compare_runs)
+FIXTURES = os.path.join(TESTS, "fixtures")
+sys.path[:0] = [VALIDATE, FIXTURES]  # the checkout's pptools; tests/fixtures for the generators (make_compare_runs)
 
 
 def pytest_addoption(parser):
@@ -78,9 +79,9 @@ def tool():
 
 @pytest.fixture(scope="session")
 def compare_runs(tmp_path_factory):
-    """The synthetic runs of tests/make_compare_runs.py (known ratios and variation)."""
+    """The synthetic runs of tests/fixtures/make_compare_runs.py (known ratios and variation)."""
     d = str(tmp_path_factory.mktemp("compare"))
-    subprocess.run([sys.executable, os.path.join(TESTS, "make_compare_runs.py"), d], check=True,
+    subprocess.run([sys.executable, os.path.join(FIXTURES, "make_compare_runs.py"), d], check=True,
                    capture_output=True)
     return d
 

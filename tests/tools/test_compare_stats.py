@@ -1,6 +1,6 @@
 """validate/compare's calls on synthetic runs whose truth is known, 100 seeded trials per case.
 
-Each trial draws whole processes (tests/make_compare_runs.py process_samples:
+Each trial draws whole processes (tests/fixtures/make_compare_runs.py process_samples:
 ~2% machine state shared by a process's rows, ~1.5% per row, 1% sample noise,
 5% of samples slowed by an interruption), i.e. run-to-run variation a few
 times the noise of one process's median. Calls at the defaults (confidence

@@ -1,4 +1,4 @@
-"""validate/compile-facts: its parsers on captured compiler output (tests/facts/*.log,
+"""validate/compile-facts: its parsers on captured compiler output (tests/fixtures/facts/*.log,
 *.ptx: real output of clang-19 + ptxas 11.8, nvcc 13 and hipcc/clang AMDGPU, paths
 shortened), and the tool on a real sm_90 compile of one kernel file (skipped without
 clang-19 and the legacy ptxas)."""
@@ -17,7 +17,7 @@ from pptools.facts import tool as facts_tool
 
 from conftest import REPO, TESTS, tool_path
 
-FACTS = os.path.join(TESTS, "facts")
+FACTS = os.path.join(TESTS, "fixtures", "facts")
 
 
 def read(name):

@@ -1,6 +1,6 @@
 """The peers step (validate/pptools/peers) on planted outputs, no GPU:
   - the same-method arithmetic on hand-made numbers, and the public codes' readers;
-  - the whole step on tests/peers_fake.py's programs: every row comparable, each
+  - the whole step on tests/fakes/peers_fake.py's programs: every row comparable, each
     figure the planted one (clean); failed, wrong-checksum, other-size, no-spin
     runs rejected with their reasons, never compared (faults);
   - bad options: exit 2 and one line; --no-device-time in --dry-run (usage);
@@ -25,7 +25,7 @@ from pptools.peers.public import Rejected
 
 from conftest import TESTS, VALIDATE
 
-FAKE = os.path.join(TESTS, "peers_fake.py")
+FAKE = os.path.join(TESTS, "fakes", "peers_fake.py")
 REFS_SRC = os.path.join(VALIDATE, "refs")
 
 
@@ -177,7 +177,7 @@ def test_clean_exit_0_all_comparable(clean):
 
 
 T_PUB6 = 1e-3 + 170e6 / 1.8e9
-# the planted models of tests/peers_fake.py, by hand
+# the planted models of tests/fakes/peers_fake.py, by hand
 CLEAN_RATIOS = {
     "XSBench -k 6 vs xsbench_like cuda sorted-energy": T_PUB6 / (170e6 / 2.0e9),
     "XSBench -k 6 vs xsbench_like cuda sorted-energy (marginal)": 2.0 / 1.8,
@@ -228,7 +228,7 @@ def test_clean_md_and_notes(clean):
 
 
 def test_clean_device_time(clean):
-    """The device-time column on the fakes' kernel models (tests/peers_fake.py)."""
+    """The device-time column on the fakes' kernel models (tests/fakes/peers_fake.py)."""
     _, doc, rs, md = clean
     dev = {n: r.get("device", {}) for n, r in rs.items()}
     assert all(d.get("ratio") and not d.get("why") for d in dev.values()), \

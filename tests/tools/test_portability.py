@@ -1,4 +1,4 @@
-"""validate/portability on the hand-computed example of tests/portability/:
+"""validate/portability on the hand-computed example of tests/fixtures/portability/:
 three machines (alpha: result files; beta: a suite run of 3 repeats; gamma:
 result files), three models, spmv at size 10 on all three and size 20 on alpha.
 
@@ -25,7 +25,7 @@ import pytest
 
 from conftest import TESTS, run_tool
 
-FIX = os.path.join(TESTS, "portability")
+FIX = os.path.join(TESTS, "fixtures", "portability")
 MACHINES = [os.path.join(FIX, m) for m in ("alpha", "beta", "gamma")]
 
 

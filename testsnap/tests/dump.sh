@@ -8,7 +8,7 @@ set -u
 case_=$1
 shift
 T="dump.sh $case_"
-. "$(dirname "$0")/../../tests/harness.sh"
+. "$(dirname "$0")/../../tests/harness/harness.sh"
 ran() { printf '%s\n' "$out" | grep -q "PASS"; }
 no_temp() { [ -z "$(find "$w" -name '*.tmp-*')" ] || fail "a temporary file was left"; }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make_hostile.sh DIR DATA [W2]: the inputs of tests/testsnap.cmake that cannot
+# make_hostile.sh DIR DATA [W2]: the inputs of tests/apps/testsnap.cmake that cannot
 # live in the source tree: a FIFO (no writer: opening it for reading would
 # wait forever), bytes no text file holds, and a copy of the data file DATA
 # under a name with a newline and an escape character. With W2 (TestSNAP's

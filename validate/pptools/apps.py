@@ -49,7 +49,7 @@ KEYS = {
     # validate/suite (pptools/suite/cases.py): the cases, the published file, the
     # options an optimized run may declare
     "suite.reference": list, "suite.small": list, "suite.published": str, "suite.optimizable": list,
-    # the generated CTest tests (tests/apps.cmake)
+    # the generated CTest tests (tests/apps/apps.cmake)
     "tests.small": list, "tests.schema_models": str, "tests.missed": str, "tests.missed_fail": str,
     "tests.energy_unit": str,
     # validate/gpu-check.sh: one check a line; its timing options if not the sweep's
@@ -57,7 +57,7 @@ KEYS = {
     # validate/compilers-run.sh: the matrix's short run, a slow tag's fewer repetitions,
     # the variable that overrides the short run
     "compilers.args": list, "compilers.slow": list, "compilers.env": str,
-    # tests/compiler_matrix.sh: the CPU matrix's short run
+    # tests/setup/compiler_matrix.sh: the CPU matrix's short run
     "compilers.cpu": list,
     # validate/scaling-run.sh and validate/scaling: the series (a shell file of the app's
     # folder) and how a strong series' runs must agree with its 1-rank run

@@ -22,7 +22,7 @@ build folder: PP_BUILD_DIR=build/cpu, or -S proxyport_build.build_dir=DIR.
 The checks read result files through the tools' package, validate/pptools:
 validate/reframe/install.sh puts validate/ on its virtual environment's path
 (a .pth file); with another ReFrame, set PYTHONPATH=<repository>/validate
-(tests/reframe_check.sh does).
+(tests/tools/reframe_check.sh does).
 """
 import os
 import shlex

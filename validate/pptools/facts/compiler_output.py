@@ -1,5 +1,5 @@
 """The compilers' reports parsed into facts per kernel symbol (unit-tested on
-captured output, tests/facts): ptxas -v, AMDGPU's kernel-resource-usage
+captured output, tests/fixtures/facts): ptxas -v, AMDGPU's kernel-resource-usage
 remarks, OpenMP optimization remarks (and which kernel each belongs to), and
 the launch bounds of PTX (.maxntid / .reqntid)."""
 import os
