@@ -16,19 +16,13 @@ typedef struct config {
 } config;
 
 static const char *parse_energy_tpb(const char *v, void *ctx) {
-  config *c = ctx;
-  if (!strcmp(v, "fastest")) c->energy_all = 0;
-  else if (!strcmp(v, "all")) c->energy_all = 1;
-  else return "expected 'fastest' or 'all'";
-  return NULL;
+  static const char *const names[] = {"fastest", "all", NULL};
+  return pp_parse_choice(v, names, &((config *)ctx)->energy_all);
 }
 
 static const char *parse_energy_sizes(const char *v, void *ctx) {
-  config *c = ctx;
-  if (!strcmp(v, "largest")) c->energy_sizes = 0;
-  else if (!strcmp(v, "all")) c->energy_sizes = 1;
-  else return "expected 'largest' or 'all'";
-  return NULL;
+  static const char *const names[] = {"largest", "all", NULL};
+  return pp_parse_choice(v, names, &((config *)ctx)->energy_sizes);
 }
 
 static const char *parse_tpb(const char *v, void *ctx) {

@@ -276,10 +276,10 @@ static void meter_rows(pp_session *s, pp_model m, mb_state *r, const int *tpb, i
       const pp_row *a = pp_report_row(s->report, row[i][t]), *b = pp_report_row(s->report, row[i][best]);
       if (a->higher_is_better ? a->fom > b->fom : a->fom < b->fom) best = t;
     }
+    snprintf(why, sizeof why, "the kernel's energy is measured at its fastest launch, tpb=%d (--energy-tpb all)",
+             tpb[best]);
     for (int t = 0; t < ntpb; t++) {
       if (!plan->all_tpb && t != best) {
-        snprintf(why, sizeof why, "the kernel's energy is measured at its fastest launch, tpb=%d (--energy-tpb all)",
-                 tpb[best]);
         pp_measure_energy_skip(s, row[i][t], why);
         continue;
       }

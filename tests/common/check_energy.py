@@ -36,6 +36,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from pptools import result  # noqa: E402
 
 
+def groups_of(rows, key):
+    """{key(row): [rows]} in the file's order."""
+    out = {}
+    for r in rows:
+        out.setdefault(key(r), []).append(r)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(usage=__doc__)
     ap.add_argument("--run", required=True)
@@ -70,10 +78,7 @@ def main():
     if not rows:
         bad.append("no whole rows")
     if a.largest_size:
-        bysize = {}
-        for r in rows:
-            bysize.setdefault((r["kernel"], r["model"], r["variant"]), []).append(r)
-        sized = [g for g in bysize.values() if len(g) > 1]
+        sized = [g for g in groups_of(rows, lambda r: (r["kernel"], r["model"], r["variant"])).values() if len(g) > 1]
         if not sized:
             bad.append("no kernel ran at several sizes")
         for g in sized:
@@ -87,9 +92,7 @@ def main():
                     bad.append(f"{w}: the largest size, but no energy")
         rows = [r for r in rows if not (isinstance(r["energy"], str) and "at the largest size" in r["energy"])]
     if a.fastest_tpb:
-        groups = {}
-        for r in rows:
-            groups.setdefault((r["kernel"], r["model"], r["size"]), []).append(r)
+        groups = groups_of(rows, lambda r: (r["kernel"], r["model"], r["size"]))
         swept = [g for g in groups.values() if len(g) > 1]
         if not swept:
             bad.append("no kernel ran at several tpb")
