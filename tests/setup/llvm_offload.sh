@@ -11,11 +11,8 @@ set -u
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-llvm-offload.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/trap"
-for t in apt-get sudo; do
-  printf '#!/bin/sh\necho "%s $*" >> "%s/called"\nexit 100\n' "$t" "$work" > "$work/trap/$t"
-  chmod 755 "$work/trap/$t"
-done
+. "$repo/tests/harness/traps.sh"
+traps "$work" apt-get sudo
 fails=0
 check() { if eval "$2"; then echo "PASS $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
 lo() { PP_TOOLCHAIN=$work/tc PATH=$work/trap:$PATH "$repo/scripts/llvm-offload" "$@" > "$work/out" 2>&1; echo $? > "$work/rc"; }

@@ -10,11 +10,8 @@ preset=${1:?PRESET} want=${2:?none|download}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pp-setup-dl.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/trap"
-for t in apt-get sudo; do
-  printf '#!/bin/sh\necho "%s $*" >> "%s/called"\nexit 100\n' "$t" "$work" > "$work/trap/$t"
-  chmod 755 "$work/trap/$t"
-done
+. "$repo/tests/harness/traps.sh"
+traps "$work" apt-get sudo
 PP_TOOLCHAIN=$work/tc PATH=$work/trap:$PATH "$repo/scripts/setup" --preset "$preset" --no-install --deps-only
 rc=$?
 echo "setup exit $rc; trap calls: $(head -n 2 "$work/called" 2>/dev/null | tr '\n' ';')"
