@@ -10,6 +10,7 @@
 typedef struct config {
   pp_list tpb;
   int blocks;       /* --blocks: of the streaming, atomic and reduction kernels (0: one per tpb elements) */
+  int per_thread;   /* --per-thread: elements per thread of the streaming kernels without --blocks */
   uint64_t kernels; /* bit i: mb_suite[i] */
   int energy_all;   /* --energy-tpb all */
   int energy_sizes; /* --energy-sizes all */
@@ -41,18 +42,30 @@ static const char *parse_blocks(const char *v, void *ctx) {
   return err;
 }
 
+static const char *parse_per_thread(const char *v, void *ctx) {
+  long long k;
+  const char *err = pp_parse_int(v, 1, 64, &k);
+  if (!err) ((config *)ctx)->per_thread = (int)k;
+  return err;
+}
+
 static const char *parse_kernels(const char *v, void *ctx) {
   config *c = ctx;
   return pp_kernel_select(v, mb_suite, mb_suite_len, &c->kernels);
 }
 
 int main(int argc, char **argv) {
-  static config cfg = {.tpb = {.n = 4, .v = {128, 256, 512, 1024}}};
+  static config cfg = {.tpb = {.n = 4, .v = {128, 256, 512, 1024}}, .per_thread = MB_PER_THREAD};
   cfg.kernels = (1ull << mb_suite_len) - 1;
   static const pp_app_option options[] = {
       {"--tpb", "LIST", "threads per block/team, multiples of 32 (default 128,256,512,1024)", parse_tpb},
-      {"--blocks", "N", "blocks/teams of the streaming, atomic and reduction kernels, threads "
-       "striding over the array (default 0: one per tpb elements)", parse_blocks},
+      {"--blocks", "N", "blocks/teams of the streaming, atomic and reduction kernels, threads\n"
+       "                     striding over the array (default 0: the streaming kernels' from\n"
+       "                     --per-thread, the others one per tpb elements)", parse_blocks},
+      {"--per-thread", "K", "elements per thread of the streaming kernels (init, zaxpy, copy, mul, add,\n"
+       "                     triad) without --blocks: one block per tpb x K elements, threads striding\n"
+       "                     (default " PP_STR(MB_PER_THREAD) ", as BabelStream; 1: one element per thread)",
+       parse_per_thread},
       {"--kernels", "LIST", "kernels to run, by row name (default all; listed below)", parse_kernels},
       {"--energy-tpb", "WHICH", "fastest (default): a kernel's energy is metered at its fastest tpb, the\n"
        "                     row the summary reports (each metered row costs a few counter updates); all:\n"
@@ -98,6 +111,10 @@ int main(int argc, char **argv) {
     snprintf(tpbs + strlen(tpbs), sizeof tpbs - strlen(tpbs), "%s%lld", i ? "," : "", cfg.tpb.v[i]);
   pp_report_param(s.report, "threads per block", "%s", tpbs);
   if (cfg.blocks) pp_report_param(s.report, "blocks (streaming, atomics, reductions)", "%d", cfg.blocks);
+  else if (cfg.per_thread > 1)
+    pp_report_param(s.report, "blocks (streaming, atomics, reductions)",
+                    "streaming: one per tpb x %d elements (--per-thread); others: one per tpb elements",
+                    cfg.per_thread);
   else pp_report_param(s.report, "blocks (streaming, atomics, reductions)", "one per tpb elements");
 
   /* One result buffer for every check, its pages touched once (suite.h). */
@@ -121,7 +138,8 @@ int main(int argc, char **argv) {
       int tpb[MB_MAX_TPB], ntpb = m == PP_HOST ? 1 : cfg.tpb.n;
       for (int t = 0; t < ntpb; t++) tpb[t] = m == PP_HOST ? 256 : (int)cfg.tpb.v[t];
       const mb_energy_plan plan = {cfg.energy_all, metered, maxn};
-      mb_run_model(&s, (pp_model)m, &in, &gold, tpb, ntpb, cfg.blocks, &plan, here, check_buf);
+      const mb_shape shape = {cfg.blocks, cfg.per_thread};
+      mb_run_model(&s, (pp_model)m, &in, &gold, tpb, ntpb, &shape, &plan, here, check_buf);
     }
     mb_inputs_free(&in);
   }

@@ -13,9 +13,12 @@
  *     pointers), allocated, filled and poisoned by the driver (suite.c); a
  *     kernel allocates nothing;
  *   - tpb, from --tpb, is a multiple of 32: the threads of a block/team, which
- *     the model maps to its launch shape (host ignores it); blocks, from
- *     --blocks, when not 0 is the number of blocks/teams of the streaming,
- *     atomic and launch-chain kernels, their threads striding over the array;
+ *     the model maps to its launch shape (host ignores it); blocks, when not
+ *     0, is the number of blocks/teams of the streaming, atomic and
+ *     launch-chain kernels, their threads striding over the array: --blocks,
+ *     and for the streaming entries without it one block per tpb x
+ *     --per-thread elements (mb_stream_blocks); 0 is the model's one element
+ *     per thread;
  *   - the streaming entries need not wait for their kernel: the driver times
  *     each run with the model's device-synchronized timer; an entry that
  *     returns a value (atomic_update, atomic_capture) returns it on the host,
@@ -47,6 +50,27 @@ PP_EXTERN_C_BEGIN
 /* Launches in the launch-overhead chain, and elements each one updates. */
 #define MB_CHAIN_KERNELS 100
 #define MB_CHAIN_LEN 1024
+/* Elements per thread of the streaming kernels by default (--per-thread):
+ * BabelStream's, whose CUDA kernels take four elements a thread in an
+ * unrolled grid-stride loop. */
+#define MB_PER_THREAD 4
+/* for (size_t i = start; i < n; i += stride) body; taken MB_PER_THREAD
+ * iterations a step with no branch between them, so that the loads of a step
+ * (through restrict pointers) are in flight together; the rest one by one.
+ * The native and ompx streaming kernels' loop. */
+#define MB_STRIDE_LOOP(i, start, stride, n, body)                                        \
+  do {                                                                                   \
+    const size_t s_ = (stride), n_ = (n);                                                \
+    size_t i0_ = (start);                                                                \
+    for (; i0_ + (MB_PER_THREAD - 1) * s_ < n_; i0_ += MB_PER_THREAD * s_) {             \
+      PP_PRAGMA(unroll)                                                                  \
+      for (int k_ = 0; k_ < MB_PER_THREAD; k_++) {                                       \
+        const size_t i = i0_ + (size_t)k_ * s_;                                          \
+        body;                                                                            \
+      }                                                                                  \
+    }                                                                                    \
+    for (size_t i = i0_; i < n_; i += s_) body;                                          \
+  } while (0)
 /* Launches of launch_empty per run (one launch is a few microseconds). */
 #define MB_LAUNCH_REPS 100
 
@@ -77,6 +101,15 @@ typedef struct mb_kernels {
   void (*launch_sync)(double *a, int tpb, int blocks);
   void (*launch_async)(double *a, int tpb, int blocks);
 } mb_kernels;
+
+/* Blocks of the streaming entries: --blocks, else one per tpb x per_thread
+ * elements; 0 (one element per thread, each model's own shape) when
+ * per_thread is 1. */
+static inline int mb_stream_blocks(size_t n, int tpb, int blocks, int per_thread) {
+  if (blocks > 0 || per_thread <= 1) return blocks;
+  const size_t span = (size_t)tpb * (size_t)per_thread, b = (n + span - 1) / span;
+  return b < 1 ? 1 : b > 0x7fffffff ? 0x7fffffff : (int)b;
+}
 
 /* The models' kernel tables (only the built ones exist). */
 PP_DECLARE_MODEL_GETTERS(mb_kernels, mb_kernels_)

@@ -31,6 +31,7 @@ typedef struct mb_state {
   size_t n;
   int tpb;
   int blocks; /* --blocks (0: one per tpb elements) */
+  int per_thread; /* --per-thread: elements per thread of the streaming kernels without blocks */
   double *a, *b, *c, *v, *z, *scratch, *acc, *chain; /* device */
   float *xf, *yf, *zf;
   int *xi, *yi, *zi, *flag;
@@ -46,17 +47,17 @@ static long long runs(const mb_state *r) { return r->s->opt.warmup + r->s->opt.s
 
 /* ---- run functions, named for their rows ----------------------------------- */
 #define R mb_state *r = ctx
-static void init(void *ctx) { R; r->k->init(r->z, r->n, r->tpb, r->blocks); }
-static void zaxpy_d(void *ctx) { R; r->k->zaxpy_d(r->z, MB_AXPY_A, r->a, r->b, r->n, r->tpb, r->blocks); }
-static void zaxpy_f(void *ctx) {
-  R;
-  r->k->zaxpy_f(r->zf, (float)MB_AXPY_A, r->xf, r->yf, r->n, r->tpb, r->blocks);
-}
-static void zaxpy_i(void *ctx) { R; r->k->zaxpy_i(r->zi, MB_AXPY_I, r->xi, r->yi, r->n, r->tpb, r->blocks); }
-static void copy(void *ctx) { R; r->k->copy(r->z, r->a, r->n, r->tpb, r->blocks); }
-static void mul(void *ctx) { R; r->k->mul(r->z, r->c, r->n, r->tpb, r->blocks); }
-static void add(void *ctx) { R; r->k->add(r->z, r->a, r->b, r->n, r->tpb, r->blocks); }
-static void triad(void *ctx) { R; r->k->triad(r->z, r->b, r->c, r->n, r->tpb, r->blocks); }
+/* Blocks of the streaming kernels (mb_stream_blocks). */
+#define SB mb_stream_blocks(r->n, r->tpb, r->blocks, r->per_thread)
+static void init(void *ctx) { R; r->k->init(r->z, r->n, r->tpb, SB); }
+static void zaxpy_d(void *ctx) { R; r->k->zaxpy_d(r->z, MB_AXPY_A, r->a, r->b, r->n, r->tpb, SB); }
+static void zaxpy_f(void *ctx) { R; r->k->zaxpy_f(r->zf, (float)MB_AXPY_A, r->xf, r->yf, r->n, r->tpb, SB); }
+static void zaxpy_i(void *ctx) { R; r->k->zaxpy_i(r->zi, MB_AXPY_I, r->xi, r->yi, r->n, r->tpb, SB); }
+static void copy(void *ctx) { R; r->k->copy(r->z, r->a, r->n, r->tpb, SB); }
+static void mul(void *ctx) { R; r->k->mul(r->z, r->c, r->n, r->tpb, SB); }
+static void add(void *ctx) { R; r->k->add(r->z, r->a, r->b, r->n, r->tpb, SB); }
+static void triad(void *ctx) { R; r->k->triad(r->z, r->b, r->c, r->n, r->tpb, SB); }
+#undef SB
 static void dot(void *ctx) {
   R;
   r->result = r->red->dot(r->a, r->b, r->n, r->tpb, r->blocks, r->scratch);
@@ -293,10 +294,12 @@ static void meter_rows(pp_session *s, pp_model m, mb_state *r, const int *tpb, i
 }
 
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, const int *tpb,
-                  int ntpb, int blocks, const mb_energy_plan *plan, uint64_t mask, void *check_buf) {
+                  int ntpb, const mb_shape *shape, const mb_energy_plan *plan, uint64_t mask,
+                  void *check_buf) {
   mb_state r;
   memset(&r, 0, sizeof r);
-  r.s = s, r.ops = s->ops[m], r.in = in, r.gold = gold, r.n = in->n, r.blocks = blocks;
+  r.s = s, r.ops = s->ops[m], r.in = in, r.gold = gold, r.n = in->n;
+  r.blocks = shape->blocks, r.per_thread = shape->per_thread;
   r.host = check_buf;
   r.k = PP_MODEL_DISPATCH(m, mb_kernels_);
   r.red = pp_reduce_for(m);

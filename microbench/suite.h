@@ -24,14 +24,20 @@ typedef struct mb_energy_plan {
   long long largest;  /* the size that has them (named by the other rows) */
 } mb_energy_plan;
 
+/* The launch shape options: --blocks (0: the kernels' own) and --per-thread
+ * (elements per thread of the streaming kernels when blocks is 0). */
+typedef struct mb_shape {
+  int blocks;
+  int per_thread;
+} mb_shape;
+
 /* Runs the kernels of `mask` (bit i: mb_suite[i]) of model m on the inputs
- * at each of the ntpb threads per block and `blocks` blocks (--blocks, 0:
- * one per tpb elements), size n = in->n (fixed-size kernels at their own);
- * energy as `plan` says. */
+ * at each of the ntpb threads per block in the launch shape of `shape`,
+ * size n = in->n (fixed-size kernels at their own); energy as `plan` says. */
 /* check_buf: host memory for one downloaded result (in->n doubles), allocated and
  * touched once by the caller: a fresh allocation per check made every row pay the
  * page faults of a 512 MiB buffer at 2^26. */
 void mb_run_model(pp_session *s, pp_model m, const mb_inputs *in, const mb_gold *gold, const int *tpb,
-                  int ntpb, int blocks, const mb_energy_plan *plan, uint64_t mask, void *check_buf);
+                  int ntpb, const mb_shape *shape, const mb_energy_plan *plan, uint64_t mask, void *check_buf);
 
 #endif

@@ -268,14 +268,15 @@ PP_HD static inline long xs_grid_index(const xs_data *d, double e) {
   return -1;
 }
 
-/* Lower bracketing point of energy e in nuclide nuc (never the last point). */
-PP_HD static inline const xs_point *xs_bracket(const xs_data *d, double e, int nuc, long idx) {
+/* Lower bracketing point of energy e in nuclide nuc (never the last point),
+ * on acceleration grid `grid` (a constant where xs_nuclides inlines it). */
+PP_HD static inline const xs_point *xs_bracket(const xs_data *d, xs_grid grid, double e, int nuc, long idx) {
   const long ngp = d->n_gridpoints;
   const xs_point *g = d->nuclide_grid + (long)nuc * ngp;
   long lower;
-  if (d->grid == XS_NUCLIDE) {
+  if (grid == XS_NUCLIDE) {
     lower = xs_search_nuclide(e, g, 0, ngp - 1);
-  } else if (d->grid == XS_UNIONIZED) {
+  } else if (grid == XS_UNIONIZED) {
     lower = XS_LDI(&d->index_grid[idx * d->n_isotopes + nuc]);
   } else {
     long u_low = XS_LDI(&d->index_grid[idx * d->n_isotopes + nuc]);
@@ -289,21 +290,25 @@ PP_HD static inline const xs_point *xs_bracket(const xs_data *d, double e, int n
   return g + lower;
 }
 
-/* Macroscopic cross sections of material mat at energy e: each nuclide's
- * five channels interpolated, weighted by its concentration, summed in the
- * material's nuclide order. */
-PP_HD static inline void xs_macro(const xs_data *d, double e, int mat, double macro[XS_CHANNELS]) {
-  const long idx = xs_grid_index(d, e);
+/* The nuclides of material mat summed into macro (zeroed) on grid `grid`:
+ * each nuclide's five channels interpolated, weighted by its concentration,
+ * in the material's nuclide order. Each point's value is loaded once (nvcc
+ * does not merge two read-only loads of one address). */
+PP_HD static inline void xs_nuclides(const xs_data *d, xs_grid grid, double e, int mat, long idx,
+                                     double macro[XS_CHANNELS]) {
   for (int k = 0; k < XS_CHANNELS; k++) macro[k] = 0;
   const int nn = XS_LDI(&d->num_nucs[mat]);
   for (int j = 0; j < nn; j++) {
     const int nuc = XS_LDI(&d->mats[mat * d->max_num_nucs + j]);
     const double conc = XS_LDD(&d->concs[mat * d->max_num_nucs + j]);
-    const xs_point *lo = xs_bracket(d, e, nuc, idx), *hi = lo + 1;
+    const xs_point *lo = xs_bracket(d, grid, e, nuc, idx), *hi = lo + 1;
     const double he = XS_LDD(&hi->energy);
     const double f = (he - e) / (he - XS_LDD(&lo->energy));
-#define XS_CHANNEL(k, field) \
-    macro[k] += XS_MUL(XS_LDD(&hi->field) - XS_MUL(f, XS_LDD(&hi->field) - XS_LDD(&lo->field)), conc)
+#define XS_CHANNEL(k, field)                                            \
+  do {                                                                  \
+    const double h_ = XS_LDD(&hi->field);                               \
+    macro[k] += XS_MUL(h_ - XS_MUL(f, h_ - XS_LDD(&lo->field)), conc); \
+  } while (0)
     XS_CHANNEL(0, total);
     XS_CHANNEL(1, elastic);
     XS_CHANNEL(2, absorption);
@@ -311,6 +316,16 @@ PP_HD static inline void xs_macro(const xs_data *d, double e, int mat, double ma
     XS_CHANNEL(4, nu_fission);
 #undef XS_CHANNEL
   }
+}
+
+/* Macroscopic cross sections of material mat at energy e. One loop per grid
+ * kind, so the grid's test is outside the nuclide loop (nvcc kept it inside,
+ * a branch per nuclide). */
+PP_HD static inline void xs_macro(const xs_data *d, double e, int mat, double macro[XS_CHANNELS]) {
+  const long idx = xs_grid_index(d, e);
+  if (d->grid == XS_UNIONIZED) xs_nuclides(d, XS_UNIONIZED, e, mat, idx, macro);
+  else if (d->grid == XS_HASH) xs_nuclides(d, XS_HASH, e, mat, idx, macro);
+  else xs_nuclides(d, XS_NUCLIDE, e, mat, idx, macro);
 }
 
 /* Verification value of one lookup: 1 + index of the largest channel (first

@@ -1,6 +1,7 @@
 /* microbench, native model, written once in CUDA dialect (pp/gpu_native.h):
- * nvcc builds it as cuda, hipcc as hip (kernels/hip.hip). One element per
- * thread (a grid-stride loop with --blocks). */
+ * nvcc builds it as cuda, hipcc as hip (kernels/hip.hip). Grid-stride loops:
+ * one element per thread without blocks; the streaming kernels' blocks come
+ * from --per-thread (the driver's mb_stream_blocks). */
 #include "microbench.h"
 #include "pp/gpu_native.h"
 
@@ -16,23 +17,37 @@ static unsigned blocks_for(size_t n, int tpb, int blocks) {
   return b > 0x7fffffff ? 0x7fffffffu : (unsigned)b;
 }
 
-__global__ void k_init(double *z, size_t n) { PP_GRID_FOR(i, n) z[i] = mb_init(); }
-__global__ void k_zaxpy_d(double *z, double a, const double *x, const double *y, size_t n) {
-  PP_GRID_FOR(i, n) z[i] = mb_zaxpy_d(a, x[i], y[i]);
+/* The streaming kernels' grid-stride loop (MB_STRIDE_LOOP), with restrict
+ * pointers: without them each load waits for the store before it. */
+#define STREAM_FOR(i, n, body) \
+  MB_STRIDE_LOOP(i, (size_t)blockIdx.x * blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x, n, body)
+
+__global__ void k_init(double *PP_RESTRICT z, size_t n) { STREAM_FOR(i, n, z[i] = mb_init()); }
+__global__ void k_zaxpy_d(double *PP_RESTRICT z, double a, const double *PP_RESTRICT x,
+                          const double *PP_RESTRICT y, size_t n) {
+  STREAM_FOR(i, n, z[i] = mb_zaxpy_d(a, x[i], y[i]));
 }
-__global__ void k_zaxpy_f(float *z, float a, const float *x, const float *y, size_t n) {
-  PP_GRID_FOR(i, n) z[i] = mb_zaxpy_f(a, x[i], y[i]);
+__global__ void k_zaxpy_f(float *PP_RESTRICT z, float a, const float *PP_RESTRICT x,
+                          const float *PP_RESTRICT y, size_t n) {
+  STREAM_FOR(i, n, z[i] = mb_zaxpy_f(a, x[i], y[i]));
 }
-__global__ void k_zaxpy_i(int *z, int a, const int *x, const int *y, size_t n) {
-  PP_GRID_FOR(i, n) z[i] = mb_zaxpy_i(a, x[i], y[i]);
+__global__ void k_zaxpy_i(int *PP_RESTRICT z, int a, const int *PP_RESTRICT x, const int *PP_RESTRICT y,
+                          size_t n) {
+  STREAM_FOR(i, n, z[i] = mb_zaxpy_i(a, x[i], y[i]));
 }
-__global__ void k_copy(double *z, const double *a, size_t n) { PP_GRID_FOR(i, n) z[i] = mb_copy(a[i]); }
-__global__ void k_mul(double *z, const double *c, size_t n) { PP_GRID_FOR(i, n) z[i] = mb_mul(c[i]); }
-__global__ void k_add(double *z, const double *a, const double *b, size_t n) {
-  PP_GRID_FOR(i, n) z[i] = mb_add(a[i], b[i]);
+__global__ void k_copy(double *PP_RESTRICT z, const double *PP_RESTRICT a, size_t n) {
+  STREAM_FOR(i, n, z[i] = mb_copy(a[i]));
 }
-__global__ void k_triad(double *z, const double *b, const double *c, size_t n) {
-  PP_GRID_FOR(i, n) z[i] = mb_triad(b[i], c[i]);
+__global__ void k_mul(double *PP_RESTRICT z, const double *PP_RESTRICT c, size_t n) {
+  STREAM_FOR(i, n, z[i] = mb_mul(c[i]));
+}
+__global__ void k_add(double *PP_RESTRICT z, const double *PP_RESTRICT a, const double *PP_RESTRICT b,
+                      size_t n) {
+  STREAM_FOR(i, n, z[i] = mb_add(a[i], b[i]));
+}
+__global__ void k_triad(double *PP_RESTRICT z, const double *PP_RESTRICT b, const double *PP_RESTRICT c,
+                        size_t n) {
+  STREAM_FOR(i, n, z[i] = mb_triad(b[i], c[i]));
 }
 __global__ void k_atomic_update(const double *x, size_t n, double *acc) {
   PP_GRID_FOR(i, n) mb_atomic_update(acc, x[i]);

@@ -1,6 +1,6 @@
 /* microbench, ompx model: LLVM OpenMP kernel mode. The launch shape and the
- * algorithms are the native kernels' (kernels/cuda.cu): one element per
- * thread (a grid-stride loop with --blocks). */
+ * algorithms are the native kernels' (kernels/cuda.cu): grid-stride loops,
+ * one element per thread without blocks. */
 #include <omp.h>
 #include <ompx.h>
 #include "microbench.h"
@@ -12,12 +12,14 @@ static int blocks_for(size_t n, int tpb, int blocks) {
   return b > 0x7fffffff ? 0x7fffffff : (int)b;
 }
 
-/* for (i in [0, n)) body; as one bare kernel of blocks_for(n, tpb, blocks) blocks. */
+/* for (i in [0, n)) body; as one bare kernel of blocks_for(n, tpb, blocks)
+ * blocks, the native kernels' grid-stride loop (MB_STRIDE_LOOP). */
 #define OMPX_LOOP(n, tpb, blocks, clauses, body)                                        \
   do {                                                                                  \
     int nb_ = blocks_for(n, tpb, blocks);                                               \
     PP_OMPX_LAUNCH(nb_, tpb, clauses)                                                   \
-    PP_OMPX_FOR(i, n) body;                                                             \
+    MB_STRIDE_LOOP(i, (size_t)ompx_block_id_x() * ompx_block_dim_x() + ompx_thread_id_x(), \
+                   (size_t)ompx_grid_dim_x() * ompx_block_dim_x(), n, body);              \
   } while (0)
 
 static void init(double *z, size_t n, int tpb, int blocks) {

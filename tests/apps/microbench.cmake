@@ -5,6 +5,11 @@ set(MB_SMALL --size 2^12,2^16 --tpb 64,256 ${PP_TEST_FAST})
 pp_test(microbench_validate COMMAND ${MB} --backend ${PP_TEST_MODELS} ${MB_SMALL} LABELS validate)
 # The blocked team layout (--blocks) is a different loop schedule in omp and a grid-stride loop elsewhere.
 pp_test(microbench_validate_blocks COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 100000 --tpb 64 --blocks 7 ${PP_TEST_FAST} LABELS validate)
+# Elements per thread (--per-thread): whole steps of MB_PER_THREAD and a remainder (100003 is prime).
+pp_test(microbench_validate_per_thread COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 100003 --tpb 64,96 --per-thread 3
+  --kernels init,zaxpy_f,zaxpy_i,copy,triad ${PP_TEST_FAST} EXPECT 0 " passed, 0 failed" LABELS validate)
+pp_test(microbench_validate_per_thread_1 COMMAND ${MB} --backend ${PP_TEST_MODELS} --size 100003 --tpb 64 --per-thread 1
+  --kernels copy,add ${PP_TEST_FAST} EXPECT 0 " passed, 0 failed" LABELS validate)
 pp_test(microbench_json
   COMMAND ${PP_HARNESS}/json_roundtrip.sh mb --min-rows 15 --models host
           --kernels zaxpy_d,triad,atomic_capture,launch_async --
@@ -58,6 +63,7 @@ pp_test(microbench_zero_size COMMAND ${MB} --size 0 EXPECT 2 "--size: 0 is outsi
 pp_test(microbench_absurd_size COMMAND ${MB} --size 2^40 EXPECT 2 "--size: .* is outside" LABELS unit input)
 pp_test(microbench_too_big COMMAND ${MB} --backend host --size 2^30 --quiet EXPECT 2 "needs .* GiB of host memory" LABELS unit input
   ENV ${PP_TEST_MEMORY})
+pp_test(microbench_bad_per_thread COMMAND ${MB} --per-thread 0 EXPECT 2 "--per-thread: 0 is outside" LABELS unit input)
 pp_test(microbench_bad_tpb COMMAND ${MB} --tpb 100 EXPECT 2 "multiples of 32" LABELS unit input)
 pp_test(microbench_bad_samples COMMAND ${MB} --samples 0 EXPECT 2 "--samples: 0 is outside" LABELS unit input)
 pp_test(microbench_bad_gpu_wait COMMAND ${MB} --gpu-wait fast EXPECT 2 "--gpu-wait: 'fast' is not" LABELS unit input)
