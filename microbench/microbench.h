@@ -54,23 +54,6 @@ PP_EXTERN_C_BEGIN
  * BabelStream's, whose CUDA kernels take four elements a thread in an
  * unrolled grid-stride loop. */
 #define MB_PER_THREAD 4
-/* for (size_t i = start; i < n; i += stride) body; taken MB_PER_THREAD
- * iterations a step with no branch between them, so that the loads of a step
- * (through restrict pointers) are in flight together; the rest one by one.
- * The native and ompx streaming kernels' loop. */
-#define MB_STRIDE_LOOP(i, start, stride, n, body)                                        \
-  do {                                                                                   \
-    const size_t s_ = (stride), n_ = (n);                                                \
-    size_t i0_ = (start);                                                                \
-    for (; i0_ + (MB_PER_THREAD - 1) * s_ < n_; i0_ += MB_PER_THREAD * s_) {             \
-      PP_PRAGMA(unroll)                                                                  \
-      for (int k_ = 0; k_ < MB_PER_THREAD; k_++) {                                       \
-        const size_t i = i0_ + (size_t)k_ * s_;                                          \
-        body;                                                                            \
-      }                                                                                  \
-    }                                                                                    \
-    for (size_t i = i0_; i < n_; i += s_) body;                                          \
-  } while (0)
 /* Launches of launch_empty per run (one launch is a few microseconds). */
 #define MB_LAUNCH_REPS 100
 

@@ -17,10 +17,24 @@ static unsigned blocks_for(size_t n, int tpb, int blocks) {
   return b > 0x7fffffff ? 0x7fffffffu : (unsigned)b;
 }
 
-/* The streaming kernels' grid-stride loop (MB_STRIDE_LOOP), with restrict
- * pointers: without them each load waits for the store before it. */
-#define STREAM_FOR(i, n, body) \
-  MB_STRIDE_LOOP(i, (size_t)blockIdx.x * blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x, n, body)
+/* The streaming kernels' grid-stride loop over [0, n): MB_PER_THREAD
+ * iterations a step with no branch between them, the rest one by one. With
+ * the restrict pointers below a step's loads are in flight together; without
+ * them each load waits for the store before it. (ompx keeps the plain loop:
+ * kernels/ompx.c says why.) */
+#define STREAM_FOR(i, n, body)                                                              \
+  do {                                                                                      \
+    const size_t s_ = (size_t)gridDim.x * blockDim.x, n_ = (n);                             \
+    size_t i0_ = (size_t)blockIdx.x * blockDim.x + threadIdx.x;                             \
+    for (; i0_ + (MB_PER_THREAD - 1) * s_ < n_; i0_ += MB_PER_THREAD * s_) {                \
+      PP_PRAGMA(unroll)                                                                     \
+      for (int k_ = 0; k_ < MB_PER_THREAD; k_++) {                                          \
+        const size_t i = i0_ + (size_t)k_ * s_;                                             \
+        body;                                                                               \
+      }                                                                                     \
+    }                                                                                       \
+    for (size_t i = i0_; i < n_; i += s_) body;                                             \
+  } while (0)
 
 __global__ void k_init(double *PP_RESTRICT z, size_t n) { STREAM_FOR(i, n, z[i] = mb_init()); }
 __global__ void k_zaxpy_d(double *PP_RESTRICT z, double a, const double *PP_RESTRICT x,
