@@ -55,12 +55,15 @@
  *     which; the driver calls it only for at most vendor_sort_max lookups,
  *     which it checks before anything is allocated.
  * Everything a lookup computes is below, once; do not re-derive it per model.
- * Bit-exact results need the multiply-then-add order kept as written: this
- * header turns FP contraction off for clang (C, C++, HIP) and uses
- * __dmul_rn under nvcc, so no FMA may merge XS_MUL with the add that follows.
+ * Bit-exact results need every model to round alike: the interpolation and
+ * the weighted sum are explicit fma() (one rounding each, the same on every
+ * device and on the host: XSBench's CUDA code gets the same FMAs from nvcc's
+ * contraction), and this header turns FP contraction off for clang (C, C++,
+ * HIP) so that no other FMA is formed.
  * ---------------------------------------------------------------------------*/
 #ifndef XSBENCH_LIKE_H
 #define XSBENCH_LIKE_H
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "pp/model.h"
@@ -188,11 +191,6 @@ PP_DECLARE_MODEL_GETTERS(xs_kernels, xs_kernels_)
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
-#if defined(__CUDACC__) && defined(__CUDA_ARCH__) && !defined(__clang__)
-#define XS_MUL(a, b) __dmul_rn((a), (b))
-#else
-#define XS_MUL(a, b) ((a) * (b))
-#endif
 /* Read-only loads of the simulation data (it never changes during a run):
  * through the non-coherent read-only path on NVIDIA, which nvcc does not pick
  * for loads through struct members and clang's OpenMP NVPTX code never picks
@@ -291,9 +289,11 @@ PP_HD static inline const xs_point *xs_bracket(const xs_data *d, xs_grid grid, d
 }
 
 /* The nuclides of material mat summed into macro (zeroed) on grid `grid`:
- * each nuclide's five channels interpolated, weighted by its concentration,
- * in the material's nuclide order. Each point's value is loaded once (nvcc
- * does not merge two read-only loads of one address). */
+ * each nuclide's five channels interpolated, hi - f (hi - lo), weighted by its
+ * concentration, in the material's nuclide order, each product fused with its
+ * sum (fma: XSBench's CUDA arithmetic, exact on every model). Each point's
+ * value is loaded once (nvcc does not merge two read-only loads of one
+ * address). */
 PP_HD static inline void xs_nuclides(const xs_data *d, xs_grid grid, double e, int mat, long idx,
                                      double macro[XS_CHANNELS]) {
   for (int k = 0; k < XS_CHANNELS; k++) macro[k] = 0;
@@ -307,7 +307,7 @@ PP_HD static inline void xs_nuclides(const xs_data *d, xs_grid grid, double e, i
 #define XS_CHANNEL(k, field)                                            \
   do {                                                                  \
     const double h_ = XS_LDD(&hi->field);                               \
-    macro[k] += XS_MUL(h_ - XS_MUL(f, h_ - XS_LDD(&lo->field)), conc); \
+    macro[k] = fma(fma(-f, h_ - XS_LDD(&lo->field), h_), conc, macro[k]); \
   } while (0)
     XS_CHANNEL(0, total);
     XS_CHANNEL(1, elastic);
