@@ -57,7 +57,7 @@
  * Everything a lookup computes is below, once; do not re-derive it per model.
  * Bit-exact results need every model to round alike: the interpolation and
  * the weighted sum are explicit fma() (one rounding each, the same on every
- * device and on the host: XSBench's CUDA code gets the same FMAs from nvcc's
+ * device and on the host; XSBench's CUDA code gets its FMAs from nvcc's
  * contraction), and this header turns FP contraction off for clang (C, C++,
  * HIP) so that no other FMA is formed.
  * ---------------------------------------------------------------------------*/
@@ -291,7 +291,7 @@ PP_HD static inline const xs_point *xs_bracket(const xs_data *d, xs_grid grid, d
 /* The nuclides of material mat summed into macro (zeroed) on grid `grid`:
  * each nuclide's five channels interpolated, hi - f (hi - lo), weighted by its
  * concentration, in the material's nuclide order, each product fused with its
- * sum (fma: XSBench's CUDA arithmetic, exact on every model). Each point's
+ * sum (fma: as nvcc contracts XSBench's CUDA code; exact on every model). Each point's
  * value is loaded once (nvcc does not merge two read-only loads of one
  * address). */
 PP_HD static inline void xs_nuclides(const xs_data *d, xs_grid grid, double e, int mat, long idx,
