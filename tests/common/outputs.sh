@@ -14,6 +14,8 @@
 #   ctl_json   --json and --csv named with control bytes, written under a file
 #              size limit of 0 (the write fails at the end of the run)
 #   ctl_history  the same for --history
+#   stale_history  ctl_history after an earlier run of the same PID left libomp's
+#              registration file empty (see limited below)
 #   partial    --json and --csv under a file size limit that the CSV fits and the
 #              JSON does not (a disk nearly full): exit 1 if the CSV is left behind
 set -u
@@ -22,16 +24,29 @@ shift
 w=$(mktemp -d "${TMPDIR:-/tmp}/pp-outputs.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 ctl=$(printf 'r\033]0;pwn\007')
-# no_space CMD...: CMD under a file size limit of 0, so that its writes fail.
-# libomp then cannot size its registration file /dev/shm/__KMP_REGISTERED_LIB_<pid>_*
-# and leaves it empty; a later process given the same PID maps it and dies of
-# SIGBUS, so the file of this PID goes once the run has ended.
-no_space() {
-  (export PMIX_MCA_gds=hash; trap '' XFSZ; ulimit -f 0; exec "$@") &
+# limited BLOCKS CMD...: CMD under a file size limit (ulimit -f BLOCKS; SIGXFSZ
+# ignored, so that a write fails with EFBIG). libomp registers each process in
+# /dev/shm/__KMP_REGISTERED_LIB_<pid>_<uid>, falling back to the same name in
+# /tmp; under a limit of 0 it cannot size either file and leaves them empty, and
+# a later process given the same PID that finds the empty /tmp file maps it and
+# dies of SIGBUS (exit 135: CI, outputs_end_history_escaped). So the files of
+# the PID go before the run (left by an earlier run with that PID) and after it.
+# With stale=1 an empty /tmp file of the PID is planted first: the removal
+# before the run is what keeps the run alive (outputs_stale_registration).
+limited() {
+  blocks=$1
+  shift
+  (export PMIX_MCA_gds=hash; trap '' XFSZ; exec sh -c '
+    reg="__KMP_REGISTERED_LIB_$$_$(id -u)"
+    [ "$1" = 1 ] && : > "/tmp/$reg"
+    rm -f "/dev/shm/$reg" "/tmp/$reg"
+    ulimit -f "$2"
+    shift 2
+    exec "$@"' sh "${stale:-0}" "$blocks" "$@") &
   pid=$!
   wait $pid
   rc=$?
-  rm -f /dev/shm/__KMP_REGISTERED_LIB_"$pid"_*
+  rm -f "/dev/shm/__KMP_REGISTERED_LIB_${pid}_$(id -u)" "/tmp/__KMP_REGISTERED_LIB_${pid}_$(id -u)"
   return $rc
 }
 case $case_ in
@@ -50,14 +65,12 @@ json_deck) cp "$1" "$w/in.deck" && shift && "$@" --deck "$w/in.deck" --json "$w/
 dump_data) cp "$1" "$w/in.data" && shift && "$@" --data "$w/in.data" --dump "$w/in.data" ;;
 json_csv) "$@" --json "$w/r" --csv "$w/r" ;;
 dump_json) "$@" --dump "$w/r" --json "$w/r" ;;
-ctl_json) no_space "$@" --json "$w/$ctl.json" --csv "$w/$ctl.csv" ;;
-ctl_history) no_space "$@" --history "$w/$ctl.csv" ;;
+ctl_json) limited 0 "$@" --json "$w/$ctl.json" --csv "$w/$ctl.csv" ;;
+ctl_history) limited 0 "$@" --history "$w/$ctl.csv" ;;
+stale_history) stale=1 limited 0 "$@" --history "$w/$ctl.csv" ;;
 partial)
-  (export PMIX_MCA_gds=hash; trap '' XFSZ; ulimit -f 8; exec "$@" --json "$w/r.json" --csv "$w/r.csv") &
-  pid=$!
-  wait $pid
+  limited 8 "$@" --json "$w/r.json" --csv "$w/r.csv"
   rc=$?
-  rm -f /dev/shm/__KMP_REGISTERED_LIB_"$pid"_*
   for f in "$w"/*; do [ -e "$f" ] && echo "outputs.sh: $(basename "$f") was left behind" && rc=1; done
   exit $rc ;;
 *) echo "outputs.sh: unknown case '$case_'"; exit 1 ;;

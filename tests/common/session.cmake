@@ -124,6 +124,10 @@ add_test(NAME outputs_end_names_escaped COMMAND ${PP_EXPECT} --clean 4
   -- ${_out} ctl_json ${_outMB})
 add_test(NAME outputs_end_history_escaped COMMAND ${PP_EXPECT} --clean 4
   "--history: cannot write '.*/r\\\\x1b\\]0;pwn\\\\x07\\.csv'" -- ${_out} ctl_history ${_outCG})
+# The same after an earlier process of the same PID left libomp's /tmp
+# registration file empty: outputs.sh removes it first (else SIGBUS, exit 135).
+add_test(NAME outputs_stale_registration COMMAND ${PP_EXPECT} --clean 4
+  "--history: cannot write '.*/r\\\\x1b\\]0;pwn\\\\x07\\.csv'" -- ${_out} stale_history ${_outCG})
 # A disk nearly full: the CSV fits, the JSON does not. Nothing is written unless
 # everything is (before, the CSV stayed and the JSON's message gave no reason),
 # and a write failure is exit 4, not a failed validation.
@@ -131,8 +135,8 @@ add_test(NAME outputs_all_or_none COMMAND ${PP_EXPECT} 4
   "cannot write JSON file '.*/r\\.json': File too large\nno output file was written" -- ${_out} partial ${_outMB})
 add_test(NAME outputs_all_or_none_dump COMMAND ${PP_EXPECT} 4 "no output file was written"
   -- ${_out} partial ${_outTS} --lattice 4 --backend host)
-set_tests_properties(outputs_end_names_escaped outputs_end_history_escaped outputs_all_or_none
-  outputs_all_or_none_dump PROPERTIES LABELS "unit;input" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 120)
+set_tests_properties(outputs_end_names_escaped outputs_end_history_escaped outputs_stale_registration
+  outputs_all_or_none outputs_all_or_none_dump PROPERTIES LABELS "unit;input" ENVIRONMENT "${PP_TEST_ENV}" TIMEOUT 120)
 # `app ... --json --csv | head -1`: the reader gone, the text stops, never the run or its files.
 # Every app's small run (its manifest's [tests] small); microbench's default sizes.
 function(pp_closed_stdout app)
