@@ -22,6 +22,7 @@ SCRIPTS = PYPROJECT["project"]["scripts"]
 # each console script and the script of validate/ that runs the same main
 SHIMS = {"pp-suite": "suite", "pp-compare": "compare", "pp-peers": "peers", "pp-portability": "portability",
          "pp-scaling": "scaling", "pp-energy-check": "energy-check", "pp-compile-facts": "compile-facts",
+         "pp-omp-profile": "omp-profile",
          "pp-results-table": "results-table.py", "pp-site": "site", "pp-published": "published",
          "pp-doc-tables": "doc-tables"}
 

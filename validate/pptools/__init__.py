@@ -14,6 +14,7 @@
   scaling/   validate/scaling: multi-GPU scaling tables
   tables/    validate/results-table: the published results table
   facts/     validate/compile-facts: registers, spills, occupancy per kernel
+  ompprofile validate/omp-profile: where an OpenMP target region's time goes (LLVM's profile)
   portability/  validate/portability: performance portability across machines
   peers/     validate/peers: the public codes beside ProxyPort, one module per code
   energy_check/ validate/energy-check: the energy meter against nvidia-smi
