@@ -48,11 +48,32 @@ def load_allow(path):
     return entries
 
 
+# A parallel make's progress line written into a warning that another job had
+# begun: "remark: [ 88%] Building C object ..." (the warning's text follows on
+# the next line). Seen in a -j2 build's log of clang 22's device link.
+INTERLEAVED = re.compile(r"^(?P<head>.*?(?:\bwarning\s*(?:#\d+)?|\bremark):\s*)"
+                         r"(?:\[\s*\d+%\] .*|Scanning dependencies of target .*|Built target .*)$",
+                         re.IGNORECASE)
+
+
+def unmix(lines):
+    """The log's lines with each warning that make's progress line cut in two made whole again
+    (its head and the next line), the progress line left out."""
+    it = iter(lines)
+    for line in it:
+        line = line.rstrip("\n")
+        m = INTERLEAVED.match(line)
+        if m:
+            rest = next(it, "").rstrip("\n")
+            yield m.group("head") + rest
+        else:
+            yield line
+
+
 def scan(lines, allow):
     """(unlisted warning lines, {entry index: count}) of an iterable of lines."""
     new, used = [], {}
-    for line in lines:
-        line = line.rstrip("\n")
+    for line in unmix(lines):
         if not WARNING.search(line):
             continue
         hit = next((i for i, (rx, _) in enumerate(allow) if rx.search(line)), None)
