@@ -31,7 +31,7 @@ from .result import BadInput, load_json
 PROG = "omp-profile"
 REGION = "Runtime: target exe"
 LIMIT = 512 << 20  # a profile of a long run with granularity 1 is tens of MB
-STEPS = ("HostToDev", "Kernel Target", "DevToHost", "Runtime: synchronize")
+# the runtime's steps of a region, in the table's order, and their column names
 STEP_NAMES = {"HostToDev": "h2d", "Kernel Target": "launch", "DevToHost": "d2h", "Runtime: synchronize": "sync"}
 SPELLINGS = {"Runtime: syncronize": "Runtime: synchronize"}  # LLVM 19's name of the wait (22's is right)
 
@@ -119,6 +119,18 @@ def transfers(rs):
     return ", ".join(seen) or "no transfer seen"
 
 
+def _covered(steps):
+    """The time the steps cover, each instant once (a transfer can run inside the wait);
+    steps come in start order (events() sorts them)."""
+    top, end = 0.0, -1.0
+    for s in steps:
+        a, b = s["ts"], s["ts"] + s["dur"]
+        if b > end:
+            top += b - max(a, end)
+            end = b
+    return top
+
+
 def summarize(evs, min_count=1):
     found, outside = regions(evs)
     groups = {}
@@ -130,22 +142,10 @@ def summarize(evs, min_count=1):
             continue
         row = {"region": sig, "transfers": transfers(rs), "count": len(rs), "first_ts_us": rs[0]["ts"],
                "median_us": statistics.median(r["dur"] for r in rs)}
-        covered = []
-        for r in rs:
-            # steps can nest (a transfer inside the wait): count only top-level time
-            top, end = 0.0, -1.0
-            for s in sorted(r["steps"], key=lambda s: s["ts"]):
-                a, b = s["ts"], s["ts"] + s["dur"]
-                if b > end:
-                    top += b - max(a, end)
-                    end = b
-            covered.append(top)
-        for step in STEPS:
-            per = [sum(s["dur"] for s in r["steps"] if s["name"] == step) for r in rs]
-            n = [sum(1 for s in r["steps"] if s["name"] == step) for r in rs]
-            row[STEP_NAMES[step] + "_us"] = statistics.median(per)
-            row[STEP_NAMES[step] + "_count"] = statistics.median(n)
-        row["other_us"] = statistics.median(max(0.0, r["dur"] - c) for r, c in zip(rs, covered))
+        for step, col in STEP_NAMES.items():
+            row[col + "_us"] = statistics.median(sum(s["dur"] for s in r["steps"] if s["name"] == step) for r in rs)
+            row[col + "_count"] = statistics.median(sum(s["name"] == step for s in r["steps"]) for r in rs)
+        row["other_us"] = statistics.median(max(0.0, r["dur"] - _covered(r["steps"])) for r in rs)
         rows.append(row)
     rows.sort(key=lambda x: x["first_ts_us"])
     calls = {}
