@@ -2,8 +2,8 @@
  * `target teams distribute parallel for simd` (PP_OMP_SIMD, pp/omp_loop.h)
  * per kernel, one element per thread (num_teams = n / CG_TPB, the form
  * microbench measured best); the dot is the
- * shared omp reduction (pp/reduce.h: the construct's reduction clause), and
- * update the same reduction shape around cg_update_item. */
+ * shared omp reduction (pp/reduce.h: one region, PP_OMP_GRID_REDUCE of
+ * pp/omp_loop.h), and update the same reduction around cg_update_item. */
 #include <omp.h>
 #include "cgsolve.h"
 #include "pp/reduce.h"
@@ -19,15 +19,13 @@ static void axpby(double *w, double alpha, const double *x, double beta, const d
   for (int64_t i = 0; i < n; i++) w[i] = cg_axpby_item(alpha, x[i], beta, y[i]);
 }
 
-/* The shared omp reduction's shape (pp/reduce.h): its team count, blocked. */
+/* The shared omp reduction (pp/reduce.h, PP_OMP_GRID_REDUCE) around the update. */
 static double update(double *x, double *r, double alpha, const double *p, const double *Ap,
                      int64_t n, double *scratch) {
-  (void)scratch;
   double s = 0;
   const size_t m = (size_t)n;
-  PP_OMP_LOOP(m, CG_TPB, pp_reduce_blocks(m, CG_TPB, 0),
-              is_device_ptr(x, r, p, Ap) reduction(+ : s) map(tofrom : s),
-              s += cg_update_item(alpha, p[i], Ap[i], &x[i], &r[i]));
+  PP_OMP_GRID_REDUCE(s, pp_omp_loop_teams(m, CG_TPB, pp_reduce_blocks(m, CG_TPB, 0)), CG_TPB, m, scratch,
+                     is_device_ptr(x, r, p, Ap), cg_update_item(alpha, p[i], Ap[i], &x[i], &r[i]));
   return s;
 }
 

@@ -1,4 +1,6 @@
-/* Reductions, omp model: standard OpenMP, the construct's reduction clause. */
+/* Reductions, omp model: standard OpenMP, one region a reduction
+ * (PP_OMP_GRID_REDUCE, pp/omp_loop.h: team-level reductions, a ticket, the last
+ * team's sum), its result mapped back. */
 #include <omp.h>
 #include "pp/omp_loop.h"
 #include "pp/reduce.h"
@@ -14,21 +16,26 @@ static int reduce_teams(size_t n, int tpb, int blocks) {
 
 static double dot(const double *x, const double *y, size_t n, int tpb, int blocks,
                   double *scratch) {
-  (void)scratch;
   double s = 0;
-  PP_OMP_LOOP(n, tpb, reduce_teams(n, tpb, blocks), is_device_ptr(x, y) reduction(+ : s) map(tofrom : s),
-              s += pp_dot_item(x[i], y[i]));
+  PP_OMP_GRID_REDUCE(s, pp_omp_loop_teams(n, tpb, reduce_teams(n, tpb, blocks)), tpb, n, scratch,
+                     is_device_ptr(x, y), pp_dot_item(x[i], y[i]));
   return s;
 }
 static double sum(const double *x, size_t n, int tpb, int blocks, double *scratch) {
-  (void)scratch;
   double s = 0;
-  PP_OMP_LOOP(n, tpb, reduce_teams(n, tpb, blocks), is_device_ptr(x) reduction(+ : s) map(tofrom : s), s += x[i]);
+  PP_OMP_GRID_REDUCE(s, pp_omp_loop_teams(n, tpb, reduce_teams(n, tpb, blocks)), tpb, n, scratch,
+                     is_device_ptr(x), x[i]);
   return s;
 }
 
+/* The partials' sum (no cuda-style second pass uses it in this model: its
+ * reductions end in their own region). part[nb] onwards is the scratch's
+ * result slot and ticket, which a reduction of part cannot use: the plain
+ * clause form here. */
 static double finish(double *part, int nb, int tpb) {
-  return sum(part, (size_t)nb, tpb, 0, NULL);
+  double s = 0;
+  PP_OMP_LOOP((size_t)nb, tpb, 0, is_device_ptr(part) reduction(+ : s) map(tofrom : s), s += part[i]);
+  return s;
 }
 
 static const pp_reduce_ops ops = {dot, sum, finish};

@@ -64,4 +64,58 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
     }                                                                                    \
   } while (0)
 
+/* r = the sum of `item` over i in [0, n), in standard OpenMP 5 without a
+ * reduction clause on the teams (whose runtime part, a launch environment
+ * allocated and copied per launch and the variable copied in and out, is most of
+ * an omp reduction's fixed cost; docs/performance.md, microbench): nt teams, each
+ * one contiguous block its threads stride through (coalesced on GPUs) with a
+ * team-level `for reduction`; one thread of each team stores the team's sum in
+ * part[team] and takes a ticket (atomic capture seq_cst: its store is seen by
+ * whoever takes a later one); the team that takes the last sums the partials
+ * (a fixed order for a given shape: the same result every run, as cuda's
+ * finish) and resets the ticket. r is mapped
+ * from the region only. part: the model's reduction scratch
+ * (pp_reduce_scratch_alloc, its ticket at PP_REDUCE_TICKET, zero between
+ * reductions); clauses: the item's own, e.g. is_device_ptr(x, y). */
+#if defined(PP_OFFLOAD_CPU) || PP_OMP_GCC
+#define PP_OMP_TEAM_SCHEDULE schedule(static)
+#else
+#define PP_OMP_TEAM_SCHEDULE schedule(static, 1)
+#endif
+#define PP_OMP_GRID_REDUCE(r, nt, tpb, n, part, clauses, item)                             \
+  PP_PRAGMA(omp target teams num_teams(nt) thread_limit(PP_OMP_TL(tpb)) device(pp_omp_device) \
+            is_device_ptr(part) map(from : r) clauses)                                    \
+  {                                                                                       \
+    const size_t pp_n_ = (n);                                                             \
+    const int pp_nt_ = omp_get_num_teams(), pp_t_ = omp_get_team_num();                  \
+    const size_t pp_per_ = (pp_n_ + (size_t)pp_nt_ - 1) / (size_t)pp_nt_;               \
+    const size_t pp_lo_ = (size_t)pp_t_ * pp_per_ < pp_n_ ? (size_t)pp_t_ * pp_per_ : pp_n_; \
+    const size_t pp_hi_ = pp_n_ - pp_lo_ > pp_per_ ? pp_lo_ + pp_per_ : pp_n_;             \
+    double pp_s_ = 0, pp_all_ = 0;                                                        \
+    int pp_last_ = 0;                                                                     \
+    PP_PRAGMA(omp parallel)                                                               \
+    {                                                                                     \
+      PP_PRAGMA(omp for PP_OMP_TEAM_SCHEDULE reduction(+ : pp_s_))                        \
+      for (size_t i = pp_lo_; i < pp_hi_; i++) pp_s_ += item;                             \
+      PP_PRAGMA(omp masked)                                                               \
+      {                                                                                   \
+        unsigned pp_k_;                                                                   \
+        part[pp_t_] = pp_s_;                                                              \
+        PP_PRAGMA(omp atomic capture seq_cst)                                             \
+        pp_k_ = (*PP_REDUCE_TICKET(part))++;                                              \
+        pp_last_ = pp_k_ == (unsigned)pp_nt_ - 1u;                                        \
+      }                                                                                   \
+      PP_PRAGMA(omp barrier)                                                              \
+      if (pp_last_) {                                                                     \
+        PP_PRAGMA(omp for PP_OMP_TEAM_SCHEDULE reduction(+ : pp_all_))                    \
+        for (int pp_b_ = 0; pp_b_ < pp_nt_; pp_b_++) pp_all_ += part[pp_b_];              \
+        PP_PRAGMA(omp masked)                                                             \
+        {                                                                                 \
+          r = pp_all_;                                                                    \
+          *PP_REDUCE_TICKET(part) = 0u;                                                   \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+  }
+
 #endif

@@ -4,8 +4,10 @@
  *   host  fixed blocks (at most PP_REDUCE_MAX_BLOCKS), each summed in index
  *         order, then the block sums in block order: the result does not
  *         depend on the thread count (reproducible reference histories).
- *   omp   the combined construct's reduction clause (pp/omp_loop.h shape), at most
- *         PP_REDUCE_MAX_BLOCKS teams, each one contiguous block.
+ *   omp   standard OpenMP without a teams reduction clause (PP_OMP_GRID_REDUCE,
+ *         pp/omp_loop.h): at most PP_REDUCE_MAX_BLOCKS teams, each one contiguous
+ *         block reduced in the team, the last team to take a ticket sums the
+ *         teams' partials; one region, the result mapped from it.
  *   cuda, hip  two passes: a grid-stride pass leaves one partial per block
  *         (warp shuffles, then the warps' sums through team-shared memory),
  *         one block sums the partials (`finish`), an 8-byte copy brings the
