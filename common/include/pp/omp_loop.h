@@ -65,22 +65,42 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
   } while (0)
 
 /* r = the sum of `item` over i in [0, n), in standard OpenMP 5 without a
- * reduction clause on the teams (whose runtime part, a launch environment
- * allocated and copied per launch and the variable copied in and out, is most of
- * an omp reduction's fixed cost; docs/performance.md, microbench): nt teams, each
- * one contiguous block its threads stride through (coalesced on GPUs) with a
- * team-level `for reduction`; one thread of each team stores the team's sum in
+ * reduction clause on the teams (LLVM 19's code for that clause costs a fixed
+ * 40-50 us per region on an H200: docs/performance.md, microbench): nt teams,
+ * each one contiguous block its threads stride through (coalesced on GPUs),
+ * summed by PP_OMP_TEAM_SUM; one thread of each team stores the team's sum in
  * part[team] and takes a ticket (atomic capture seq_cst: its store is seen by
  * whoever takes a later one); the team that takes the last sums the partials
  * (a fixed order for a given shape: the same result every run, as cuda's
- * finish) and resets the ticket. r is mapped
- * from the region only. part: the model's reduction scratch
- * (pp_reduce_scratch_alloc, its ticket at PP_REDUCE_TICKET, zero between
- * reductions); clauses: the item's own, e.g. is_device_ptr(x, y). */
+ * finish) and resets the ticket. r is mapped from the region only. part: the
+ * model's reduction scratch (pp_reduce_scratch_alloc, its ticket at
+ * PP_REDUCE_TICKET, zero between reductions); clauses: the item's own, e.g.
+ * is_device_ptr(x, y). */
+/* The last team's loop over the partials: strided on GPUs, contiguous per
+ * thread on CPUs and with GCC (as PP_OMP_BLOCKED above). */
 #if defined(PP_OFFLOAD_CPU) || PP_OMP_GCC
 #define PP_OMP_TEAM_SCHEDULE schedule(static)
 #else
 #define PP_OMP_TEAM_SCHEDULE schedule(static, 1)
+#endif
+/* s = the team's sum of `item` over i in [lo, hi), inside its parallel region.
+ * clang: each thread sums its own strided share in a register (a plain loop,
+ * no worksharing in it), then the threads' sums meet in a `for` of one
+ * iteration per thread (schedule(static, 1): iteration k is thread k's).
+ * GCC runs a warp's lanes only in simd loops: there the worksharing loop. */
+#if PP_OMP_GCC
+#define PP_OMP_TEAM_SUM(s, lo, hi, item)                                                  \
+  PP_PRAGMA(omp for schedule(static) reduction(+ : s))                                    \
+  for (size_t i = (lo); i < (hi); i++) s += item;
+#else
+#define PP_OMP_TEAM_SUM(s, lo, hi, item)                                                  \
+  {                                                                                       \
+    const int pp_th_ = omp_get_thread_num(), pp_nth_ = omp_get_num_threads();             \
+    double pp_mine_ = 0;                                                                  \
+    for (size_t i = (lo) + (size_t)pp_th_; i < (hi); i += (size_t)pp_nth_) pp_mine_ += item; \
+    PP_PRAGMA(omp for schedule(static, 1) reduction(+ : s))                               \
+    for (int pp_k_ = 0; pp_k_ < pp_nth_; pp_k_++) s += pp_mine_;                          \
+  }
 #endif
 #define PP_OMP_GRID_REDUCE(r, nt, tpb, n, part, clauses, item)                             \
   PP_PRAGMA(omp target teams num_teams(nt) thread_limit(PP_OMP_TL(tpb)) device(pp_omp_device) \
@@ -95,8 +115,7 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
     int pp_last_ = 0;                                                                     \
     PP_PRAGMA(omp parallel)                                                               \
     {                                                                                     \
-      PP_PRAGMA(omp for PP_OMP_TEAM_SCHEDULE reduction(+ : pp_s_))                        \
-      for (size_t i = pp_lo_; i < pp_hi_; i++) pp_s_ += item;                             \
+      PP_OMP_TEAM_SUM(pp_s_, pp_lo_, pp_hi_, item)                                        \
       PP_PRAGMA(omp masked)                                                               \
       {                                                                                   \
         unsigned pp_k_;                                                                   \
