@@ -1,6 +1,7 @@
 /* GPU-only helpers of the cuda/hip and ompx models (kernels/cuda.cu,
  * kernels/ompx.c): one algorithm, one set of launch shapes, one scratch, so
- * that the two compare the programming model, not the mapping. */
+ * that the two compare the programming model, not the mapping. The omp model
+ * takes compute_forces' and compute_energies' mappings from here too. */
 #ifndef SNAP_GPU_H
 #define SNAP_GPU_H
 #include <stdio.h>

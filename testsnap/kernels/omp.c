@@ -21,7 +21,9 @@
  *   32 consecutive iterations the 32 atoms of a tile (snap_split_slot), each
  *   walking one row of U and dU in its own memory, its part added with
  *   `atomic update`.
- * - forces gathered through the reverse index; energies through Y.
+ * - compute_forces and compute_energies: cuda's mappings (snap_gpu.h), the
+ *   lanes' or row slots' sums through team memory with `omp barrier` (no
+ *   shuffles in standard OpenMP).
  * Variants: the thread-per-pair forms are the 2-level, global-scratch point
  * of the TestSNAP experiments of "Leveraging LLVM OpenMP GPU Offload
  * Optimizations for Kokkos Applications"; team scratch and
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include "pp/omp_device.h"
 #include "pp/omp_loop.h"
+#include "snap_gpu.h"
 #include "snap_tiled.h"
 
 #define TPB 128
@@ -45,6 +48,9 @@
 #else
 #define YI_TPB 512
 #endif
+/* compute_forces' and compute_energies' teams: cuda's (snap_gpu.h). */
+#define F_TPB SNAP_GPU_TPB
+#define E_TPB SNAP_GPU_E_TPB
 /* Level buffer elements for the largest twojmax accepted (private arrays
  * need a size known at compile time). */
 #define LVL_MAX ((SNAP_TWOJMAX_MAX / 2 + 1) * (SNAP_TWOJMAX_MAX + 1))
@@ -227,22 +233,62 @@ static void compute_deidrj(const snap_data *d, void *p) {
   }
 }
 
+/* compute_forces: SNAP_GPU_F_LANES threads per atom (snap_force_lane, as
+ * cuda), F_TPB items per team and block; the lanes' sums meet in team memory
+ * and the atom's first lane adds them in lane order. Slots s of a block are
+ * the logical threads: a team of fewer threads takes several, so the result
+ * does not depend on the threads granted. */
 static void compute_forces(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *dedr = w->dedr;
-#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
-    is_device_ptr(dedr)
-  for (int a = 0; a < dd.nall; a++) snap_force_gather(&dd, dedr, a, dd.force + 3 * (long)a);
+  const long nb = (snap_force_items(d) + F_TPB - 1) / F_TPB;
+#pragma omp target teams num_teams(pp_omp_teams(nb, F_TPB)) thread_limit(PP_OMP_TL(F_TPB)) device(pp_omp_device) \
+    firstprivate(dd) is_device_ptr(dedr)
+  {
+    double part[3 * F_TPB];
+#pragma omp parallel
+    {
+      const int th = omp_get_thread_num(), nth = omp_get_num_threads();
+      for (long blk = omp_get_team_num(); blk < nb; blk += omp_get_num_teams()) {
+        for (int s = th; s < F_TPB; s += nth) snap_force_lane(&dd, dedr, blk * F_TPB + s, part + 3 * s);
+#pragma omp barrier
+        for (int s = th; s < F_TPB; s += nth)
+          if (s % SNAP_GPU_F_LANES == 0) {
+            double f[3] = {0.0, 0.0, 0.0};
+            for (int l = 0; l < SNAP_GPU_F_LANES; l++)
+              for (int k = 0; k < 3; k++) f[k] += part[3 * (s + l) + k];
+            snap_force_store(&dd, blk * F_TPB + s, f);
+          }
+#pragma omp barrier
+      }
+    }
+  }
 }
 
+/* compute_energies: a team per SNAP_GPU_E_ATOMS atoms, its E_TPB row slots
+ * (snap_energy_rows, as cuda) summed in team memory; slots are logical
+ * threads, as in compute_forces. */
 static void compute_energies(const snap_data *d, void *p) {
   work *w = p;
   const snap_data dd = *d;
   const double *ur = w->ur, *ui = w->ui, *yr = w->yr, *yi = w->yi;
-#pragma omp target teams distribute parallel for PP_OMP_SIMD thread_limit(PP_OMP_TL(TPB)) device(pp_omp_device) firstprivate(dd) \
-    is_device_ptr(ur, ui, yr, yi)
-  for (int i = 0; i < dd.natoms; i++) dd.energy[i] = snap_tiled_energy(&dd, i, ur, ui, yr, yi);
+  const long nt = snap_energy_teams(d);
+#pragma omp target teams num_teams(pp_omp_teams(nt, E_TPB)) thread_limit(PP_OMP_TL(E_TPB)) device(pp_omp_device) \
+    firstprivate(dd) is_device_ptr(ur, ui, yr, yi)
+  {
+    double part[E_TPB];
+#pragma omp parallel
+    {
+      const int th = omp_get_thread_num(), nth = omp_get_num_threads();
+      for (long t = omp_get_team_num(); t < nt; t += omp_get_num_teams()) {
+        for (int s = th; s < E_TPB; s += nth) part[s] = snap_energy_rows(&dd, t, s, E_TPB, ur, ui, yr, yi);
+#pragma omp barrier
+        for (int s = th; s < SNAP_GPU_E_ATOMS; s += nth) snap_energy_store(&dd, t, s, E_TPB, part);
+#pragma omp barrier
+      }
+    }
+  }
 }
 
 static const snap_kernels kernels = {
@@ -257,7 +303,8 @@ static const snap_kernels kernels = {
     .notes = "standard OpenMP: U/Y element-major; compute_ui and compute_deidrj one thread per (atom, neighbour), "
         "neighbour-major, the (d)U recursion through level buffers in the thread's own memory, U_i by atomic "
         "adds; compute_yi one thread per (atom, pair of Y elements), flat loop in tiles of 32 atoms x 4 elements per "
-        "128-thread team (collapsed) or teams over atoms (nested); forces gathered, energies through Y; --deidrj split: "
+        "128-thread team (collapsed) or teams over atoms (nested); forces 8 threads per atom, energies a team per 16 atoms (cuda's mappings, "
+        "sums through team memory); --deidrj split: "
         "a thread per (pair, component, diagonal of rows), one row of U and dU each in its own memory, atomic adds",
 };
 
