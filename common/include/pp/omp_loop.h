@@ -64,18 +64,6 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
     }                                                                                    \
   } while (0)
 
-/* r = the sum of `item` over i in [0, n), in standard OpenMP 5 without a
- * reduction clause on the teams (LLVM 19's code for that clause costs a fixed
- * 40-50 us per region on an H200: docs/performance.md, microbench): nt teams,
- * each one contiguous block its threads stride through (coalesced on GPUs),
- * summed by PP_OMP_TEAM_SUM; one thread of each team stores the team's sum in
- * part[team] and takes a ticket (atomic capture seq_cst: its store is seen by
- * whoever takes a later one); the team that takes the last sums the partials
- * (a fixed order for a given shape: the same result every run, as cuda's
- * finish) and resets the ticket. r is mapped from the region only. part: the
- * model's reduction scratch (pp_reduce_scratch_alloc, its ticket at
- * PP_REDUCE_TICKET, zero between reductions); clauses: the item's own, e.g.
- * is_device_ptr(x, y). */
 /* The last team's loop over the partials: strided on GPUs, contiguous per
  * thread on CPUs and with GCC (as PP_OMP_BLOCKED above). */
 #if defined(PP_OFFLOAD_CPU) || PP_OMP_GCC
@@ -102,6 +90,18 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
     for (int pp_k_ = 0; pp_k_ < pp_nth_; pp_k_++) s += pp_mine_;                          \
   }
 #endif
+/* r = the sum of `item` over i in [0, n), in standard OpenMP 5 without a
+ * reduction clause on the teams (LLVM 19's code for that clause costs a fixed
+ * 40-50 us per region on an H200: docs/performance.md, microbench): nt teams,
+ * each one contiguous block its threads stride through (coalesced on GPUs),
+ * summed by PP_OMP_TEAM_SUM; one thread of each team stores the team's sum in
+ * part[team] and takes a ticket (atomic capture seq_cst: its store is seen by
+ * whoever takes a later one); the team that takes the last sums the partials
+ * (a fixed order for a given shape: the same result every run, as cuda's
+ * finish) and resets the ticket. r is mapped from the region only. part: the
+ * model's reduction scratch (pp_reduce_scratch_alloc, its ticket at
+ * PP_REDUCE_TICKET, zero between reductions); clauses: the item's own, e.g.
+ * is_device_ptr(x, y). */
 #define PP_OMP_GRID_REDUCE(r, nt, tpb, n, part, clauses, item)                             \
   PP_PRAGMA(omp target teams num_teams(nt) thread_limit(PP_OMP_TL(tpb)) device(pp_omp_device) \
             is_device_ptr(part) map(from : r) clauses)                                    \
