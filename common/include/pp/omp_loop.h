@@ -92,13 +92,14 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
 #endif
 /* r = the sum of `item` over i in [0, n), in standard OpenMP 5 without a
  * reduction clause on the teams (LLVM 19's code for that clause costs a fixed
- * 40-50 us per region on an H200: docs/performance.md, microbench): nt teams,
+ * time per region: docs/performance.md, microbench): nt teams,
  * each one contiguous block its threads stride through (coalesced on GPUs),
  * summed by PP_OMP_TEAM_SUM; one thread of each team stores the team's sum in
  * part[team] and takes a ticket (atomic capture seq_cst: its store is seen by
  * whoever takes a later one); the team that takes the last sums the partials
  * (a fixed order for a given shape: the same result every run, as cuda's
- * finish) and resets the ticket. r is mapped from the region only. part: the
+ * finish) and resets the ticket (thread 0 of a team, not `omp masked`: clang
+ * 16's device runtime has no __kmpc_masked). r is mapped from the region only. part: the
  * model's reduction scratch (pp_reduce_scratch_alloc, its ticket at
  * PP_REDUCE_TICKET, zero between reductions); clauses: the item's own, e.g.
  * is_device_ptr(x, y). */
@@ -116,7 +117,7 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
     PP_PRAGMA(omp parallel)                                                               \
     {                                                                                     \
       PP_OMP_TEAM_SUM(pp_s_, pp_lo_, pp_hi_, item)                                        \
-      PP_PRAGMA(omp masked)                                                               \
+      if (omp_get_thread_num() == 0)                                                      \
       {                                                                                   \
         unsigned pp_k_;                                                                   \
         part[pp_t_] = pp_s_;                                                              \
@@ -128,7 +129,7 @@ static inline int pp_omp_loop_teams(size_t n, int tpb, int blocks) {
       if (pp_last_) {                                                                     \
         PP_PRAGMA(omp for PP_OMP_TEAM_SCHEDULE reduction(+ : pp_all_))                    \
         for (int pp_b_ = 0; pp_b_ < pp_nt_; pp_b_++) pp_all_ += part[pp_b_];              \
-        PP_PRAGMA(omp masked)                                                             \
+        if (omp_get_thread_num() == 0)                                                    \
         {                                                                                 \
           r = pp_all_;                                                                    \
           *PP_REDUCE_TICKET(part) = 0u;                                                   \
